@@ -1,0 +1,140 @@
+/**
+ * The route table of the whole platform, transport-free: REST v2 pods and catalog, the other
+ * resource groups, GraphQL, and the job endpoints. The emulator uses it for routing, 404 vs 405
+ * (with `Allow`), per-route body limits and the OpenAPI document; sim/api dispatches on `op`.
+ */
+import type { HttpMethod } from "./types.ts";
+
+export const MiB = 1024 * 1024;
+/** "run payload: 10 MB maximum"; the emulator reads MB as MiB (the lenient profile accepts either). */
+export const RUN_BODY_LIMIT = 10 * MiB;
+/** "runsync payload: 20 MB maximum". */
+export const RUNSYNC_BODY_LIMIT = 20 * MiB;
+/** Everything else: pods, GraphQL, control. */
+export const DEFAULT_BODY_LIMIT = 1 * MiB;
+
+export type AuthScheme = "bearer" | "graphql" | "none";
+
+export interface RouteDef {
+  readonly op: string;
+  readonly method: HttpMethod;
+  /** Path pattern with `:param` segments. */
+  readonly pattern: string;
+  readonly auth: AuthScheme;
+  /** Whether the operation changes state (a read-only key gets 403). */
+  readonly write: boolean;
+  readonly bodyLimit: number;
+  readonly tag: "Pods" | "Catalog" | "Network Volumes" | "Templates" | "Registries" | "Billing" | "Serverless" | "GraphQL" | "Meta";
+  readonly summary: string;
+}
+
+function route(
+  op: string,
+  method: HttpMethod,
+  pattern: string,
+  tag: RouteDef["tag"],
+  summary: string,
+  extra: Partial<Pick<RouteDef, "auth" | "write" | "bodyLimit">> = {},
+): RouteDef {
+  const write = extra.write ?? (method !== "GET" && method !== "HEAD");
+  return { op, method, pattern, tag, summary, auth: extra.auth ?? "bearer", write, bodyLimit: extra.bodyLimit ?? DEFAULT_BODY_LIMIT };
+}
+
+/**
+ * First path segments that are never a job endpoint id: the emulator serves the REST host and
+ * the serverless host on one port (choices.md).
+ */
+export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
+  "pods",
+  "catalog",
+  "templates",
+  "network-volumes",
+  "networkvolumes",
+  "registries",
+  "containerregistryauth",
+  "billing",
+  "endpoints",
+  "graphql",
+]);
+
+export const routes: readonly RouteDef[] = [
+  route("listPods", "GET", "/v2/pods", "Pods", "List the account's pods"),
+  route("createPod", "POST", "/v2/pods", "Pods", "Create a pod"),
+  route("getPod", "GET", "/v2/pods/:podId", "Pods", "Read one pod"),
+  route("updatePod", "PATCH", "/v2/pods/:podId", "Pods", "Update a pod"),
+  route("deletePod", "DELETE", "/v2/pods/:podId", "Pods", "Terminate a pod"),
+  route("podAction", "POST", "/v2/pods/:podId/action", "Pods", "Start, stop, restart or terminate a pod"),
+  route("listCpuFlavors", "GET", "/v2/catalog/cpus", "Catalog", "CPU flavors"),
+  route("listDataCenters", "GET", "/v2/catalog/datacenters", "Catalog", "Data centers"),
+  route("listGpuTypes", "GET", "/v2/catalog/gpus", "Catalog", "GPU types with prices and stock"),
+  route("listNetworkVolumes", "GET", "/v2/networkvolumes", "Network Volumes", "The account's network volumes"),
+  route("getNetworkVolume", "GET", "/v2/networkvolumes/:id", "Network Volumes", "One network volume"),
+  route("listTemplates", "GET", "/v2/templates", "Templates", "Templates"),
+  route("getTemplate", "GET", "/v2/templates/:id", "Templates", "One template"),
+  route("listRegistries", "GET", "/v2/containerregistryauth", "Registries", "Container registry credentials"),
+  route("getRegistry", "GET", "/v2/containerregistryauth/:id", "Registries", "One registry credential"),
+  route("listEndpoints", "GET", "/v2/endpoints", "Serverless", "The account's serverless endpoints"),
+  route("getEndpoint", "GET", "/v2/endpoints/:id", "Serverless", "One serverless endpoint"),
+  route("billingPods", "GET", "/v2/billing/pods", "Billing", "Pod spend by hour"),
+  route("billingEndpoints", "GET", "/v2/billing/endpoints", "Billing", "Endpoint spend by hour"),
+  route("graphql", "POST", "/graphql", "GraphQL", "GraphQL queries and mutations", { auth: "graphql", write: false }),
+  route("graphqlGet", "GET", "/graphql", "GraphQL", "GraphQL queries over GET", { auth: "graphql", write: false }),
+  route("jobRun", "POST", "/v2/:endpointId/run", "Serverless", "Queue a job", { bodyLimit: RUN_BODY_LIMIT }),
+  route("jobRunsync", "POST", "/v2/:endpointId/runsync", "Serverless", "Run a job and wait for its result", { bodyLimit: RUNSYNC_BODY_LIMIT }),
+  route("jobStatus", "GET", "/v2/:endpointId/status/:jobId", "Serverless", "A job's status"),
+  route("jobStatusSync", "GET", "/v2/:endpointId/status-sync/:jobId", "Serverless", "A job's status, waiting for completion"),
+  route("jobStream", "GET", "/v2/:endpointId/stream/:jobId", "Serverless", "A job's new stream chunks"),
+  route("jobCancel", "POST", "/v2/:endpointId/cancel/:jobId", "Serverless", "Cancel a job"),
+  route("jobRetry", "POST", "/v2/:endpointId/retry/:jobId", "Serverless", "Retry a failed or timed-out job"),
+  route("jobPurgeQueue", "POST", "/v2/:endpointId/purge-queue", "Serverless", "Remove queued jobs"),
+  route("jobHealth", "GET", "/v2/:endpointId/health", "Serverless", "Worker and job counts"),
+];
+
+export type RouteMatch =
+  | { readonly kind: "match"; readonly route: RouteDef; readonly params: Readonly<Record<string, string>> }
+  | { readonly kind: "method-not-allowed"; readonly allow: readonly HttpMethod[] }
+  | { readonly kind: "not-found" };
+
+function matchPattern(pattern: string, path: string): Record<string, string> | undefined {
+  const ps = pattern.split("/");
+  const xs = path.split("/");
+  if (ps.length !== xs.length) return undefined;
+  const params: Record<string, string> = Object.create(null);
+  for (let i = 0; i < ps.length; i++) {
+    const p = ps[i];
+    const x = xs[i];
+    if (p.startsWith(":")) {
+      if (x === "") return undefined;
+      let value: string;
+      try {
+        value = decodeURIComponent(x);
+      } catch {
+        return undefined;
+      }
+      // An endpoint id never names one of the REST resource groups.
+      if (p === ":endpointId" && RESERVED_SEGMENTS.has(value.toLowerCase())) return undefined;
+      params[p.slice(1)] = value;
+    } else if (p !== x) {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+/** Finds the route for a method and path; HEAD is served as GET. */
+export function matchRoute(method: HttpMethod, rawPath: string, table: readonly RouteDef[] = routes): RouteMatch {
+  const path = rawPath.length > 1 && rawPath.endsWith("/") ? rawPath.slice(0, -1) : rawPath;
+  const wanted = method === "HEAD" ? "GET" : method;
+  const allow = new Set<HttpMethod>();
+  for (const r of table) {
+    const params = matchPattern(r.pattern, path);
+    if (!params) continue;
+    if (r.method === wanted) return { kind: "match", route: r, params };
+    allow.add(r.method);
+  }
+  if (allow.size > 0) {
+    if (allow.has("GET")) allow.add("HEAD");
+    return { kind: "method-not-allowed", allow: [...allow].sort() };
+  }
+  return { kind: "not-found" };
+}

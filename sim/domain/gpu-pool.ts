@@ -1,0 +1,36 @@
+/**
+ * The contract between GPU stock (which owns every host's GPUs) and the things that take GPUs
+ * from it: pods and serverless workers. Serverless code depends on this interface only, so it
+ * can be tested with a small pool and wired to the real stock by the platform.
+ */
+
+export type CloudChoice = "SECURE" | "COMMUNITY" | "ALL";
+
+export interface GpuRequest {
+  /** GPU type ids in order of preference; the first with a fitting host wins. */
+  readonly gpuTypeIds: readonly string[];
+  /** GPUs on one host, at least 1. */
+  readonly count: number;
+  /** Default ALL. */
+  readonly cloud?: CloudChoice;
+  /** Preferred data centers; empty or absent = any. */
+  readonly dataCenterIds?: readonly string[];
+}
+
+export interface GpuLease {
+  readonly hostIndex: number;
+  readonly hostId: string;
+  readonly gpuTypeId: string;
+  readonly count: number;
+  readonly dataCenterId: string;
+  readonly cloud: "SECURE" | "COMMUNITY";
+}
+
+export interface GpuPool {
+  /** Takes GPUs for a lease, or returns undefined when nothing fits right now (never throws for "no capacity"). */
+  acquire(request: GpuRequest): GpuLease | undefined;
+  /** Gives a lease's GPUs back. Releasing a lease twice is a programming error and throws. */
+  release(lease: GpuLease): void;
+  /** Listeners are called synchronously, inside the engine event that freed GPUs. */
+  onFreed(listener: () => void): void;
+}
