@@ -3,6 +3,7 @@
  * resource groups, GraphQL, and the job endpoints. The emulator uses it for routing, 404 vs 405
  * (with `Allow`), per-route body limits and the OpenAPI document; sim/api dispatches on `op`.
  */
+import { RESERVED_ENDPOINT_IDS } from "../catalog/index.ts";
 import type { HttpMethod } from "./types.ts";
 
 export const MiB = 1024 * 1024;
@@ -42,20 +43,10 @@ function route(
 
 /**
  * First path segments that are never a job endpoint id: the emulator serves the REST host and
- * the serverless host on one port (choices.md).
+ * the serverless host on one port (choices.md). The catalog refuses these ids, so the two
+ * lists are one.
  */
-export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set([
-  "pods",
-  "catalog",
-  "templates",
-  "network-volumes",
-  "networkvolumes",
-  "registries",
-  "containerregistryauth",
-  "billing",
-  "endpoints",
-  "graphql",
-]);
+export const RESERVED_SEGMENTS: ReadonlySet<string> = new Set(RESERVED_ENDPOINT_IDS);
 
 export const routes: readonly RouteDef[] = [
   route("listPods", "GET", "/v2/pods", "Pods", "List the account's pods"),
