@@ -1,0 +1,64 @@
+/**
+ * Builds the context one check runs with: its own scoped client, the keys, the options, a
+ * seeded fast-check configuration, the oracle when there is one, and the helpers that turn
+ * evidence into failures. This is the extension point for the real checks: everything a check
+ * may use arrives here, so checks stay plain functions of their context.
+ */
+import type { CheckContext, CheckDefinition, CheckOutcome, Failure, FailureInput, Oracle } from "./check.ts";
+import type { Client } from "./client.ts";
+import { makeFailure } from "./failure.ts";
+import { keyRedactions } from "./keys.ts";
+import { reproduceCommand, type ResolvedOptions } from "./options.ts";
+import type { Rule } from "./rule-catalog.ts";
+import { ruleSeed } from "./seeds.ts";
+import { transitionKey } from "./spec-transitions.ts";
+
+export interface ContextInput {
+  readonly check: CheckDefinition;
+  readonly rule: Rule;
+  readonly client: Client;
+  readonly options: ResolvedOptions;
+  readonly target: CheckContext["target"];
+  readonly oracle?: Oracle;
+  readonly log: (message: string) => void;
+  /** Where observed transitions are collected, as transitionKey()s. */
+  readonly transitions: Set<string>;
+}
+
+function isFailure(f: Failure | FailureInput): f is Failure {
+  return "ruleId" in f && "reproduction" in f;
+}
+
+export function makeContext(input: ContextInput): CheckContext {
+  const { rule, options } = input;
+  const client = input.client.scoped({ raw429: input.check.raw429 });
+  const seed = ruleSeed(options.seed, rule.id);
+  const source = {
+    rule,
+    seed: options.seed,
+    command: reproduceCommand(options, rule.id),
+    redactions: keyRedactions(options.keys),
+  };
+  const failure = (f: FailureInput): Failure => {
+    const exchanges = client.exchanges();
+    const exchange = f.exchange ?? [...exchanges].reverse().find((e) => e.response);
+    if (!exchange) throw new Error(`a failure of ${rule.id} needs an exchange as evidence, and the check made no request`);
+    return makeFailure(source, { ...f, exchange });
+  };
+  return {
+    rule,
+    client,
+    keys: options.keys,
+    options,
+    target: input.target,
+    seed,
+    fc: { seed, numRuns: options.runs },
+    ...(input.oracle !== undefined ? { oracle: input.oracle } : {}),
+    log: input.log,
+    exercised: (machine, from, to) => void input.transitions.add(transitionKey(machine, from, to)),
+    pass: (): CheckOutcome => ({ status: "pass" }),
+    skip: (reason: string): CheckOutcome => ({ status: "skip", reason }),
+    failure,
+    fail: (...failures): CheckOutcome => ({ status: "fail", failures: failures.map((f) => (isFailure(f) ? f : failure(f))) }),
+  };
+}

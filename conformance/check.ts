@@ -1,0 +1,83 @@
+/**
+ * What a check is: a plain function of a context, registered under the id of the rule it
+ * checks. It returns nothing (the rule holds), or an outcome made by `ctx.pass()`,
+ * `ctx.skip(reason)` or `ctx.fail(...)`. A TargetError it lets escape is reported as a target
+ * error; any other exception is a bug of the check, reported as such, never as a rule failure.
+ */
+import type * as fc from "fast-check";
+import type { Client } from "./client.ts";
+import type { CurlCapture } from "./curl.ts";
+import type { Failure } from "./failure.ts";
+import type { KeyRole, Keys } from "./keys.ts";
+import type { ResolvedOptions } from "./options.ts";
+import type { Exchange } from "./recorder.ts";
+import type { Rule } from "./rule-catalog.ts";
+
+export type { Failure };
+
+export type CheckOutcome =
+  | { readonly status: "pass" }
+  | { readonly status: "skip"; readonly reason: string }
+  | { readonly status: "fail"; readonly failures: readonly Failure[] };
+
+/** What a failure needs from the check; the rest (rule, seed, curl) the context fills in. */
+export interface FailureInput {
+  /** What the rule required, in words: "400 or 422 problem+json naming `bogus`". */
+  readonly expected: string;
+  /** The exchange that shows the failure (default: the client's last). */
+  readonly exchange?: Exchange;
+  /** The exchanges before it that the replay needs, in order (default: none). */
+  readonly sequence?: readonly Exchange[];
+  /** Ids that later requests of the sequence take from earlier answers. */
+  readonly captures?: readonly CurlCapture[];
+  /** fast-check's counterexample path. */
+  readonly path?: string;
+}
+
+/**
+ * The model of the platform the emulator runs, as the oracle for what a request may produce.
+ * Its interface is the lead's to define; the runner passes whatever `conform` was given.
+ */
+export type Oracle = unknown;
+
+export interface CheckContext {
+  readonly rule: Rule;
+  /** A client of its own (its recording is this check's), raw on 429s for rate-limit rules. */
+  readonly client: Client;
+  readonly keys: Keys;
+  readonly options: ResolvedOptions;
+  /** Base URLs: REST and GraphQL, and job endpoints; the endpoint running the conformance handler. */
+  readonly target: { readonly rest: string; readonly serverless: string; readonly endpoint: string };
+  /** This rule's seed, derived from the run's seed and the rule id. */
+  readonly seed: number;
+  /** fast-check parameters: this rule's seed and `--runs`; spread them into fc.assert. */
+  readonly fc: fc.Parameters<unknown>;
+  readonly oracle?: Oracle;
+  /** The run's progress log, for a check that takes long. */
+  log(message: string): void;
+  /** Notes a state transition the check observed, for the coverage report (e.g. "pod", "PROVISIONING", "STARTING"). */
+  exercised(machine: string, from: string, to: string): void;
+  pass(): CheckOutcome;
+  skip(reason: string): CheckOutcome;
+  failure(input: FailureInput): Failure;
+  fail(...failures: readonly (Failure | FailureInput)[]): CheckOutcome;
+}
+
+/** What a check requires of the run; without it the rule is skipped, with the reason. */
+export interface CheckNeeds {
+  readonly keys?: readonly KeyRole[];
+  /** The emulator's control API (virtual time); skipped against other targets unless `--slow`. */
+  readonly controlApi?: boolean;
+  /** Takes real minutes (retention, ttl): runs only with `--slow`. */
+  readonly slow?: boolean;
+}
+
+export type CheckFn = (ctx: CheckContext) => Promise<CheckOutcome | void> | CheckOutcome | void;
+
+export interface CheckDefinition {
+  readonly ruleId: string;
+  readonly run: CheckFn;
+  readonly needs: CheckNeeds;
+  /** Sees 429s raw: the rate-limit rules, which provoke them on purpose. */
+  readonly raw429: boolean;
+}

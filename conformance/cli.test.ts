@@ -1,0 +1,272 @@
+/**
+ * `cpsim conform` end to end against small local servers, with framework self-test checks
+ * registered in a registry of their own (the suite's real checks come later): exit codes 0, 1
+ * and 2, reports written, keys kept out of them, the baseline gate, target errors.
+ */
+import t from "tap";
+import { execFile } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ConformanceReport } from "../reports/conformance-report.ts";
+import type { CommandModule } from "../sim/cli/args.ts";
+import { commands, main } from "../sim/cli/main.ts";
+import * as cli from "./cli.ts";
+import { run, spec } from "./cli.ts";
+import { CheckRegistry } from "./check-registry.ts";
+import type { CheckFn } from "./check.ts";
+import { catalogOf, type Rule } from "./rule-catalog.ts";
+import { sendJson, startTestServer, type TestServer } from "./test-server.ts";
+
+const SECRET = "sk-live-SECRET-0123456789";
+
+function rule(id: string, extra: Partial<Rule> = {}): Rule {
+  return { id, title: `self test ${id}`, spec: `The sentence behind ${id}.`, section: "Self tests", source: "spec", severity: "error", kind: "request", ...extra };
+}
+
+const catalog = catalogOf([
+  rule("self.pass"),
+  rule("self.fail"),
+  rule("self.fail-too"),
+  rule("self.needs-other"),
+  rule("self.choice", { source: "choices" }),
+  rule("self.timeout"),
+  rule("self.crash"),
+  rule("self.unchecked"),
+]);
+
+/** Creates a pod and checks the 201 carries status PROVISIONING; the broken server says RUNNING. */
+const createsProvisioning: CheckFn = async (ctx) => {
+  const res = await ctx.client.request({ method: "POST", url: `${ctx.target.rest}/v2/pods`, auth: { key: "api" }, json: { name: "x", image: "busybox", gpu: { id: "A" } } });
+  const status = (res.json as { status?: string } | undefined)?.status;
+  ctx.exercised("pod", "(none)", status ?? "?");
+  if (res.status !== 201 || status !== "PROVISIONING") return ctx.fail({ expected: "201 with a pod whose status is PROVISIONING" });
+};
+
+function registry(): CheckRegistry {
+  const r = new CheckRegistry(catalog);
+  r.register("self.pass", async (ctx) => {
+    const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}/v2/pods`, auth: { key: "api" } });
+    if (res.status !== 200) return ctx.fail({ expected: "200" });
+  });
+  r.register("self.fail", createsProvisioning);
+  r.register("self.fail-too", createsProvisioning);
+  r.register("self.needs-other", () => {}, { needs: { keys: ["other"] } });
+  r.register("self.choice", (ctx) => ctx.pass());
+  r.register("self.timeout", async (ctx) => {
+    await ctx.client.request({ method: "GET", url: `${ctx.target.rest}/stall`, auth: { key: "api" } });
+  });
+  r.register("self.crash", () => {
+    throw new Error("oops");
+  });
+  return r;
+}
+
+/** The platform, broken: a created pod claims to be RUNNING at once. It echoes keys back too. */
+async function brokenPlatform(): Promise<TestServer> {
+  return startTestServer(async (req, res) => {
+    if (req.url === "/stall") return new Promise((resolve) => setTimeout(resolve, 3000)).then(() => sendJson(res, 200, {}));
+    if (req.method === "POST" && req.url === "/v2/pods") return sendJson(res, 201, { id: "pod-1", status: "RUNNING", echo: req.headers.authorization });
+    if (req.url === "/v2/pods") return sendJson(res, 200, { pods: [] }, { ratelimit: `"minute";r=59;t=60` });
+    return sendJson(res, 404, { title: "Not Found", status: 404, detail: "no such route" });
+  });
+}
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s) }, out: () => out.join(""), err: () => err.join("") };
+}
+
+async function conformRun(args: string[], deps = {}) {
+  const c = capture();
+  const code = await run(args, c.io, { registry: registry(), terminalWidth: 100, ...deps });
+  return { code, stdout: c.out(), stderr: c.err() };
+}
+
+const readReport = async (dir: string) => JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as ConformanceReport;
+
+t.test("--help prints the fixed usage and exits 0", async (t) => {
+  const r = await conformRun(["--help"]);
+  t.equal(r.code, 0);
+  t.match(r.stdout, spec.usage);
+  for (const flag of ["--target", "--serverless-url", "--api-key", "--restricted-api-key", "--other-api-key", "--endpoint", "--seed", "--runs", "--profile", "--only", "--skip", "--slow", "--timeout-ms", "--baseline", "--report-dir", "--junit", "--json"]) {
+    t.match(r.stdout, `  ${flag}`);
+  }
+});
+
+t.test("exit 0: every selected rule passes; progress, summary, wall time and reports", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const dir = t.testdir();
+  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.pass,self.needs-other,self.choice", "--seed", "5", "--report-dir", dir]);
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, /^cpsim conform: seed 5\n/);
+  t.match(r.stdout, /api-key given/);
+  t.match(r.stdout, /\[1\/3\] PASS  self\.pass/);
+  t.match(r.stdout, /\[2\/3\] SKIP  self\.needs-other .*needs --other-api-key/);
+  t.match(r.stdout, /\[3\/3\] SKIP  self\.choice .*--profile strict/);
+  t.match(r.stdout, /1 passed, 0 failed, 2 skipped, 0 known/);
+  t.match(r.stdout, /wall time .*, 1 request, [\d.]+ requests\/s/);
+  const report = await readReport(dir);
+  t.same(report.summary, { passed: 1, failed: 0, skipped: 2, known: 0, targetErrors: 0 });
+  t.equal(report.seed, 5);
+  t.equal(report.coverage.rules.total, 8);
+  t.equal(report.coverage.rules.checked, 1);
+  t.match(await readFile(join(dir, "junit.xml"), "utf8"), /<testsuites name="cpsim conform" tests="3" failures="0"/);
+  t.match(await readFile(join(dir, "report.html"), "utf8"), /PASSED/);
+  t.equal(server.received.filter((q) => q.url === "/v2/pods")[0].headers.authorization, `Bearer ${SECRET}`);
+});
+
+t.test("--profile strict runs the choices.md rules", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const r = await conformRun(["--target", server.url, "--only", "self.choice", "--profile", "strict", "--report-dir", t.testdir()]);
+  t.equal(r.code, 0);
+  t.match(r.stdout, /PASS  self\.choice/);
+});
+
+t.test("exit 1: a failing rule, with evidence and a curl script that shows the failure", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const dir = t.testdir();
+  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.*", "--skip", "self.timeout,self.crash", "--seed", "11", "--report-dir", dir, "--junit", join(dir, "ci", "junit.xml")]);
+  t.equal(r.code, 1, r.stderr);
+  t.match(r.stdout, /FAIL  self\.fail /);
+  t.match(r.stdout, /reproduce self\.fail with: cpsim conform --target http:\/\/127\.0\.0\.1:\d+ --api-key "\$CPSIM_API_KEY" --seed 11 --only self\.fail/);
+  const report = await readReport(dir);
+  const failed = report.rules.find((x) => x.id === "self.fail")!;
+  t.equal(failed.status, "fail");
+  const f = failed.failures[0];
+  t.equal(f.spec, "The sentence behind self.fail.");
+  t.equal(f.evidence.expected, "201 with a pod whose status is PROVISIONING");
+  t.equal(f.evidence.got.status, 201);
+  t.equal(f.evidence.request.method, "POST");
+  t.equal(f.evidence.request.headers.authorization, "Bearer ${CPSIM_API_KEY}");
+  t.equal(f.reproduction.seed, 11);
+  t.ok(report.coverage.transitions.some((x) => x.machine === "pod" && x.from === "(none)" && x.to === "PROVISIONING" && !x.exercised));
+
+  for (const file of ["report.json", "report.html", "junit.xml", join("ci", "junit.xml")]) {
+    const text = await readFile(join(dir, file), "utf8");
+    t.notOk(text.includes(SECRET), `${file} holds no key, not even one the target echoed back`);
+  }
+  t.notOk(r.stdout.includes(SECRET), "nor does the terminal output");
+
+  const script = join(dir, "repro.sh");
+  await writeFile(script, f.reproduction.curl);
+  const before = server.received.length;
+  const out = await new Promise<{ stdout: string; code: number }>((resolve) =>
+    execFile("bash", [script], { env: { PATH: process.env.PATH, CPSIM_API_KEY: SECRET } }, (err, stdout) => resolve({ stdout, code: err ? 1 : 0 })),
+  );
+  t.equal(out.code, 0);
+  t.match(out.stdout, /HTTP\/1\.1 201 Created/);
+  t.match(out.stdout, /"status":"RUNNING"/, "run by itself, the script shows the failure");
+  t.equal(server.received[before].headers.authorization, `Bearer ${SECRET}`);
+});
+
+t.test("--baseline: failures already in the baseline are known and exit 0; a new one exits 1", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const first = t.testdir();
+  const base = ["--target", server.url, "--api-key", SECRET, "--seed", "3"];
+  t.equal((await conformRun([...base, "--only", "self.fail,self.pass", "--report-dir", join(first, "a")])).code, 1);
+  const baseline = join(first, "a", "report.json");
+  const again = await conformRun([...base, "--only", "self.fail,self.pass", "--report-dir", join(first, "b"), "--baseline", baseline]);
+  t.equal(again.code, 0, "the same failure again is known");
+  t.match(again.stdout, /KNOWN self\.fail/);
+  const report = await readReport(join(first, "b"));
+  t.equal(report.rules.find((x) => x.id === "self.fail")?.status, "known");
+  t.equal(report.baseline, baseline);
+  const worse = await conformRun([...base, "--only", "self.fail,self.fail-too", "--report-dir", join(first, "c"), "--baseline", baseline]);
+  t.equal(worse.code, 1, "a failure the baseline did not have fails the run");
+  t.same((await readReport(join(first, "c"))).rules.map((x) => x.status), ["known", "fail"]);
+});
+
+t.test("a timeout during the run is a target error with its request, never a verdict: exit 2", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const dir = t.testdir();
+  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.timeout,self.pass", "--timeout-ms", "200", "--report-dir", dir]);
+  t.equal(r.code, 2);
+  const report = await readReport(dir);
+  t.same(report.rules.map((x) => [x.id, x.status]), [["self.pass", "pass"], ["self.timeout", "skip"]], "registration order");
+  t.equal(report.summary.failed, 0);
+  t.equal(report.targetErrors[0].code, "CPSIM_ERR_TARGET_TIMEOUT");
+  t.match(report.targetErrors[0].request?.url, /\/stall$/);
+  t.equal(report.targetErrors[0].request?.headers.authorization, "Bearer ${CPSIM_API_KEY}");
+  t.match(r.stdout, /target error in self\.timeout: CPSIM_ERR_TARGET_TIMEOUT/);
+});
+
+t.test("a check that crashes is reported as a bug of the suite, not as the rule failing", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const dir = t.testdir();
+  const r = await conformRun(["--target", server.url, "--only", "self.crash", "--report-dir", dir]);
+  t.equal(r.code, 2);
+  const report = await readReport(dir);
+  t.equal(report.rules[0].status, "skip");
+  t.match(report.rules[0].reason, /the check crashed \(a bug of the suite\): oops/);
+  t.equal(report.targetErrors[0].code, "CPSIM_ERR_CHECK_CRASHED");
+});
+
+t.test("--json prints report.json on stdout and everything else on stderr", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.pass", "--json", "--report-dir", t.testdir()]);
+  t.equal(r.code, 0);
+  const report = JSON.parse(r.stdout) as ConformanceReport;
+  t.equal(report.rules[0].id, "self.pass");
+  t.match(r.stderr, /PASS  self\.pass/);
+});
+
+t.test("exit 2 for usage and configuration errors, saying which", async (t) => {
+  const server = await brokenPlatform();
+  const live = server.url;
+  t.teardown(() => server.close());
+  const dead = await startTestServer(() => {});
+  const deadUrl = dead.url;
+  await dead.close();
+  const dir = t.testdir();
+  await writeFile(join(dir, "bad.json"), "{}");
+  const cases: [string[], RegExp][] = [
+    [["--target", "nope"], /--target "nope" is not a URL/],
+    [["--target", "ftp://host"], /must be an http:\/\/ or https:\/\/ URL/],
+    [["--target", deadUrl], new RegExp(`--target ${deadUrl} is unreachable: .*ECONNREFUSED`)],
+    [["--target", live, "--serverless-url", deadUrl], new RegExp(`--serverless-url ${deadUrl} is unreachable`)],
+    [["--target", live, "--baseline", join(dir, "missing.json")], /--baseline .*missing\.json cannot be read/],
+    [["--target", live, "--baseline", join(dir, "bad.json")], /bad\.json is not a cpsim report\.json: it has no "rules" array/],
+    [["--target", live, "--only", "nothing.*"], /--only nothing\.\* matches no rule of the catalog/],
+    [["--target", live, "--frobnicate"], /unknown option "--frobnicate"/],
+    [["--target", live, "--profile", "loose"], /--profile must be one of lenient, strict/],
+    [["--target", live, "--seed", "-3"], /--seed must be at least 0/],
+    [[], /no --target given.*pass --target URL/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await conformRun([...args, "--report-dir", join(dir, "out")]);
+    t.equal(r.code, 2, args.join(" "));
+    t.match(r.stderr, message, args.join(" "));
+  }
+});
+
+t.test("without --target the embedded target (the lead's extension point) is started, used and closed", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  let closed = false;
+  const dir = t.testdir();
+  const r = await conformRun(["--only", "self.pass", "--report-dir", dir], {
+    startEmbedded: async () => ({ rest: server.url, keys: { api: "embedded-key" }, controlApi: true, close: async () => void (closed = true) }),
+  });
+  t.equal(r.code, 0, r.stderr);
+  t.ok(closed);
+  t.equal(server.received.find((q) => q.url === "/v2/pods")?.headers.authorization, "Bearer embedded-key");
+  t.equal((await readReport(dir)).target, server.url);
+});
+
+t.test("the module fits the dispatcher: with the lead's one line in main.ts, `cpsim conform` runs it", async (t) => {
+  const module: CommandModule = cli;
+  t.equal(module.spec.name, "conform");
+  commands.conform = { summary: spec.summary, load: () => import("./cli.ts") };
+  t.teardown(() => void delete commands.conform);
+  const c = capture();
+  t.equal(await main(["conform", "--target", "nope"], c.io), 2);
+  t.match(c.err(), /^cpsim conform: --target "nope" is not a URL/);
+});

@@ -1,0 +1,95 @@
+/**
+ * `cpsim conform`: a thin parser over ConformOptions. The flags are fixed (CI pipelines call
+ * exactly these); each maps onto one option of `conform()`. Keys may also come from the
+ * environment (CPSIM_API_KEY, CPSIM_RESTRICTED_API_KEY, CPSIM_OTHER_API_KEY), the same
+ * variables the reproduction scripts read, so CI secrets need not appear on a command line.
+ */
+import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from "../sim/cli/args.ts";
+import { conform, type ConformDeps } from "./conform.ts";
+import { ConformConfigError } from "./errors.ts";
+import { defaultOptions, type ConformOptions, type Profile } from "./options.ts";
+import { MAX_SEED } from "./seeds.ts";
+
+export const spec: CommandSpec = {
+  name: "conform",
+  summary: "check an implementation of the API against the specification, rule by rule",
+  usage:
+    "cpsim conform [--target URL] [--serverless-url URL] [--api-key KEY] [--restricted-api-key KEY] [--other-api-key KEY] " +
+    "[--endpoint ID] [--seed N] [--runs N] [--profile lenient|strict] [--only RULE_GLOB] [--skip RULE_GLOB] [--slow] " +
+    "[--timeout-ms N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json]",
+  description:
+    "Without --target, the embedded emulator is started in-process and tested. Keys default to $CPSIM_API_KEY, " +
+    "$CPSIM_RESTRICTED_API_KEY and $CPSIM_OTHER_API_KEY and are never written into reports. Rule globs: * matches " +
+    "any characters, ? one; repeat the flag or separate globs with commas.",
+  flags: [
+    { name: "target", type: "string", value: "URL", help: "{base_url} of the REST and GraphQL API (default: the embedded emulator)" },
+    { name: "serverless-url", type: "string", value: "URL", help: "{serverless_url} of the job endpoints (default: --target)" },
+    { name: "api-key", type: "string", value: "KEY", help: "a key with full access" },
+    { name: "restricted-api-key", type: "string", value: "KEY", help: "a valid key without write access (403 checks)" },
+    { name: "other-api-key", type: "string", value: "KEY", help: "a key of a second account (isolation and rate-limit checks)" },
+    { name: "endpoint", type: "string", value: "ID", help: `job endpoint running the conformance handler (default: ${defaultOptions.endpoint})` },
+    { name: "seed", type: "integer", value: "N", help: "seed of the run (default: random, printed)", min: 0, max: MAX_SEED },
+    { name: "runs", type: "integer", value: "N", help: "fast-check runs per property", default: defaultOptions.runs, min: 1, max: 1_000_000 },
+    { name: "profile", type: "enum", choices: ["lenient", "strict"], help: "strict also requires the emulator's choices where the spec is silent", default: defaultOptions.profile },
+    { name: "only", type: "string", value: "RULE_GLOB", help: "run only the rules matching", multiple: true },
+    { name: "skip", type: "string", value: "RULE_GLOB", help: "do not run the rules matching", multiple: true },
+    { name: "slow", type: "boolean", help: "run checks that take real minutes (retention, ttl) against a target without the control API" },
+    { name: "timeout-ms", type: "integer", value: "N", help: "per-request timeout", default: defaultOptions.timeoutMs, min: 1, max: 3_600_000 },
+    { name: "baseline", type: "string", value: "FILE", help: "an earlier report.json: its failures are known, only new ones fail the run" },
+    { name: "report-dir", type: "string", value: "DIR", help: "where report.json, junit.xml and report.html go (default: reports/conformance)" },
+    { name: "junit", type: "string", value: "FILE", help: "also write the JUnit XML here" },
+    { name: "json", type: "boolean", help: "print report.json on stdout; progress and summary go to stderr" },
+  ],
+  examples: [
+    "cpsim conform",
+    "cpsim conform --target http://127.0.0.1:8080 --api-key \"$KEY\" --seed 42",
+    "cpsim conform --target https://api.example.com --only 'pods.create.*' --profile strict",
+    "cpsim conform --target http://127.0.0.1:8080 --baseline reports/previous/report.json --junit results.xml",
+  ],
+};
+
+type Flags = Record<string, string | number | boolean | string[] | undefined>;
+
+/** Maps parsed flags (and key variables from the environment) onto the options object. */
+export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.env): Partial<ConformOptions> {
+  const str = (name: string) => flags[name] as string | undefined;
+  const list = (name: string) => (flags[name] as string[] | undefined) ?? [];
+  return {
+    target: str("target"),
+    serverlessUrl: str("serverless-url"),
+    apiKey: str("api-key") ?? (env.CPSIM_API_KEY || undefined),
+    restrictedApiKey: str("restricted-api-key") ?? (env.CPSIM_RESTRICTED_API_KEY || undefined),
+    otherApiKey: str("other-api-key") ?? (env.CPSIM_OTHER_API_KEY || undefined),
+    endpoint: str("endpoint"),
+    seed: flags.seed as number | undefined,
+    runs: flags.runs as number | undefined,
+    profile: flags.profile as Profile | undefined,
+    only: list("only"),
+    skip: list("skip"),
+    slow: flags.slow === true,
+    timeoutMs: flags["timeout-ms"] as number | undefined,
+    baseline: str("baseline"),
+    reportDir: str("report-dir"),
+    junit: str("junit"),
+    json: flags.json === true,
+  };
+}
+
+/** Parses argv, runs the suite, and returns the exit code; usage and configuration errors are 2. */
+export async function run(argv: readonly string[], io: CliIo, deps: ConformDeps = {}): Promise<number> {
+  try {
+    const parsed = parseArgs(spec, argv);
+    if (parsed.help) {
+      io.stdout(renderHelp(spec));
+      return 0;
+    }
+    const result = await conform(optionsFromFlags(parsed.flags), { ...deps, io, terminalWidth: deps.terminalWidth ?? process.stdout.columns });
+    return result.exitCode;
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConformConfigError) {
+      io.stderr(`cpsim conform: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,20 @@
+// The public surface of conformance/: the suite's library API and its extension points.
+export { conform, type ConformDeps, type ConformResult, type EmbeddedTarget, type Output } from "./conform.ts";
+export { run, spec, optionsFromFlags } from "./cli.ts";
+export { defaultOptions, resolveOptions, reproduceCommand, type ConformOptions, type Profile, type ResolvedOptions } from "./options.ts";
+export { CheckRegistry, checks, registerCheck, type RegisterOptions } from "./check-registry.ts";
+export type { CheckContext, CheckDefinition, CheckFn, CheckNeeds, CheckOutcome, FailureInput, Oracle } from "./check.ts";
+export { makeFailure, type Failure, type FailureEvidence, type FailureSource } from "./failure.ts";
+export { toCurl, type CurlCapture, type CurlOptions } from "./curl.ts";
+export { Client, type Auth, type ClientOptions, type ClientResponse, type ClientStats, type RequestSpec } from "./client.ts";
+export { defaultPacing, type PacingOptions } from "./rate-limit-pacer.ts";
+export type { Exchange } from "./recorder.ts";
+export { ConformConfigError, TargetError, CheckRegistryError, type TargetErrorCode } from "./errors.ts";
+export { parseList, serializeList, param, StructuredFieldError, type BareItem, type Item, type InnerList, type ListMember, type Parameters } from "./structured-fields.ts";
+export { parseRateLimit, parseRateLimitPolicy, type RateLimitPolicy, type RateLimitWindow } from "./rate-limit-headers.ts";
+export { applyBaseline, baselineFrom, loadBaseline, newFailures, type Baseline } from "./baseline.ts";
+export { matchesGlob, selectRules } from "./rule-glob.ts";
+export { catalogOf, specCatalog, type Rule, type RuleCatalog } from "./rule-catalog.ts";
+export { ruleSeed } from "./seeds.ts";
+export { KEY_ENV, KEY_FLAG, type KeyRole, type Keys } from "./keys.ts";
+export { SPEC_TRANSITIONS } from "./spec-transitions.ts";

@@ -1,0 +1,57 @@
+import t from "tap";
+import { defaultOptions, reproduceCommand, resolveOptions } from "./options.ts";
+import { matchesGlob, selectRules, splitGlobs } from "./rule-glob.ts";
+
+t.test("rule globs", async (t) => {
+  t.ok(matchesGlob("pods.create.unknown-property", "pods.create.*"));
+  t.ok(matchesGlob("pods.create.unknown-property", "pods.*"), "* crosses dots");
+  t.notOk(matchesGlob("pods.update.mount-kind", "pods.create.*"));
+  t.notOk(matchesGlob("podsXcreate.a", "pods.create.*"), "a dot is a dot");
+  t.ok(matchesGlob("jobs.run.a1", "jobs.run.a?"));
+  t.notOk(matchesGlob("jobs.run.a12", "jobs.run.a?"));
+  t.same(splitGlobs(["pods.*, jobs.*", "auth.*"]), ["pods.*", "jobs.*", "auth.*"]);
+  t.same(selectRules(["pods.a", "pods.b", "jobs.a"], ["pods.*", "jobs.a"], ["pods.b"]), ["pods.a", "jobs.a"]);
+  t.same(selectRules(["pods.a", "jobs.a"], [], []), ["pods.a", "jobs.a"], "no --only: every rule");
+});
+
+t.test("options resolve with defaults, normalised URLs and paths under the working directory", async (t) => {
+  const o = resolveOptions({ target: "http://127.0.0.1:8080/", seed: 7, reportDir: "out", junit: "ci/j.xml", only: ["pods.*,jobs.*"] }, "/work");
+  t.equal(o.target, "http://127.0.0.1:8080");
+  t.equal(o.serverlessUrl, "http://127.0.0.1:8080", "--serverless-url defaults to --target");
+  t.equal(o.reportDir, "/work/out");
+  t.equal(o.junit, "/work/ci/j.xml");
+  t.same(o.only, ["pods.*", "jobs.*"]);
+  t.equal(o.runs, defaultOptions.runs);
+  t.equal(o.profile, "lenient");
+  const d = resolveOptions({}, "/work");
+  t.equal(d.reportDir, "/work/reports/conformance");
+  t.equal(d.target, undefined, "no target: the embedded emulator");
+  t.ok(Number.isInteger(d.seed), "a seed is drawn when none is given");
+  t.same(resolveOptions({ target: "https://a.example/api", serverlessUrl: "https://b.example" }).serverlessUrl, "https://b.example");
+});
+
+t.test("bad values are configuration errors naming the flag", async (t) => {
+  const bad: [object, RegExp][] = [
+    [{ target: "not a url" }, /--target "not a url" is not a URL/],
+    [{ target: "ftp://x" }, /--target "ftp:\/\/x" must be an http/],
+    [{ target: "http://u:p@x" }, /--target must not carry credentials/],
+    [{ target: "http://x/?a=1" }, /without a query/],
+    [{ target: "http://x", serverlessUrl: "nope" }, /--serverless-url "nope" is not a URL/],
+    [{ runs: 0 }, /--runs must be a whole number/],
+    [{ seed: -1 }, /--seed must be a whole number from 0/],
+    [{ timeoutMs: 1.5 }, /--timeout-ms/],
+    [{ endpoint: "a/b" }, /--endpoint "a\/b" is not an endpoint id/],
+    [{ profile: "loose" }, /--profile must be lenient or strict/],
+  ];
+  for (const [input, message] of bad) t.throws(() => resolveOptions(input), { code: "CPSIM_ERR_CONFIG", exitCode: 2, message });
+});
+
+t.test("the reproduce command names the rule and seed and reads keys from the environment", async (t) => {
+  const o = resolveOptions({ target: "http://h:1", apiKey: "sk-secret", otherApiKey: "sk-other", seed: 9, profile: "strict", endpoint: "ep" });
+  const cmd = reproduceCommand(o, "pods.create.unknown-property");
+  t.equal(
+    cmd,
+    `cpsim conform --target http://h:1 --api-key "$CPSIM_API_KEY" --other-api-key "$CPSIM_OTHER_API_KEY" --endpoint ep --profile strict --seed 9 --only pods.create.unknown-property`,
+  );
+  t.notMatch(cmd, /sk-/);
+});

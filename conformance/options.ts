@@ -1,0 +1,174 @@
+/**
+ * The options of `cpsim conform`, one object for the CLI and the library alike: the CLI maps
+ * its flags onto ConformOptions, `conform()` resolves it against `defaultOptions` and validates
+ * it, so both reject a bad URL or a bad value with the same message.
+ */
+import { resolve } from "node:path";
+import { defaultReportDir } from "../reports/write-reports.ts";
+import { ConformConfigError } from "./errors.ts";
+import type { Keys } from "./keys.ts";
+import { splitGlobs } from "./rule-glob.ts";
+import { MAX_SEED, randomSeed } from "./seeds.ts";
+
+export type Profile = "lenient" | "strict";
+
+export interface ConformOptions {
+  /** `{base_url}` of REST and GraphQL; absent: the embedded emulator. */
+  readonly target?: string;
+  /** `{serverless_url}` of the job endpoints; defaults to `target`. */
+  readonly serverlessUrl?: string;
+  /** Full access. */
+  readonly apiKey?: string;
+  /** A valid key without write access (403 checks). */
+  readonly restrictedApiKey?: string;
+  /** A key of a second account (isolation and rate-limit checks). */
+  readonly otherApiKey?: string;
+  /** The job endpoint running the conformance handler. */
+  readonly endpoint: string;
+  /** The run's seed; absent: a random one, printed. */
+  readonly seed?: number;
+  /** fast-check runs per property. */
+  readonly runs: number;
+  readonly profile: Profile;
+  /** Rule globs to run; empty: every rule. */
+  readonly only: readonly string[];
+  /** Rule globs not to run. */
+  readonly skip: readonly string[];
+  /** Run the checks that take real minutes (retention, ttl) against a target without a control API. */
+  readonly slow: boolean;
+  /** Per-request timeout. */
+  readonly timeoutMs: number;
+  /** An earlier report.json: its failures are known, only new ones fail the run. */
+  readonly baseline?: string;
+  /** Where report.json, junit.xml and report.html go; absent: `reports/conformance/` under the working directory. */
+  readonly reportDir?: string;
+  /** A further path for the JUnit XML. */
+  readonly junit?: string;
+  /** Print report.json on stdout (progress and summary go to stderr). */
+  readonly json: boolean;
+}
+
+export const defaultOptions: ConformOptions = {
+  endpoint: "conformance",
+  runs: 50,
+  profile: "lenient",
+  only: [],
+  skip: [],
+  slow: false,
+  timeoutMs: 30_000,
+  json: false,
+};
+
+/** The options with every default filled in, the target's URLs normalised and the seed drawn. */
+export interface ResolvedOptions extends ConformOptions {
+  readonly target?: string;
+  readonly serverlessUrl?: string;
+  readonly seed: number;
+  readonly reportDir: string;
+  readonly keys: Keys;
+}
+
+/** An http(s) base URL without a trailing slash, or a ConformConfigError naming the flag. */
+export function baseUrl(flag: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `${flag} "${value}" is not a URL; give one like http://127.0.0.1:8080`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `${flag} "${value}" must be an http:// or https:// URL`);
+  }
+  if (url.username || url.password) {
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `${flag} must not carry credentials; pass keys with --api-key`);
+  }
+  if (url.search || url.hash) {
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `${flag} "${value}" must be a base URL, without a query or fragment`);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+function positiveInteger(flag: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `${flag} must be a whole number from 1 to ${max}, got ${value}`);
+  }
+  return value;
+}
+
+export function resolveOptions(options: Partial<ConformOptions>, cwd: string = process.cwd()): ResolvedOptions {
+  const o: ConformOptions = { ...defaultOptions, ...stripUndefined(options) };
+  const target = o.target === undefined ? undefined : baseUrl("--target", o.target);
+  const serverlessUrl = o.serverlessUrl === undefined ? target : baseUrl("--serverless-url", o.serverlessUrl);
+  if (o.profile !== "lenient" && o.profile !== "strict") {
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `--profile must be lenient or strict, got "${String(o.profile)}"`);
+  }
+  if (!/^[A-Za-z0-9._~-]+$/.test(o.endpoint)) {
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `--endpoint "${o.endpoint}" is not an endpoint id (letters, digits, . _ ~ -)`);
+  }
+  if (o.seed !== undefined && (!Number.isSafeInteger(o.seed) || o.seed < 0 || o.seed > MAX_SEED)) {
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `--seed must be a whole number from 0 to ${MAX_SEED}, got ${o.seed}`);
+  }
+  positiveInteger("--runs", o.runs, 1_000_000);
+  positiveInteger("--timeout-ms", o.timeoutMs, 3_600_000);
+  const keys: Keys = {
+    ...(o.apiKey ? { api: o.apiKey } : {}),
+    ...(o.restrictedApiKey ? { restricted: o.restrictedApiKey } : {}),
+    ...(o.otherApiKey ? { other: o.otherApiKey } : {}),
+  };
+  return {
+    ...o,
+    target,
+    serverlessUrl,
+    only: splitGlobs(o.only),
+    skip: splitGlobs(o.skip),
+    seed: o.seed ?? randomSeed(),
+    reportDir: o.reportDir === undefined ? defaultReportDir("conformance", cwd) : resolve(cwd, o.reportDir),
+    ...(o.junit !== undefined ? { junit: resolve(cwd, o.junit) } : {}),
+    ...(o.baseline !== undefined ? { baseline: resolve(cwd, o.baseline) } : {}),
+    keys,
+  };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The resolved options as printed at the start of a run: every value, but keys only as given or not. */
+export function describeOptions(o: ResolvedOptions): string {
+  const key = (v: string | undefined) => (v ? "given" : "not given");
+  return [
+    `target ${o.target ?? "(embedded emulator)"}`,
+    `serverless-url ${o.serverlessUrl ?? "(embedded emulator)"}`,
+    `endpoint ${o.endpoint}`,
+    `seed ${o.seed}`,
+    `runs ${o.runs}`,
+    `profile ${o.profile}`,
+    `only ${o.only.length ? o.only.join(",") : "(all)"}`,
+    `skip ${o.skip.length ? o.skip.join(",") : "(none)"}`,
+    `slow ${o.slow}`,
+    `timeout-ms ${o.timeoutMs}`,
+    `api-key ${key(o.apiKey)}`,
+    `restricted-api-key ${key(o.restrictedApiKey)}`,
+    `other-api-key ${key(o.otherApiKey)}`,
+    ...(o.baseline ? [`baseline ${o.baseline}`] : []),
+    `report-dir ${o.reportDir}`,
+  ].join(", ");
+}
+
+/** The command line that replays one rule of this run; keys come from the environment. */
+export function reproduceCommand(o: ResolvedOptions, ruleId: string): string {
+  const q = (s: string) => (/^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const parts = ["cpsim conform"];
+  if (o.target) parts.push(`--target ${q(o.target)}`);
+  if (o.serverlessUrl && o.serverlessUrl !== o.target) parts.push(`--serverless-url ${q(o.serverlessUrl)}`);
+  if (o.apiKey) parts.push(`--api-key "$CPSIM_API_KEY"`);
+  if (o.restrictedApiKey) parts.push(`--restricted-api-key "$CPSIM_RESTRICTED_API_KEY"`);
+  if (o.otherApiKey) parts.push(`--other-api-key "$CPSIM_OTHER_API_KEY"`);
+  if (o.endpoint !== defaultOptions.endpoint) parts.push(`--endpoint ${q(o.endpoint)}`);
+  if (o.profile !== defaultOptions.profile) parts.push(`--profile ${o.profile}`);
+  if (o.runs !== defaultOptions.runs) parts.push(`--runs ${o.runs}`);
+  if (o.slow) parts.push("--slow");
+  if (o.timeoutMs !== defaultOptions.timeoutMs) parts.push(`--timeout-ms ${o.timeoutMs}`);
+  parts.push(`--seed ${o.seed}`, `--only ${q(ruleId)}`);
+  return parts.join(" ");
+}

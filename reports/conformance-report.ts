@@ -1,0 +1,133 @@
+/**
+ * The data of one conformance run, as plain values. Every writer in reports/ takes this and
+ * nothing else, so reports/ imports nothing of the rest of cpsim: conformance/ builds it, and
+ * an earlier run's report.json read back from disk has exactly this shape.
+ */
+
+export type RuleStatus = "pass" | "fail" | "skip" | "known";
+
+/** As the rule catalog names it (for example "error" or "warning"); reports only display it. */
+export type Severity = string;
+
+/**
+ * A request body as recorded. Small bodies are kept whole; large ones as runs of one repeated
+ * character between literal text, so a reproduction can regenerate megabytes with a pipeline
+ * instead of inlining them; a body that cannot be described either way keeps only its head.
+ */
+export type RecordedBody =
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "runs"; readonly size: number; readonly parts: readonly BodyPart[] }
+  | { readonly kind: "truncated"; readonly size: number; readonly head: string };
+
+export type BodyPart = { readonly text: string } | { readonly char: string; readonly count: number };
+
+/** A request as sent, with every key replaced by a `${CPSIM_...}` placeholder. */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly url: string;
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: RecordedBody;
+  /** Milliseconds since the start of the run, for ordering a sequence. */
+  readonly at?: number;
+}
+
+export interface RecordedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body text, cut at the recording limit (see `truncated`). */
+  readonly body: string;
+  readonly size?: number;
+  readonly truncated?: boolean;
+  readonly durationMs?: number;
+}
+
+export interface ReportFailure {
+  readonly ruleId: string;
+  readonly title: string;
+  readonly severity: Severity;
+  /** The sentence of the specification the rule enforces. */
+  readonly spec: string;
+  readonly evidence: {
+    readonly request: RecordedRequest;
+    readonly expected: string;
+    readonly got: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string };
+    /** The requests that led to the failing one, in order, when it was part of a sequence. */
+    readonly sequence?: readonly RecordedRequest[];
+  };
+  readonly reproduction: {
+    readonly seed: number;
+    /** fast-check's counterexample path, when the failure came from a property. */
+    readonly path?: string;
+    /** The cpsim command line that replays it. */
+    readonly command?: string;
+    /** A bash script that replays the request(s) by itself and shows the failure. */
+    readonly curl: string;
+  };
+}
+
+export interface RuleResult {
+  readonly id: string;
+  readonly title: string;
+  readonly spec: string;
+  readonly section?: string;
+  readonly severity: Severity;
+  readonly status: RuleStatus;
+  /** Why a rule was skipped or marked known; absent when it passed or failed plainly. */
+  readonly reason?: string;
+  readonly durationMs: number;
+  readonly requests?: number;
+  readonly failures: readonly ReportFailure[];
+}
+
+/** A timeout or connection error: about the target, never a verdict on a rule. */
+export interface TargetErrorRecord {
+  readonly ruleId?: string;
+  readonly code: string;
+  readonly message: string;
+  readonly request?: RecordedRequest;
+}
+
+export interface TransitionCoverage {
+  /** The state machine: "pod" or "job". */
+  readonly machine: string;
+  readonly from: string;
+  readonly to: string;
+  readonly exercised: boolean;
+}
+
+export interface Coverage {
+  readonly rules: { readonly checked: number; readonly total: number; readonly unchecked: readonly string[] };
+  readonly transitions: readonly TransitionCoverage[];
+}
+
+export interface Summary {
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly known: number;
+  readonly targetErrors: number;
+}
+
+export interface ConformanceReport {
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly target: string;
+  readonly serverlessUrl: string;
+  readonly seed: number;
+  readonly profile: string;
+  readonly startedAt: string;
+  readonly wallTimeMs: number;
+  readonly requests: number;
+  /** The file the run was compared with, when `--baseline` was given. */
+  readonly baseline?: string;
+  readonly rules: readonly RuleResult[];
+  readonly coverage: Coverage;
+  readonly summary: Summary;
+  readonly targetErrors: readonly TargetErrorRecord[];
+}
+
+/** Counts the rule statuses; the writers and the exit code all read the same numbers. */
+export function summarize(rules: readonly RuleResult[], targetErrors = 0): Summary {
+  const count = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
+  return { passed: count("pass"), failed: count("fail"), skipped: count("skip"), known: count("known"), targetErrors };
+}

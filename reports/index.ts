@@ -1,0 +1,26 @@
+// The public surface of reports/: plain report data in, text and files out.
+export type {
+  BodyPart,
+  ConformanceReport,
+  Coverage,
+  RecordedBody,
+  RecordedRequest,
+  RecordedResponse,
+  ReportFailure,
+  RuleResult,
+  RuleStatus,
+  Severity,
+  Summary,
+  TargetErrorRecord,
+  TransitionCoverage,
+} from "./conformance-report.ts";
+export { summarize } from "./conformance-report.ts";
+export { escapeHtml, escapeXml } from "./escape.ts";
+export { describeBody, failureText } from "./failure-text.ts";
+export { formatDuration, requestsPerSecond } from "./format.ts";
+export { renderHtmlReport } from "./html-report.ts";
+export { renderJsonReport } from "./json-report.ts";
+export { renderJUnit } from "./junit.ts";
+export { renderSummaryTable, type SummaryTableOptions } from "./summary-table.ts";
+export { renderTextTable, truncate, type TextColumn } from "./text-table.ts";
+export { defaultReportDir, writeConformanceReports, type WriteReportsOptions, type WrittenReports } from "./write-reports.ts";

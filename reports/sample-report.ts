@@ -1,0 +1,87 @@
+/**
+ * A fixed report for the writers' tests: every status, a failure in a sequence, a target error,
+ * and target content that must be escaped (markup, quotes, control characters, a CDATA end).
+ */
+import type { ConformanceReport, ReportFailure, RuleResult } from "./conformance-report.ts";
+import { summarize } from "./conformance-report.ts";
+
+const curl = `#!/usr/bin/env bash
+# cpsim conform: reproduction of pods.create.unknown-property
+: "\${CPSIM_API_KEY:?set CPSIM_API_KEY to the key given as --api-key}"
+curl -sS -X POST 'http://127.0.0.1:8080/v2/pods' -H 'content-type: application/json' -H "authorization: Bearer \${CPSIM_API_KEY}" --data-binary '{"name":"x","image":"i","gpu":{"id":"A"},"bogus":1}' -w '\\n--> HTTP %{http_code}\\n'
+`;
+
+const failure: ReportFailure = {
+  ruleId: "pods.create.unknown-property",
+  title: "Unknown properties are rejected",
+  severity: "error",
+  spec: "Properties not listed in the body schema are rejected; `gpu` and `cpu` objects also reject unlisted properties.",
+  evidence: {
+    request: {
+      method: "POST",
+      url: "http://127.0.0.1:8080/v2/pods",
+      headers: { "content-type": "application/json", authorization: "Bearer ${CPSIM_API_KEY}" },
+      body: { kind: "text", text: '{"name":"<script>alert(1)</script>","image":"i","gpu":{"id":"A"},"bogus":1}' },
+    },
+    expected: "400 problem+json naming the unknown property `bogus`",
+    got: {
+      status: 201,
+      headers: { "content-type": "application/json" },
+      body: '{"id":"p1","name":"<script>alert(1)</script>","note":"]]> & \u0007 bell"}',
+    },
+    sequence: [
+      {
+        method: "POST",
+        url: "http://127.0.0.1:8080/v2/pods",
+        headers: { "content-type": "application/json" },
+        body: { kind: "runs", size: 1_000_020, parts: [{ text: '{"pad":"' }, { char: "a", count: 1_000_010 }, { text: '"}' }] },
+      },
+    ],
+  },
+  reproduction: {
+    seed: 42,
+    path: "3:1:0",
+    command: "cpsim conform --target http://127.0.0.1:8080 --seed 42 --only pods.create.unknown-property",
+    curl,
+  },
+};
+
+const rules: RuleResult[] = [
+  { id: "pods.create.required-fields", title: "201 carries every required Pod field", spec: "Required in the response: id, name, status, ...", severity: "error", status: "pass", durationMs: 12, requests: 3, failures: [] },
+  { id: "pods.create.unknown-property", title: failure.title, spec: failure.spec, severity: "error", status: "fail", durationMs: 1534, requests: 17, failures: [failure] },
+  { id: "auth.restricted-key.forbidden", title: "A valid key without access gives 403", spec: "A valid key without access to the resource or action gives 403.", severity: "error", status: "skip", reason: "needs --restricted-api-key", durationMs: 0, failures: [] },
+  { id: "jobs.retry.only-failed", title: "Retry only from FAILED or TIMED_OUT", spec: "`retry` works only for jobs whose status is FAILED or TIMED_OUT", severity: "warning", status: "known", reason: "failed in the baseline too", durationMs: 250, failures: [] },
+  { id: "jobs.runsync.waits", title: "runsync waits for completion", spec: "`runsync` waits for completion and returns the whole result in one response.", severity: "error", status: "skip", reason: "target error: CPSIM_ERR_TARGET_TIMEOUT", durationMs: 30001, failures: [] },
+];
+
+export const sampleReport: ConformanceReport = {
+  tool: { name: "cpsim", version: "0.1.0" },
+  target: "http://127.0.0.1:8080",
+  serverlessUrl: "http://127.0.0.1:8080",
+  seed: 42,
+  profile: "lenient",
+  startedAt: "2025-01-01T00:00:00.000Z",
+  wallTimeMs: 31_797,
+  requests: 120,
+  baseline: "previous/report.json",
+  rules,
+  coverage: {
+    rules: { checked: 5, total: 8, unchecked: ["pods.patch.mount-kind", "graphql.pod-stop.exited", "limits.run.payload"] },
+    transitions: [
+      { machine: "pod", from: "(none)", to: "PROVISIONING", exercised: true },
+      { machine: "pod", from: "PROVISIONING", to: "STARTING", exercised: true },
+      { machine: "pod", from: "STARTING", to: "RUNNING", exercised: false },
+      { machine: "job", from: "IN_QUEUE", to: "IN_PROGRESS", exercised: true },
+      { machine: "job", from: "FAILED", to: "IN_QUEUE", exercised: false },
+    ],
+  },
+  summary: summarize(rules, 1),
+  targetErrors: [
+    {
+      ruleId: "jobs.runsync.waits",
+      code: "CPSIM_ERR_TARGET_TIMEOUT",
+      message: "no response within 30000 ms",
+      request: { method: "POST", url: "http://127.0.0.1:8080/v2/conformance/runsync", headers: {} },
+    },
+  ],
+};
