@@ -1,0 +1,22 @@
+// Pods: the registry and its lifecycle, the actions table, and the REST and GraphQL views.
+export { PodRegistry } from "./pod-registry.ts";
+export type { PodDependencies, StatusListener, ActionOptions } from "./pod-registry.ts";
+export { DEFAULT_POD_OPTIONS, HOURS_PER_MONTH, resolvePodOptions } from "./pod-options.ts";
+export type { PodOptions, ResolvedPodOptions, DelayDistribution } from "./pod-options.ts";
+export { PodOptionError } from "./pod-errors.ts";
+export type { PodCreateInput, PodUpdateInput, MountsInput, PersistentMountInput, NetworkMountInput } from "./pod-input.ts";
+export { POD_REFUSAL_STATUS, HOST_FULL_GPU_MESSAGE, HOST_FULL_CPU_MESSAGE, refuse } from "./pod-outcome.ts";
+export type { PodOutcome, PodRefusal, PodRefusalCode, PodSuccess } from "./pod-outcome.ts";
+export type { PodRecord, PodMounts, PodGpu, PodCpu, PodGlobalAddress } from "./pod-record.ts";
+export { POD_STATUSES, POD_ACTIONS, ACTIONS_BY_STATUS, HOLDING_STATUSES, actionsFor, isActionAllowed, desiredStatusOf } from "./pod-status.ts";
+export type { PodStatus, PodAction } from "./pod-status.ts";
+export { podRestView } from "./rest-view.ts";
+export type { PodRestView, PodRestRuntime } from "./rest-view.ts";
+export { podGraphqlView } from "./graphql-view.ts";
+export type { PodGraphqlView, GraphqlRuntimeView, GraphqlPortView } from "./graphql-view.ts";
+export { costPerHour } from "./cost.ts";
+export { runtimeSample, portMappings } from "./runtime.ts";
+export type { RuntimeSample, PortMapping, GpuUtilization } from "./runtime.ts";
+export { checkMountUpdate, applyMountUpdate } from "./mount-update.ts";
+export { STATUS_VERBS, statusChangeText, dateString } from "./status-text.ts";
+export { machineIdOf, podHostIdOf } from "./machine.ts";
