@@ -1,0 +1,70 @@
+/**
+ * The one contract between the HTTP transport (sim/http) and whatever answers requests. The
+ * transport owns sockets, bodies, limits, the wall clock and timers; the backend owns the model
+ * and every platform rule. sim/api implements it over the real model; `test-backend.ts` is a
+ * small stand-in used by the transport's own tests.
+ */
+import type { Micros } from "../core/index.ts";
+import type { ApiOutcome, ApiRequest, HttpMethod } from "../api/types.ts";
+
+/** One webhook POST that fell due: the transport sends `body` as JSON to `url`, exactly. */
+export interface WebhookDelivery {
+  readonly url: string;
+  readonly body: unknown;
+  /** 1 for the first try; the backend counts retries. */
+  readonly attempt: number;
+}
+
+/** A route the backend serves, for 404 vs 405 (with `Allow`) and per-route body limits. */
+export interface BackendRoute {
+  readonly method: HttpMethod;
+  /** Path pattern with `:param` segments, e.g. `/v2/pods/:podId`; `:endpointId` never matches a reserved word. */
+  readonly pattern: string;
+  /** Largest request body in bytes; the transport's default (1 MiB) when absent. */
+  readonly bodyLimit?: number;
+}
+
+export interface BackendApiKey {
+  readonly key: string;
+  readonly account: string;
+  readonly access: "full" | "read-only" | "exempt";
+}
+
+export interface EmulatorBackend {
+  /** The model's virtual time. */
+  now(): Micros;
+  /**
+   * Runs the model up to `time` inclusive (every event at or before `time` is processed); never
+   * backwards: a time at or before now() does nothing. onJobFinal listeners fire from inside.
+   */
+  advanceTo(time: Micros): void;
+  /** The earliest pending model event, for real-clock scheduling; undefined when none. */
+  nextEventTime(): Micros | undefined;
+  /**
+   * Answers one request at the current model time, /graphql and rate-limit headers included.
+   * Throwing is a bug in the backend: the transport answers 500 and keeps serving.
+   */
+  handle(request: ApiRequest): ApiOutcome;
+  /**
+   * Calls `listener` once, synchronously, when the job reaches a final state (COMPLETED, FAILED,
+   * CANCELLED, TIMED_OUT), from inside advanceTo or handle. Returns the unsubscribe function.
+   */
+  onJobFinal(endpointId: string, jobId: string, listener: () => void): () => void;
+  /** The webhook deliveries that fell due up to now(); each is returned once. */
+  drainWebhooks(): WebhookDelivery[];
+  /** Outcome of one delivery, so the model can schedule its bounded retries. */
+  webhookResult(delivery: WebhookDelivery, ok: boolean): void;
+  /** Forgets everything and starts again from the fixtures with `seed`; time goes back to its start. */
+  reset(seed: number): void;
+  apiKeys(): BackendApiKey[];
+  routes(): BackendRoute[];
+}
+
+/** What a backend factory is given: the emulator's options that concern the model. */
+export interface BackendOptions {
+  readonly seed: number;
+  /** A fixtures directory; the built-in fixtures when absent. */
+  readonly fixtures?: string;
+}
+
+export type BackendFactory = (options: BackendOptions) => EmulatorBackend | Promise<EmulatorBackend>;

@@ -1,0 +1,591 @@
+/**
+ * `startEmulator`: the platform over HTTP on one port (REST v2, GraphQL and job endpoints side by
+ * side), a thin transport over an EmulatorBackend. What it owns: sockets and their limits, JSON
+ * bodies, 404/405, parking requests that wait for a job, the mapping of wall time to virtual
+ * time with one timer, webhook delivery, the control API and a graceful stop. Every refusal is
+ * `application/problem+json` with a 4xx; a 5xx only ever means a bug, and never stops the server.
+ */
+import type { Socket } from "node:net";
+import { Transform, type TransformCallback } from "node:stream";
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from "fastify";
+import type { Micros } from "../core/index.ts";
+import { PROBLEM_CONTENT_TYPE, problem, problemBody } from "../api/problem.ts";
+import type { ApiOutcome, ApiRequest, ApiResponse, HttpMethod } from "../api/types.ts";
+import type { BackendApiKey, EmulatorBackend, WebhookDelivery } from "./backend.ts";
+import { CONTROL_PREFIX, type ClockView, type ControlTarget, clockView, controlRoutes, handleControl } from "./control.ts";
+import { createDefaultBackend } from "./default-backend.ts";
+import { ListenError, PortInUseError } from "./errors.ts";
+import { BodyRejection, contentTypeProblem, parseJsonBody } from "./json-body.ts";
+import { type EmulatorLimits, type EmulatorOptions, resolveOptions } from "./options.ts";
+import { RouteTable } from "./route-table.ts";
+import { VirtualClock } from "./virtual-clock.ts";
+import { type WaitHandle, WaitSet } from "./waits.ts";
+import { WebhookSender } from "./webhook-sender.ts";
+
+export interface EmulatorHandle {
+  /** `{base_url}` of the spec: REST v2 (`/v2/pods`, …) and `/graphql`. */
+  readonly baseUrl: string;
+  /** `{serverless_url}` of the spec: job endpoints at `/v2/{endpoint_id}/…`. The official SDKs take `${serverlessUrl}/v2`. */
+  readonly serverlessUrl: string;
+  readonly apiKeys: readonly BackendApiKey[];
+  readonly backend: EmulatorBackend;
+  readonly host: string;
+  readonly port: number;
+  readonly options: Readonly<EmulatorOptions> & { readonly limits: EmulatorLimits };
+  /** Counters for diagnostics and tests. */
+  stats(): EmulatorStats;
+  /** Stops accepting, answers parked waits with 503, lets in-flight requests finish (bounded). Idempotent. */
+  close(): Promise<void>;
+  /** Drops every open connection now (a second Ctrl+C); close() then resolves promptly. */
+  forceClose(): void;
+}
+
+export interface EmulatorStats {
+  readonly waits: number;
+  readonly webhooksPending: number;
+  readonly webhooksSent: number;
+  readonly webhooksDelivered: number;
+  readonly timerArmed: boolean;
+}
+
+const BODYLESS = new Set(["GET", "HEAD"]);
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Body limit of the route this request matched, in bytes. */
+    cpsimBodyLimit: number;
+    /** Set for control API requests. */
+    cpsimControl: boolean;
+    /** The request target's path (origin-form, also when the client sent absolute-form). */
+    cpsimPath: string;
+    /** The query string without its "?", or "" when there is none. */
+    cpsimSearch: string;
+  }
+}
+
+export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promise<EmulatorHandle> {
+  const options = resolveOptions(given);
+  const limits = options.limits;
+  const backend = options.backend ?? (await (options.createBackend ?? createDefaultBackend)({ seed: options.seed, fixtures: options.fixtures }));
+  const table = new RouteTable(backend.routes(), limits.defaultBodyLimit);
+  const controlTable = options.control ? new RouteTable(controlRoutes, limits.controlBodyLimit) : undefined;
+  const maxBodyLimit = Math.max(table.maxBodyLimit, controlTable?.maxBodyLimit ?? 0);
+  const clock = new VirtualClock(options.clock, options.speed, backend.now());
+  const waits = new WaitSet(limits.maxWaits);
+  let seed = options.seed;
+  /** Bumped by reset; a delivery's result counts only for the generation that made it due. */
+  let generation = 0;
+  const deliveryGeneration = new WeakMap<WebhookDelivery, number>();
+  let closing = false;
+  let closePromise: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  /** Wall time (performance.now) the armed timer fires at. */
+  let timerAt = Infinity;
+
+  const webhooks = new WebhookSender({
+    timeoutMs: limits.webhookTimeoutMs,
+    maxInFlight: limits.maxWebhooksInFlight,
+    maxQueue: limits.maxWebhookQueue,
+    onResult: (delivery, ok) => {
+      if (deliveryGeneration.get(delivery) !== generation) return;
+      sync();
+      backend.webhookResult(delivery, ok);
+      afterModelChange();
+    },
+  });
+
+  const app = Fastify({
+    logger: options.logger,
+    // Our onRequest hook answers 503 during close itself, as problem+json (fastify's fast path
+    // would answer with its own JSON shape).
+    return503OnClosing: false,
+    connectionTimeout: limits.connectionTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    forceCloseConnections: "idle",
+    routerOptions: { maxParamLength: limits.maxParamLength },
+    bodyLimit: maxBodyLimit,
+    onProtoPoisoning: "error",
+    onConstructorPoisoning: "error",
+    exposeHeadRoutes: false,
+    http: {
+      maxHeaderSize: limits.maxHeaderBytes,
+      connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
+      // Checked in onRequest instead, to answer with a problem body.
+      requireHostHeader: false,
+    },
+    clientErrorHandler: onClientError,
+    frameworkErrors: (err, _request, reply) => {
+      sendProblem(reply, err.statusCode && err.statusCode < 500 ? err.statusCode : 400, frameworkDetail(err));
+    },
+  });
+  app.server.headersTimeout = limits.headersTimeoutMs;
+  // One more than allowed, so that a request over the limit is seen (node drops the rest).
+  app.server.maxHeadersCount = limits.maxHeaders + 1;
+  app.decorateRequest("cpsimBodyLimit", 0);
+  app.decorateRequest("cpsimControl", false);
+  app.decorateRequest("cpsimPath", "");
+  app.decorateRequest("cpsimSearch", "");
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: maxBodyLimit }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as Buffer, limits));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const mapped = mapError(err, request);
+    if (mapped.status >= 500) request.log.error({ err }, "internal error");
+    // A body refused while it streams in leaves bytes unread: fastify asked for the connection to close.
+    const connection = reply.getHeader("connection");
+    sendResponse(reply, problem(mapped.status, mapped.detail), connection === "close" ? { connection: "close" } : undefined);
+  });
+
+  app.addHook("onRequest", (request, reply, done) => {
+    const early = screen(request);
+    if (early === undefined) return done();
+    sendResponse(reply, early);
+  });
+
+  app.addHook("preParsing", (request, _reply, payload, done) => {
+    // A body with Content-Length was checked against the route's limit already and node reads
+    // no more than that length; a chunked one is counted as it streams in.
+    if (request.headers["transfer-encoding"] !== undefined && request.cpsimBodyLimit < maxBodyLimit) {
+      done(null, limitStream(payload, request.cpsimBodyLimit));
+      return;
+    }
+    done(null, payload);
+  });
+
+  app.all("*", { bodyLimit: maxBodyLimit }, (request, reply) => {
+    if (request.cpsimControl) {
+      void serveControl(request, reply);
+      return reply;
+    }
+    serve(request, reply);
+    return reply;
+  });
+
+  /** Checks everything that can be refused before the body is read; undefined lets the request on. */
+  function screen(request: FastifyRequest): ApiResponse | undefined {
+    const raw = request.raw;
+    if (closing) return problem(503, "the emulator is shutting down", { headers: { connection: "close", "retry-after": "1" } });
+    const url = raw.url ?? "/";
+    // An oversized request line or header block is refused and its connection closed.
+    if (url.length > limits.maxUrlLength) {
+      return problem(414, `the request target is longer than ${limits.maxUrlLength} characters`, { headers: { connection: "close" } });
+    }
+    if (raw.rawHeaders.length > 2 * limits.maxHeaders) {
+      return problem(431, `the request has more than ${limits.maxHeaders} header fields`, { headers: { connection: "close" } });
+    }
+    // HTTP/1.1 requires Host; node's own check would answer without a problem body.
+    if (raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1 && raw.headers.host === undefined) {
+      return problem(400, "an HTTP/1.1 request needs a Host header", { headers: { connection: "close" } });
+    }
+    const origin = originForm(url);
+    const q = origin.indexOf("?");
+    const path = q === -1 ? origin : origin.slice(0, q);
+    request.cpsimPath = path;
+    request.cpsimSearch = q === -1 ? "" : origin.slice(q + 1);
+    const method = raw.method ?? "GET";
+    const isControl = controlTable !== undefined && path.startsWith(CONTROL_PREFIX);
+    const found = (isControl ? controlTable : table).lookup(method, path);
+    if (found.kind === "not-found") return refuse(request, problem(404, `no route for ${method} ${truncate(path)}`));
+    if (found.kind === "method-not-allowed") {
+      if (method === "OPTIONS") return refuse(request, { status: 204, headers: { allow: found.allow } });
+      return refuse(request, problem(405, `${method} is not allowed on ${truncate(path)}; allowed: ${found.allow}`, { headers: { allow: found.allow } }));
+    }
+    request.cpsimBodyLimit = found.bodyLimit;
+    request.cpsimControl = isControl;
+    if (BODYLESS.has(method)) return undefined;
+    const headers = request.headers;
+    const contentType = headers["content-type"];
+    const contentLength = headers["content-length"];
+    const encoding = headers["content-encoding"];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity") {
+      return refuse(request, problem(415, `content encoding "${truncate(encoding)}" is not supported; send the JSON body uncompressed`));
+    }
+    const hasBody = headers["transfer-encoding"] !== undefined || (contentLength !== undefined && contentLength !== "0");
+    if (contentType !== undefined) {
+      const unsupported = contentTypeProblem(contentType);
+      if (unsupported !== undefined) return refuse(request, problem(415, unsupported));
+    } else if (hasBody) {
+      return refuse(request, problem(415, "a request body needs Content-Type: application/json"));
+    }
+    if (contentLength !== undefined && Number(contentLength) > found.bodyLimit) {
+      return refuse(request, problem(413, tooLarge(found.bodyLimit)));
+    }
+    return undefined;
+  }
+
+  /** A refusal sent before the body was read closes the connection if a body is on its way, so it is never read. */
+  function refuse(request: FastifyRequest, response: ApiResponse): ApiResponse {
+    const h = request.headers;
+    const bodyComing = h["transfer-encoding"] !== undefined || (h["content-length"] !== undefined && h["content-length"] !== "0");
+    return bodyComing ? { ...response, headers: { ...response.headers, connection: "close" } } : response;
+  }
+
+  function serve(request: FastifyRequest, reply: FastifyReply): void {
+    sync();
+    const apiRequest: ApiRequest = {
+      method: request.raw.method as HttpMethod,
+      path: request.cpsimPath,
+      query: request.cpsimSearch === "" ? EMPTY_QUERY : parseQuery(request.cpsimSearch),
+      headers: request.headers as Record<string, string | undefined>,
+      body: request.body,
+    };
+    let outcome: ApiOutcome;
+    try {
+      outcome = backend.handle(apiRequest);
+    } catch (err) {
+      request.log.error({ err }, "backend failed");
+      sendProblem(reply, 500, "the emulator failed to answer this request; this is a bug in cpsim");
+      afterModelChange();
+      return;
+    }
+    if (outcome.kind === "response") sendResponse(reply, outcome.response);
+    else park(reply, outcome);
+    afterModelChange();
+  }
+
+  /** Parks a request until its job is final or virtual time reaches the deadline. */
+  function park(reply: FastifyReply, wait: Extract<ApiOutcome, { kind: "wait" }>): void {
+    if (wait.deadline <= backend.now()) {
+      render(reply, wait);
+      return;
+    }
+    let unsubscribe: (() => void) | undefined;
+    const handle: WaitHandle | undefined = waits.add(wait.deadline, {
+      onDeadline: () => {
+        unsubscribe?.();
+        render(reply, wait);
+      },
+      onCancel: (reason) => {
+        unsubscribe?.();
+        sendProblem(reply, 503, reason, { connection: "close", "retry-after": "1" });
+      },
+    });
+    if (handle === undefined) {
+      sendProblem(reply, 503, `too many requests are waiting for jobs (limit ${limits.maxWaits}); use run and status instead`, { "retry-after": "1" });
+      return;
+    }
+    unsubscribe = backend.onJobFinal(wait.endpointId, wait.jobId, () => {
+      if (!handle.settle()) return;
+      unsubscribe?.();
+      render(reply, wait);
+    });
+    if (!isOpen(reply)) {
+      // The job went final inside onJobFinal or the client left already.
+      if (handle.settle()) unsubscribe();
+      return;
+    }
+    const socket = reply.raw.socket as Socket | null;
+    // A wait is silent on the wire; the idle-socket timeout must not cut it. Node sets the
+    // keep-alive timeout after the response and the idle timeout again on the next request.
+    socket?.setTimeout(0);
+    reply.raw.once("close", () => {
+      if (handle.settle()) unsubscribe?.();
+    });
+  }
+
+  function render(reply: FastifyReply, wait: Extract<ApiOutcome, { kind: "wait" }>): void {
+    let response: ApiResponse;
+    try {
+      response = wait.render(backend.now());
+    } catch (err) {
+      reply.log.error({ err }, "backend failed to render a wait");
+      response = problem(500, "the emulator failed to answer this request; this is a bug in cpsim");
+    }
+    sendResponse(reply, response);
+  }
+
+  function isOpen(reply: FastifyReply): boolean {
+    return !reply.sent && !reply.raw.destroyed && !reply.raw.writableEnded;
+  }
+
+  /**
+   * Writes the response straight to node, headers exactly as the backend gave them (fastify's
+   * send would add a charset to `application/problem+json` and parse the content type again).
+   */
+  function sendResponse(reply: FastifyReply, response: ApiResponse, extraHeaders?: Record<string, string>): void {
+    if (!isOpen(reply)) return;
+    reply.hijack();
+    const res = reply.raw;
+    const headers = response.headers;
+    for (const name in headers) res.setHeader(name, headers[name]);
+    if (extraHeaders !== undefined) for (const name in extraHeaders) res.setHeader(name, extraHeaders[name]);
+    if (closing) res.setHeader("connection", "close");
+    res.statusCode = response.status;
+    if (response.body === undefined) {
+      res.end();
+      return;
+    }
+    if (headers["content-type"] === undefined) res.setHeader("content-type", JSON_CONTENT_TYPE);
+    res.end(JSON.stringify(response.body));
+  }
+
+  function sendProblem(reply: FastifyReply, status: number, detail: string, headers: Record<string, string> = {}): void {
+    sendResponse(reply, problem(status, detail, { headers }));
+  }
+
+  async function serveControl(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    try {
+      sendResponse(reply, await handleControl(control, request.raw.method ?? "GET", request.cpsimPath, request.body));
+    } catch (err) {
+      request.log.error({ err }, "control API failed");
+      sendProblem(reply, 500, "the control API failed; this is a bug in cpsim");
+    }
+  }
+
+  // ---- time ----
+
+  /** Real mode: runs the model up to the virtual time the wall clock stands for. */
+  function sync(): void {
+    const target = clock.target();
+    if (target !== undefined && target > backend.now()) backend.advanceTo(target);
+    waits.expire(backend.now());
+  }
+
+  /** After anything that may have changed the model: send due webhooks, re-arm the timer. */
+  function afterModelChange(): void {
+    try {
+      const due = backend.drainWebhooks();
+      if (due.length > 0) {
+        for (const d of due) deliveryGeneration.set(d, generation);
+        webhooks.enqueue(due);
+      }
+      arm();
+    } catch (err) {
+      app.log.error({ err }, "model failed after a change");
+    }
+  }
+
+  /**
+   * Real mode keeps one timer armed for the earliest of the next model event and the next wait
+   * deadline, so a parked runsync is answered the moment its job finishes, without polling. With
+   * nobody waiting and no webhook in flight it fires at most every idleTickMs: the model still
+   * delivers webhooks and expires results on time, but a busy model costs an idle server little.
+   */
+  function arm(): void {
+    if (options.clock !== "real" || closing) return;
+    const next = Math.min(backend.nextEventTime() ?? Infinity, waits.earliestDeadline() ?? Infinity);
+    if (next === Infinity) {
+      disarm();
+      return;
+    }
+    let delay = clock.wallDelayMs(next);
+    if (waits.size === 0 && webhooks.pending === 0) delay = Math.max(delay, limits.idleTickMs);
+    delay = Math.min(delay, 2 ** 31 - 1);
+    const at = performance.now() + delay;
+    if (timer !== undefined && timerAt <= at) return;
+    disarm();
+    timerAt = at;
+    timer = setTimeout(onTimer, delay);
+  }
+
+  function disarm(): void {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    timerAt = Infinity;
+  }
+
+  function onTimer(): void {
+    timer = undefined;
+    timerAt = Infinity;
+    try {
+      sync();
+    } catch (err) {
+      app.log.error({ err }, "model failed while advancing");
+    }
+    afterModelChange();
+  }
+
+  const control: ControlTarget = {
+    maxAdvanceMs: limits.maxAdvanceMs,
+    clock: (): ClockView => {
+      sync();
+      return clockView(backend.now(), options.clock, options.speed);
+    },
+    advance: async (msValue: number): Promise<ClockView> => {
+      sync();
+      const target: Micros = backend.now() + msValue * 1000;
+      if (options.clock === "real") clock.shift(msValue * 1000);
+      backend.advanceTo(target);
+      waits.expire(backend.now());
+      afterModelChange();
+      // In manual mode the advance answers after the webhooks it made due were attempted, so a
+      // session replays the same way every time.
+      if (options.clock === "manual") await webhooks.idle(limits.webhookTimeoutMs + 1_000);
+      return clockView(backend.now(), options.clock, options.speed);
+    },
+    reset: async (newSeed: number | undefined) => {
+      seed = newSeed ?? seed;
+      generation++;
+      waits.cancelAll("the simulation was reset");
+      webhooks.clear();
+      backend.reset(seed);
+      clock.rebase(backend.now());
+      disarm();
+      afterModelChange();
+      return { ...clockView(backend.now(), options.clock, options.speed), seed };
+    },
+  };
+
+  // ---- errors outside any route ----
+
+  function onClientError(err: Error & { code?: string }, socket: Socket): void {
+    if (err.code === "ECONNRESET" || socket.destroyed) return;
+    let status = 400;
+    let detail = "the request is not valid HTTP";
+    if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+      status = 408;
+      detail = "the request did not arrive in time";
+    } else if (err.code === "HPE_HEADER_OVERFLOW") {
+      status = 431;
+      detail = `the request line and headers are larger than ${limits.maxHeaderBytes} bytes`;
+    }
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !inFlight?.headersSent) {
+      const body = JSON.stringify(problemBody(status, detail));
+      socket.end(
+        `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      // Let the answer reach the client, then drop whatever else it is still sending.
+      setTimeout(() => socket.destroy(), 1_000).unref();
+    } else {
+      socket.destroy();
+    }
+  }
+
+  function mapError(err: FastifyError, request: FastifyRequest): { status: number; detail: string } {
+    if (err instanceof BodyRejection) return { status: err.status, detail: err.detail };
+    switch (err.code) {
+      case "FST_ERR_CTP_BODY_TOO_LARGE":
+        return { status: 413, detail: tooLarge(request.cpsimBodyLimit || maxBodyLimit) };
+      case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+        return { status: 415, detail: "send JSON with Content-Type: application/json" };
+      case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+        return { status: 400, detail: "the request body's length does not match its Content-Length" };
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) return { status, detail: err.message || "the request was refused" };
+    return { status: 500, detail: "the emulator failed to answer this request; this is a bug in cpsim" };
+  }
+
+  // ---- listen ----
+
+  try {
+    await app.listen({ host: options.host, port: options.port, listenTextResolver: () => "" });
+  } catch (err) {
+    await webhooks.close();
+    await app.close().catch(() => undefined);
+    if ((err as { code?: string }).code === "EADDRINUSE") throw new PortInUseError(options.host, options.port);
+    throw new ListenError(options.host, options.port, err);
+  }
+  const address = app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : options.port;
+  const origin = `http://${urlHost(options.host)}:${port}`;
+  arm();
+
+  async function close(): Promise<void> {
+    closing = true;
+    disarm();
+    waits.cancelAll("the emulator is shutting down");
+    const grace = setTimeout(() => app.server.closeAllConnections(), limits.closeGraceMs);
+    grace.unref();
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(grace);
+      await webhooks.close();
+    }
+  }
+
+  return {
+    baseUrl: origin,
+    serverlessUrl: origin,
+    apiKeys: backend.apiKeys(),
+    backend,
+    host: options.host,
+    port,
+    options,
+    stats: () => ({
+      waits: waits.size,
+      webhooksPending: webhooks.pending,
+      webhooksSent: webhooks.sent,
+      webhooksDelivered: webhooks.delivered,
+      timerArmed: timer !== undefined,
+    }),
+    close: () => (closePromise ??= close()),
+    forceClose: () => {
+      closing = true;
+      waits.cancelAll("the emulator is shutting down");
+      app.server.closeAllConnections();
+    },
+  };
+}
+
+const EMPTY_QUERY: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
+
+/** Query strings as strings; the first value of a repeated key wins. A null-prototype object, so no key is special. */
+export function parseQuery(search: string): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const [k, v] of new URLSearchParams(search)) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+/** Counts the bytes of a chunked body as they arrive and fails with 413 at the route's limit. */
+function limitStream(source: NodeJS.ReadableStream, limit: number): Transform {
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+      seen += chunk.length;
+      if (seen > limit) {
+        source.unpipe(counter);
+        callback(Object.assign(new Error(tooLarge(limit)), { statusCode: 413, code: "FST_ERR_CTP_BODY_TOO_LARGE" }));
+        return;
+      }
+      callback(null, chunk);
+    },
+  });
+  source.pipe(counter);
+  return counter;
+}
+
+/** `http://host/path?q` (absolute-form, which servers must accept) to `/path?q`. */
+function originForm(url: string): string {
+  if (url.charCodeAt(0) === 47 /* "/" */) return url;
+  const m = /^https?:\/\/[^/?#]*/i.exec(url);
+  if (m === null) return url;
+  const rest = url.slice(m[0].length);
+  return rest === "" || rest.startsWith("?") ? `/${rest}` : rest;
+}
+
+function tooLarge(limit: number): string {
+  return `the request body is larger than the ${limit} bytes this route accepts`;
+}
+
+function frameworkDetail(err: FastifyError): string {
+  if (err.code === "FST_ERR_BAD_URL") return "the request target is not a valid URL";
+  if (err.code === "FST_ERR_MAX_PARAM_LENGTH") return "a path segment is too long";
+  return err.message || "the request was refused";
+}
+
+function statusText(status: number): string {
+  return status === 408 ? "Request Timeout" : status === 431 ? "Request Header Fields Too Large" : "Bad Request";
+}
+
+function truncate(s: string): string {
+  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
+}
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
+}
