@@ -68,6 +68,7 @@ export const routes: readonly RouteDef[] = [
   route("getEndpoint", "GET", "/v2/endpoints/:id", "Serverless", "One serverless endpoint"),
   route("billingPods", "GET", "/v2/billing/pods", "Billing", "Pod spend by hour"),
   route("billingEndpoints", "GET", "/v2/billing/endpoints", "Billing", "Endpoint spend by hour"),
+  route("openapi", "GET", "/openapi.json", "Meta", "This OpenAPI 3.1 document", { auth: "none" }),
   route("graphql", "POST", "/graphql", "GraphQL", "GraphQL queries and mutations", { auth: "graphql", write: false }),
   route("graphqlGet", "GET", "/graphql", "GraphQL", "GraphQL queries over GET", { auth: "graphql", write: false }),
   route("jobRun", "POST", "/v2/:endpointId/run", "Serverless", "Queue a job", { bodyLimit: RUN_BODY_LIMIT }),

@@ -36,6 +36,8 @@ export type ApiOutcome =
       readonly kind: "wait";
       readonly endpointId: string;
       readonly jobId: string;
+      /** The job's owner, so the transport's subscription can find it. */
+      readonly accountId: string;
       readonly deadline: Micros;
       readonly render: (now: Micros) => ApiResponse;
     };

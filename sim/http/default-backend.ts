@@ -1,10 +1,8 @@
 /**
- * The backend `startEmulator` and `cpsim serve` use when none is given: the platform model of
- * sim/api. Until that is wired here, asking for it fails with a clear error (exit code 2).
+ * The backend `startEmulator` and `cpsim serve` use when none is given: the seeded platform
+ * model answered through sim/api.
  */
 import type { BackendFactory } from "./backend.ts";
-import { NoBackendError } from "./errors.ts";
+import { PlatformBackend } from "./platform-backend.ts";
 
-export const createDefaultBackend: BackendFactory = () => {
-  throw new NoBackendError();
-};
+export const createDefaultBackend: BackendFactory = (options) => new PlatformBackend(options);

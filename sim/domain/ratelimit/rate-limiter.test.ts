@@ -1,0 +1,93 @@
+import t from "tap";
+import fc from "fast-check";
+import { RateLimiter } from "./rate-limiter.ts";
+import { formatRateLimitHeaders, rateLimitDetail } from "./headers.ts";
+import { quotaNonNegative } from "../invariants/quota-non-negative.ts";
+
+const S = 1_000_000;
+const accounts = [
+  { id: "acct-a", rateLimits: { minute: 60, hour: 3000, day: 50000 } },
+  { id: "acct-b", rateLimits: { minute: 2, hour: 3, day: 100 } },
+  { id: "acct-free", rateLimits: null },
+];
+
+t.test("the first request gives exactly the choices.md header values", async (t) => {
+  const rl = new RateLimiter(accounts);
+  const d = rl.check("acct-a", 41_388 * S);
+  t.ok(d.allowed);
+  t.same(formatRateLimitHeaders(d), {
+    RateLimit: '"minute";r=59;t=12, "hour";r=2999;t=1812, "day";r=49999;t=45012',
+    "RateLimit-Policy": '"minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400',
+  });
+});
+
+t.test("windows roll over at multiples of their length", async (t) => {
+  const rl = new RateLimiter(accounts);
+  t.ok(rl.check("acct-b", 10 * S).allowed);
+  t.ok(rl.check("acct-b", 59 * S).allowed);
+  const denied = rl.check("acct-b", 59.5 * S);
+  t.notOk(denied.allowed);
+  t.equal(denied.deniedWindow, "minute");
+  t.equal(denied.retryAfterSeconds, 1);
+  t.equal(rateLimitDetail(denied), "rate limit exceeded for the minute window");
+  t.equal(formatRateLimitHeaders(denied)?.["Retry-After"], "1");
+  // New minute: one more fits the hour quota of 3, then the hour binds.
+  t.ok(rl.check("acct-b", 60 * S).allowed);
+  const hour = rl.check("acct-b", 61 * S);
+  t.notOk(hour.allowed);
+  t.equal(hour.deniedWindow, "hour");
+  t.equal(hour.retryAfterSeconds, 3600 - 61);
+  t.equal(hour.windows[1].remaining, 0);
+  t.ok(rl.check("acct-b", 3600 * S).allowed);
+});
+
+t.test("when several windows are exhausted the one resetting last binds", async (t) => {
+  const rl = new RateLimiter([{ id: "x", rateLimits: { minute: 1, hour: 1, day: 5 } }]);
+  t.ok(rl.check("x", 0).allowed);
+  const d = rl.check("x", 1 * S);
+  t.equal(d.deniedWindow, "hour");
+  t.equal(d.retryAfterSeconds, 3599);
+});
+
+t.test("unlimited accounts and exempt keys are never limited and carry no headers", async (t) => {
+  const rl = new RateLimiter(accounts);
+  let all = true;
+  for (let i = 0; i < 1000; i++) all &&= rl.check("acct-free", i * 1000).allowed;
+  t.ok(all, "an account without quotas is never limited");
+  const d = rl.check("acct-b", 0, { exempt: true });
+  t.ok(d.allowed && d.unlimited);
+  t.equal(formatRateLimitHeaders(d), undefined);
+  t.same(rl.peek("acct-b", 0).windows.map((w) => w.remaining), [2, 3, 100], "exempt requests are not counted");
+  t.throws(() => rl.check("nobody", 0), { code: "CPSIM_ERR_UNKNOWN_ACCOUNT" });
+});
+
+t.test("property: remaining never negative, allowed iff every window had room, Retry-After reaches the reset", async () => {
+  fc.assert(
+    fc.property(
+      fc.record({ minute: fc.integer({ min: 1, max: 5 }), hour: fc.integer({ min: 1, max: 20 }), day: fc.integer({ min: 1, max: 50 }) }),
+      fc.array(fc.integer({ min: 0, max: 200 * S }), { minLength: 1, maxLength: 200 }),
+      (limits, gaps) => {
+        const rl = new RateLimiter([{ id: "p", rateLimits: limits }]);
+        let now = 0;
+        for (const gap of gaps) {
+          now += gap;
+          const before = rl.peek("p", now).windows;
+          const d = rl.check("p", now);
+          if (quotaNonNegative.check({ quotas: rl.snapshot(now) }).length > 0) return false;
+          const room = before.every((w) => w.remaining > 0);
+          if (d.allowed !== room) return false;
+          for (const w of d.windows) if (w.remaining < 0 || w.remaining > w.quota || w.resetSeconds < 1 || w.resetSeconds > w.windowSeconds) return false;
+          if (!d.allowed) {
+            const bound = d.windows.find((w) => w.window === d.deniedWindow);
+            if (bound === undefined || bound.remaining !== 0) return false;
+            if ((d.retryAfterSeconds ?? 0) < bound.resetSeconds) return false;
+            // Waiting Retry-After seconds is enough.
+            if (!rl.peek("p", now + (d.retryAfterSeconds ?? 0) * S).windows.every((w) => w.remaining > 0)) return false;
+          }
+        }
+        return true;
+      },
+    ),
+    { numRuns: 300 },
+  );
+});

@@ -1,0 +1,21 @@
+/**
+ * The three rate-limit windows of the spec, in the order the headers list them. Windows are
+ * fixed and aligned to multiples of their length in virtual time (window k of the minute covers
+ * [60k s, 60(k+1) s)), so every account's windows reset at the same instants and a reset time is
+ * a pure function of the clock: no per-account timer, no drift between runs.
+ */
+export const WINDOW_NAMES = ["minute", "hour", "day"] as const;
+export type WindowName = (typeof WINDOW_NAMES)[number];
+
+/** Window lengths in seconds, index-aligned with WINDOW_NAMES. */
+export const WINDOW_SECONDS: readonly number[] = [60, 3600, 86400];
+
+/** Window lengths in microseconds of virtual time. */
+export const WINDOW_MICROS: readonly number[] = WINDOW_SECONDS.map((s) => s * 1_000_000);
+
+/** Per-window quotas, shaped like the catalog's `rateLimits`. */
+export interface Quotas {
+  readonly minute: number;
+  readonly hour: number;
+  readonly day: number;
+}

@@ -1,0 +1,68 @@
+/**
+ * What the model keeps per endpoint: its configuration, handler, random streams, its two queues
+ * (normal, then low priority), job counters by state (the health numbers, kept exact
+ * incrementally) and its workers.
+ */
+import type { Rng } from "../../core/index.ts";
+import type { GpuRequest } from "../gpu-pool.ts";
+import type { JobHandler } from "../handlers/index.ts";
+import { STATE_COUNT } from "./job-status.ts";
+import { SlotQueue } from "./slot-queue.ts";
+import { WORKER_STATE_COUNT } from "./worker.ts";
+
+/** The catalog endpoint fields the model reads (the catalog's Endpoint satisfies it). */
+export interface ServerlessEndpointConfig {
+  readonly id: string;
+  readonly accountId: string | null;
+  readonly handler: string;
+  readonly gpuTypeIds: readonly string[];
+  readonly gpuCount: number;
+  readonly workersMin: number;
+  readonly workersMax: number;
+  readonly idleTimeoutMs: number;
+  readonly scalerType: "QueueDelay" | "RequestCount";
+  readonly scalerValue: number;
+  readonly executionTimeoutMs: number;
+  readonly coldStartMs: { readonly mean: number; readonly cv: number };
+  readonly slug?: string | null;
+}
+
+export class EndpointState {
+  /** Per-endpoint job sequence; handler seeds derive from it. */
+  nextSeq = 0;
+  readonly queue = new SlotQueue();
+  readonly lowQueue = new SlotQueue();
+  /** Live entries of queue and lowQueue (the rings also hold stale ones). */
+  queued = 0;
+  lowQueued = 0;
+  /** Held jobs by state code (FREE unused). */
+  readonly counts = new Int32Array(STATE_COUNT);
+  /** Held jobs that were retried at least once. */
+  retried = 0;
+  /** Workers not stopped, in creation order. */
+  readonly workers: number[] = [];
+  /** Idle workers; the most recently idle is taken first, so surplus workers age out. */
+  readonly idle: number[] = [];
+  readonly workerCounts = new Int32Array(WORKER_STATE_COUNT);
+  /** The pending QueueDelay scale check, or -1. */
+  scaleHandle = -1;
+  readonly gpuRequest: GpuRequest;
+  /** Owner account index, or -1 for a shared endpoint. */
+  readonly ownerIndex: number;
+  readonly timeoutUs: number;
+  readonly idleTimeoutUs: number;
+
+  constructor(
+    readonly index: number,
+    readonly config: ServerlessEndpointConfig,
+    readonly handler: JobHandler,
+    readonly coldStartRng: Rng,
+    readonly seedSalt: number,
+    ownerIndex: number,
+  ) {
+    this.gpuRequest = Object.freeze({ gpuTypeIds: config.gpuTypeIds, count: config.gpuCount });
+    this.ownerIndex = ownerIndex;
+    this.timeoutUs = config.executionTimeoutMs * 1000;
+    this.idleTimeoutUs = config.idleTimeoutMs * 1000;
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The emulator's real backend: the seeded platform model answered through sim/api. It adds only
+ * what the transport contract needs around the model: subscriptions for waiting requests, and
+ * webhook deliveries with bounded retries scheduled in virtual time.
+ */
+import type { Micros } from "../core/index.ts";
+import { loadCatalog, type Catalog } from "../catalog/index.ts";
+import { Platform, type PlatformOptions } from "../domain/platform.ts";
+import type { FinalListener } from "../domain/serverless/index.ts";
+import { PlatformApi } from "../api/platform-api.ts";
+import { operations } from "../api/operations.ts";
+import { routes } from "../api/routes.ts";
+import { webhookBody } from "../api/ops/jobs/webhook-body.ts";
+import type { ApiOutcome, ApiRequest } from "../api/types.ts";
+import type { BackendApiKey, BackendOptions, BackendRoute, EmulatorBackend, WebhookDelivery } from "./backend.ts";
+
+/** Attempts per webhook in all, and the virtual delay before each retry (doubling). */
+export const WEBHOOK_ATTEMPTS = 3;
+export const WEBHOOK_RETRY_BASE_US = 2_000_000;
+/** Retries waiting at once; past this the oldest is dropped (a limit on everything). */
+const MAX_PENDING_RETRIES = 10_000;
+/** Waiting requests whose job owner is remembered; the transport bounds waits far below this. */
+const MAX_OWNERS = 100_000;
+
+export interface PlatformBackendOptions extends BackendOptions {
+  /** A catalog built in code; wins over `fixtures`. */
+  readonly catalog?: Catalog;
+  /** Model options beyond seed and catalog (stock, pods, serverless). */
+  readonly model?: Omit<PlatformOptions, "seed" | "catalog">;
+}
+
+interface PendingRetry {
+  readonly due: Micros;
+  readonly delivery: WebhookDelivery;
+}
+
+export class PlatformBackend implements EmulatorBackend {
+  private readonly catalog: Catalog;
+  private platform!: Platform;
+  private api!: PlatformApi;
+  private readonly owners = new Map<string, string>();
+  private retries: PendingRetry[] = [];
+
+  constructor(private readonly options: PlatformBackendOptions) {
+    this.catalog = options.catalog ?? loadCatalog(options.fixtures);
+    this.build(options.seed);
+  }
+
+  /** The model behind the emulator, for in-process users (tests, the conformance oracle). */
+  get model(): Platform {
+    return this.platform;
+  }
+
+  private build(seed: number): void {
+    this.platform = new Platform({ ...this.options.model, seed, catalog: this.catalog });
+    this.api = new PlatformApi(this.platform, operations);
+    this.owners.clear();
+    this.retries = [];
+  }
+
+  now(): Micros {
+    return this.platform.now;
+  }
+
+  advanceTo(time: Micros): void {
+    this.platform.advanceTo(time);
+  }
+
+  nextEventTime(): Micros | undefined {
+    const model = this.platform.engine.nextTime();
+    const retry = this.retries.length > 0 ? this.retries[0].due : undefined;
+    if (model === undefined) return retry;
+    return retry === undefined ? model : Math.min(model, retry);
+  }
+
+  handle(request: ApiRequest): ApiOutcome {
+    const outcome = this.api.handle(request);
+    if (outcome.kind === "wait") {
+      if (this.owners.size >= MAX_OWNERS) this.owners.delete(this.owners.keys().next().value as string);
+      this.owners.set(ownerKey(outcome.endpointId, outcome.jobId), outcome.accountId);
+    }
+    return outcome;
+  }
+
+  onJobFinal(endpointId: string, jobId: string, listener: () => void): () => void {
+    const key = ownerKey(endpointId, jobId);
+    const accountId = this.owners.get(key);
+    if (accountId === undefined) {
+      listener();
+      return () => {};
+    }
+    const serverless = this.platform.serverless;
+    const onFinal: FinalListener = () => {
+      this.owners.delete(key);
+      listener();
+    };
+    const subscribed = serverless.onFinal(endpointId, accountId, jobId, onFinal);
+    if (!subscribed.ok) {
+      // Already final, expired or gone: the waiting request is answered now with what is there.
+      this.owners.delete(key);
+      listener();
+      return () => {};
+    }
+    return () => {
+      this.owners.delete(key);
+      serverless.offFinal(jobId, onFinal);
+    };
+  }
+
+  drainWebhooks(): WebhookDelivery[] {
+    const now = this.platform.now;
+    const out: WebhookDelivery[] = [];
+    while (this.retries.length > 0 && this.retries[0].due <= now) out.push(this.retries.shift()!.delivery);
+    for (const entry of this.platform.serverless.drainWebhooks()) {
+      out.push({ url: entry.url, body: webhookBody(entry.job), attempt: 1 });
+    }
+    return out;
+  }
+
+  webhookResult(delivery: WebhookDelivery, ok: boolean): void {
+    if (ok || delivery.attempt >= WEBHOOK_ATTEMPTS) return;
+    const due = this.platform.now + WEBHOOK_RETRY_BASE_US * 2 ** (delivery.attempt - 1);
+    if (this.retries.length >= MAX_PENDING_RETRIES) this.retries.shift();
+    const retry = { due, delivery: { ...delivery, attempt: delivery.attempt + 1 } };
+    // Kept sorted by due time; retries are few, so an insertion is cheap.
+    let i = this.retries.length;
+    while (i > 0 && this.retries[i - 1].due > due) i--;
+    this.retries.splice(i, 0, retry);
+  }
+
+  reset(seed: number): void {
+    this.build(seed);
+  }
+
+  apiKeys(): BackendApiKey[] {
+    return this.catalog.accounts.flatMap((a) => a.keys.map((k) => ({ key: k.key, account: a.id, access: k.access })));
+  }
+
+  routes(): BackendRoute[] {
+    return routes.map((r) => ({ method: r.method, pattern: r.pattern, bodyLimit: r.bodyLimit }));
+  }
+}
+
+function ownerKey(endpointId: string, jobId: string): string {
+  return `${endpointId}\n${jobId}`;
+}
