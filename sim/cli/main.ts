@@ -10,7 +10,11 @@ interface CommandEntry {
   readonly load: () => Promise<CommandModule>;
 }
 
-export const commands: Record<string, CommandEntry> = {};
+export const commands: Record<string, CommandEntry> = {
+  simulate: { summary: "run the platform model with a workload scenario and summarize it", load: () => import("../plan/simulate-cli.ts") },
+  serve: { summary: "serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)", load: () => import("../http/cli.ts") },
+  conform: { summary: "check an implementation of the API against the specification, rule by rule", load: () => import("../../conformance/cli.ts") },
+};
 
 export function version(): string {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
