@@ -20,6 +20,7 @@ export interface ContextInput {
   readonly options: ResolvedOptions;
   readonly target: CheckContext["target"];
   readonly oracle?: Oracle;
+  readonly controlApi?: boolean;
   readonly log: (message: string) => void;
   /** Where observed transitions are collected, as transitionKey()s. */
   readonly transitions: Set<string>;
@@ -54,6 +55,7 @@ export function makeContext(input: ContextInput): CheckContext {
     seed,
     fc: { seed, numRuns: options.runs },
     ...(input.oracle !== undefined ? { oracle: input.oracle } : {}),
+    controlApi: input.controlApi ?? false,
     log: input.log,
     exercised: (machine, from, to) => void input.transitions.add(transitionKey(machine, from, to)),
     pass: (): CheckOutcome => ({ status: "pass" }),

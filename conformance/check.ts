@@ -53,6 +53,8 @@ export interface CheckContext {
   /** fast-check parameters: this rule's seed and `--runs`; spread them into fc.assert. */
   readonly fc: fc.Parameters<unknown>;
   readonly oracle?: Oracle;
+  /** Whether the target serves the emulator's control API (`/_sim/clock`): virtual time can be advanced. */
+  readonly controlApi: boolean;
   /** The run's progress log, for a check that takes long. */
   log(message: string): void;
   /** Notes a state transition the check observed, for the coverage report (e.g. "pod", "PROVISIONING", "STARTING"). */

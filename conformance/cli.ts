@@ -6,6 +6,8 @@
  */
 import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from "../sim/cli/args.ts";
 import { conform, type ConformDeps } from "./conform.ts";
+import { probeControlApi, startEmbedded } from "./embedded.ts";
+import "./checks/index.ts";
 import { ConformConfigError } from "./errors.ts";
 import { defaultOptions, type ConformOptions, type Profile } from "./options.ts";
 import { MAX_SEED } from "./seeds.ts";
@@ -83,7 +85,16 @@ export async function run(argv: readonly string[], io: CliIo, deps: ConformDeps 
       io.stdout(renderHelp(spec));
       return 0;
     }
-    const result = await conform(optionsFromFlags(parsed.flags), { ...deps, io, terminalWidth: deps.terminalWidth ?? process.stdout.columns });
+    const options = optionsFromFlags(parsed.flags);
+    // A --target that serves the emulator's control API lets time-based rules run without --slow.
+    const controlApi = deps.controlApi ?? (options.target ? await probeControlApi(options.target) : undefined);
+    const result = await conform(options, {
+      startEmbedded,
+      ...deps,
+      ...(controlApi !== undefined ? { controlApi } : {}),
+      io,
+      terminalWidth: deps.terminalWidth ?? process.stdout.columns,
+    });
     return result.exitCode;
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConformConfigError) {

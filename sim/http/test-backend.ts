@@ -216,6 +216,7 @@ export class TestBackend implements EmulatorBackend {
       kind: "wait",
       endpointId: job.endpointId,
       jobId: job.id,
+      accountId: "acct-a",
       deadline: this.time + waitMs * 1000,
       render: () => ok(FINAL.has(job.status) ? this.view(job) : { id: job.id, status: job.status }),
     };

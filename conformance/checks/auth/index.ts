@@ -1,0 +1,1 @@
+// Checks of the auth rules register themselves on import.

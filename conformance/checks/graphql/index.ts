@@ -1,0 +1,1 @@
+// Checks of the graphql rules register themselves on import.

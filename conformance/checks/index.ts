@@ -1,0 +1,5 @@
+// Every check of the suite: importing this module registers them all in `checks`.
+import "./pods/index.ts";
+import "./graphql/index.ts";
+import "./jobs/index.ts";
+import "./auth/index.ts";

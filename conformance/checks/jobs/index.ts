@@ -1,0 +1,1 @@
+// Checks of the jobs rules register themselves on import.

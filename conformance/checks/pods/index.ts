@@ -1,0 +1,1 @@
+// Checks of the pods rules register themselves on import.

@@ -1,0 +1,62 @@
+/**
+ * The embedded target: with no --target, `cpsim conform` starts the emulator in-process on
+ * loopback with a manual clock (so time moves only when the suite says, and a run replays
+ * exactly) and tests that. The suite's main account gets quotas large enough that a whole run
+ * never waits on its own rate limit; the second account keeps the real platform's example quotas,
+ * which the rate-limit rules exhaust on purpose.
+ */
+import { loadCatalog, type Catalog } from "../sim/catalog/index.ts";
+import { startEmulator } from "../sim/http/index.ts";
+import { PlatformBackend } from "../sim/http/platform-backend.ts";
+import type { EmbeddedTarget } from "./conform.ts";
+import type { ResolvedOptions } from "./options.ts";
+
+/** Quotas of the embedded suite account: far above what one run sends. */
+export const EMBEDDED_SUITE_QUOTAS = { minute: 100_000, hour: 1_000_000, day: 10_000_000 } as const;
+
+function keyOf(catalog: Catalog, accountId: string, access: "full" | "read-only"): string | undefined {
+  return catalog.accounts.find((a) => a.id === accountId)?.keys.find((k) => k.access === access)?.key;
+}
+
+export function embeddedCatalog(base: Catalog = loadCatalog()): Catalog {
+  return {
+    ...base,
+    accounts: base.accounts.map((a) => (a.id === "acct-alpha" ? { ...a, rateLimits: { ...EMBEDDED_SUITE_QUOTAS } } : a)),
+  };
+}
+
+export async function startEmbedded(options: ResolvedOptions): Promise<EmbeddedTarget> {
+  const catalog = embeddedCatalog();
+  const emulator = await startEmulator({
+    host: "127.0.0.1",
+    port: 0,
+    seed: options.seed,
+    clock: "manual",
+    control: true,
+    createBackend: (o) => new PlatformBackend({ ...o, catalog }),
+  });
+  return {
+    rest: emulator.baseUrl,
+    serverless: emulator.serverlessUrl,
+    keys: {
+      api: keyOf(catalog, "acct-alpha", "full"),
+      restricted: keyOf(catalog, "acct-alpha", "read-only"),
+      other: keyOf(catalog, "acct-beta", "full"),
+    },
+    endpoint: "conformance",
+    controlApi: true,
+    close: () => emulator.close(),
+  };
+}
+
+/** Whether a target serves the emulator's control API (`GET /_sim/clock`). */
+export async function probeControlApi(baseUrl: string, timeoutMs = 5000): Promise<boolean> {
+  try {
+    const res = await fetch(new URL("/_sim/clock", baseUrl), { signal: AbortSignal.timeout(timeoutMs) });
+    if (res.status !== 200) return false;
+    const body = (await res.json()) as { now_us?: unknown };
+    return typeof body.now_us === "number";
+  } catch {
+    return false;
+  }
+}
