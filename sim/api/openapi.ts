@@ -7,6 +7,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { allSchemas } from "./schemas/index.ts";
 import { SCHEMA_ID_PREFIX } from "./schemas/schema-helpers.ts";
 import { routes, type RouteDef } from "./routes.ts";
+import { REST_RESOURCE_RESPONSES, restResourceSchemas } from "./ops/rest/resource-schemas.ts";
 
 interface OpSchemas {
   readonly request?: string;
@@ -36,6 +37,7 @@ const OP_SCHEMAS: Readonly<Record<string, OpSchemas>> = {
   jobHealth: { responses: { 200: "HealthResponse" } },
   graphql: { responses: { 200: "GraphqlDataEnvelope" } },
   graphqlGet: { responses: { 200: "GraphqlDataEnvelope" } },
+  ...Object.fromEntries(Object.entries(REST_RESOURCE_RESPONSES).map(([op, name]) => [op, { responses: { 200: name } }])),
 };
 
 const ERROR_STATUSES: Readonly<Record<string, readonly number[]>> = {
@@ -118,7 +120,7 @@ export interface OpenApiDocument {
 }
 
 /** Builds the document; `serverUrl` is the emulator's base URL when known. */
-export function openApiDocument(version: string, serverUrl?: string, schemas: readonly TSchema[] = allSchemas): OpenApiDocument {
+export function openApiDocument(version: string, serverUrl?: string, schemas: readonly TSchema[] = [...allSchemas, ...restResourceSchemas]): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const path = r.pattern.replace(/:([A-Za-z]+)/g, "{$1}");

@@ -1,0 +1,52 @@
+/**
+ * The REST views of the catalog's per-account resources. Each copies what it hands out and
+ * leaves out the owner's account id; a registry credential never carries a password.
+ */
+import type { Endpoint, NetworkVolume, Registry, Template } from "../../../catalog/index.ts";
+import type { EndpointView, NetworkVolumeView, RegistryView, TemplateView } from "./resource-schemas.ts";
+
+export function networkVolumeView(v: NetworkVolume): NetworkVolumeView {
+  return { id: v.id, name: v.name, size: v.size, dataCenterId: v.dataCenterId };
+}
+
+export function templateView(t: Template): TemplateView {
+  return {
+    id: t.id,
+    name: t.name,
+    isPublic: t.isPublic,
+    isServerless: t.isServerless,
+    category: t.category,
+    image: t.image,
+    args: t.args,
+    disk: t.disk,
+    volumeInGb: t.volumeInGb,
+    volumeMountPath: t.volumeMountPath,
+    ports: [...t.ports],
+    env: { ...t.env },
+    registry: t.registry,
+    readme: t.readme,
+  };
+}
+
+export function registryView(r: Registry): RegistryView {
+  return { id: r.id, name: r.name, username: r.username };
+}
+
+export function endpointView(e: Endpoint): EndpointView {
+  return {
+    id: e.id,
+    name: e.name,
+    shared: e.accountId === null,
+    public: e.public,
+    slug: e.slug,
+    handler: e.handler,
+    gpuTypeIds: [...e.gpuTypeIds],
+    gpuCount: e.gpuCount,
+    workersMin: e.workersMin,
+    workersMax: e.workersMax,
+    idleTimeoutMs: e.idleTimeoutMs,
+    scalerType: e.scalerType,
+    scalerValue: e.scalerValue,
+    executionTimeoutMs: e.executionTimeoutMs,
+  };
+}
