@@ -2,6 +2,9 @@
  * The GraphQL schema of the platform: the spec's operations and records, plus the fields and
  * arguments the official clients send (choices.md), so their documents run unmodified.
  * Field names follow the real platform's schema, typos included (`uninterruptablePrice`).
+ * Inputs accept everything the official Python client writes, including fields the model has no
+ * use for (startSsh, supportPublicIp, countryCode, minDownload, minUpload ...): they are read and
+ * ignored, so an unmodified client document validates.
  */
 export const schemaSdl = /* GraphQL */ `
 "A value-less result, for mutations such as podTerminate that return a scalar and take no selection."
@@ -65,6 +68,8 @@ input DeployCpuPodInput {
   volumeMountPath: String
   dockerArgs: String
   countryCode: String
+  minDownload: Int
+  minUpload: Int
 }
 
 input PodResumeInput { podId: String! gpuCount: Int allowedCudaVersions: [String] }
@@ -83,7 +88,19 @@ input GpuLowestPriceInput {
   globalNetwork: Boolean
 }
 
-type Machine { podHostId: String gpuDisplayName: String dataCenterId: String }
+"""
+The machine a pod runs on. gpuAvailable: free GPUs on that machine now. maintenance*: the model
+schedules no maintenance, so always null; newer official clients select them.
+"""
+type Machine {
+  podHostId: String
+  gpuDisplayName: String
+  dataCenterId: String
+  gpuAvailable: Int
+  maintenanceStart: String
+  maintenanceEnd: String
+  maintenanceNote: String
+}
 
 type PodRuntimePort { ip: String isIpPublic: Boolean privatePort: Int publicPort: Int type: String }
 type PodRuntimeGpu { id: String gpuUtilPercent: Int memoryUtilPercent: Int }

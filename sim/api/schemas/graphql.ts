@@ -65,7 +65,10 @@ export type GraphqlPod = Static<typeof GraphqlPod>;
 
 export const GraphqlLowestPrice = Type.Object(
   {
-    uninterruptablePrice: Type.Optional(Type.Number()),
+    // GraphQL fields are nullable unless the schema says otherwise: a price is null where the
+    // asked cloud does not offer the type.
+    uninterruptablePrice: Type.Optional(Nullable(Type.Number())),
+    minimumBidPrice: Type.Optional(Nullable(Type.Number())),
     stockStatus: Type.Optional(Ref(StockStatus)),
     availableGpuCounts: Type.Optional(Type.Array(Type.Integer())),
   },

@@ -1,0 +1,122 @@
+/**
+ * One GraphQL request, transport-free: the emulator's /graphql operations call it, and the
+ * conformance oracle calls it directly to know what a request must produce.
+ *
+ * In order: the request parameters (400 when there is no string `query`), the document size
+ * (400), parsing with a token limit (400), validation with the specified rules and the depth and
+ * field limits (400), the operation to run (400 when operationName names none), a mutation over
+ * GET (405) or with a read-only key (403, before anything runs), then execution. Errors a
+ * resolver raises answer 200 with `errors` beside `data`, as GraphQL servers do (the official
+ * clients raise any top-level `errors` as an exception); variables that do not fit their types
+ * answer 400, since nothing ran. Every error body is the standard `{"errors": [...]}` envelope.
+ */
+import { GraphQLError, executeSync, getOperationAST, parse, specifiedRules, validate, type DocumentNode } from "graphql";
+import type { Micros } from "../../core/index.ts";
+import type { Platform } from "../../domain/platform.ts";
+import { json } from "../json-response.ts";
+import type { Principal } from "../op-context.ts";
+import type { ApiResponse } from "../types.ts";
+import { GraphqlCode } from "./error-codes.ts";
+import { formatError, type FormattedError } from "./format-error.ts";
+import { defaultGraphqlLimits, limitRule, type GraphqlLimits } from "./limits.ts";
+import { paramsFromBody } from "./request-params.ts";
+import type { ResolverContext } from "./resolver-context.ts";
+import { rootValue } from "./root-value.ts";
+import { graphqlSchema } from "./schema.ts";
+
+export interface ExecuteOptions {
+  /** GET runs queries only (a mutation answers 405). Default POST. */
+  readonly method?: "GET" | "POST";
+  readonly limits?: GraphqlLimits;
+}
+
+/** The request as the client sent it: normally `{query, variables?, operationName?}`, but any JSON value is answered. */
+export type GraphqlRequest = unknown;
+
+function errorResponse(status: number, errors: FormattedError[], headers: Readonly<Record<string, string>> = {}): ApiResponse {
+  return json(status, { errors }, headers);
+}
+
+function single(status: number, message: string, code: string, headers?: Readonly<Record<string, string>>): ApiResponse {
+  return errorResponse(status, [{ message, extensions: { code } }], headers);
+}
+
+/** graphql-js builds results from null-prototype objects; the answer is plain JSON data. */
+function plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+const rules = new WeakMap<GraphqlLimits, ReturnType<typeof validationRules>>();
+function validationRules(limits: GraphqlLimits) {
+  return [...specifiedRules, limitRule(limits)];
+}
+
+export function executeGraphql(
+  platform: Platform,
+  principal: Principal,
+  request: GraphqlRequest,
+  now: Micros,
+  options: ExecuteOptions = {},
+): ApiResponse {
+  const limits = options.limits ?? defaultGraphqlLimits;
+  const params = paramsFromBody(request);
+  if (!params.ok) return single(400, params.message, GraphqlCode.BAD_REQUEST);
+  const { query, variables, operationName } = params.params;
+
+  // Cheap bound first: a UTF-16 unit is at most 3 UTF-8 bytes.
+  if (query.length * 3 > limits.maxDocumentBytes && Buffer.byteLength(query, "utf8") > limits.maxDocumentBytes) {
+    return single(400, `The query is ${Buffer.byteLength(query, "utf8")} bytes; the limit is ${limits.maxDocumentBytes}. Send a smaller document.`, GraphqlCode.QUERY_TOO_LARGE);
+  }
+
+  let document: DocumentNode;
+  try {
+    document = parse(query, { maxTokens: limits.maxTokens });
+  } catch (error) {
+    if (!(error instanceof GraphQLError)) throw error;
+    // graphql-js words it "Document contains more that N tokens" (sic); the answer uses its own sentence.
+    if (/Document contains more th\w+ \d+ tokens/.test(error.message)) {
+      return single(400, `The document has more than ${limits.maxTokens} tokens, the limit; send a smaller document.`, GraphqlCode.QUERY_TOO_COMPLEX);
+    }
+    return errorResponse(400, [formatError(error, GraphqlCode.PARSE_FAILED)]);
+  }
+
+  let ruleList = rules.get(limits);
+  if (!ruleList) rules.set(limits, (ruleList = validationRules(limits)));
+  const invalid = validate(graphqlSchema, document, ruleList, { maxErrors: 25 });
+  if (invalid.length > 0) return errorResponse(400, invalid.map((e) => formatError(e, GraphqlCode.VALIDATION_FAILED)));
+
+  const operation = getOperationAST(document, operationName);
+  if (!operation) {
+    const message =
+      operationName !== undefined
+        ? `The document has no operation named ${JSON.stringify(operationName)}; send the name of one of its operations in operationName.`
+        : "The document holds several operations; name the one to run in operationName.";
+    return single(400, message, GraphqlCode.OPERATION_RESOLUTION_FAILURE);
+  }
+  // graphql-js 16 validates no root operation types; a subscription would fail only in execute.
+  if (!graphqlSchema.getRootType(operation.operation)) {
+    return single(400, `The schema has no ${operation.operation} operations; send a query or a mutation.`, GraphqlCode.VALIDATION_FAILED);
+  }
+  if (operation.operation === "mutation") {
+    if (options.method === "GET") {
+      return single(405, "Mutations cannot be sent with GET; send them with POST /graphql and a JSON body {\"query\": ...}.", GraphqlCode.METHOD_NOT_ALLOWED, { allow: "POST" });
+    }
+    if (principal.access === "read-only") {
+      return single(403, "This API key is read-only; mutations need a key with write access. Queries work with this key.", GraphqlCode.FORBIDDEN);
+    }
+  }
+
+  const contextValue: ResolverContext = { platform, principal, now };
+  const result = executeSync({
+    schema: graphqlSchema,
+    document,
+    rootValue,
+    contextValue,
+    ...(variables ? { variableValues: variables } : {}),
+    ...(operationName !== undefined ? { operationName } : {}),
+  });
+  const errors = (result.errors ?? []).map((e) => formatError(e, GraphqlCode.BAD_USER_INPUT));
+  // No `data` at all: the request failed before execution (variables that do not coerce).
+  if (!("data" in result) || result.data === undefined) return errorResponse(400, errors);
+  return json(200, plain(errors.length > 0 ? { errors, data: result.data } : { data: result.data }));
+}

@@ -1,0 +1,61 @@
+/**
+ * The TypeScript shapes of the schema's input objects, as graphql-js hands them to resolvers:
+ * every nullable field may be absent or null.
+ */
+type Opt<T> = T | null | undefined;
+
+export type CloudTypeEnum = "ALL" | "SECURE" | "COMMUNITY";
+
+export interface EnvironmentVariableInput {
+  readonly key: string;
+  readonly value?: Opt<string>;
+}
+
+/** Fields podFindAndDeployOnDemand and deployCpuPod share. */
+export interface ContainerInput {
+  readonly cloudType?: Opt<CloudTypeEnum>;
+  readonly containerDiskInGb?: Opt<number>;
+  readonly volumeInGb?: Opt<number>;
+  readonly name?: Opt<string>;
+  readonly imageName?: Opt<string>;
+  readonly dockerArgs?: Opt<string>;
+  readonly ports?: Opt<string>;
+  readonly volumeMountPath?: Opt<string>;
+  readonly env?: Opt<ReadonlyArray<EnvironmentVariableInput | null>>;
+  readonly dataCenterId?: Opt<string>;
+  readonly networkVolumeId?: Opt<string>;
+  readonly templateId?: Opt<string>;
+}
+
+export interface PodFindAndDeployOnDemandInput extends ContainerInput {
+  readonly gpuCount?: Opt<number>;
+  readonly minVcpuCount?: Opt<number>;
+  readonly minMemoryInGb?: Opt<number>;
+  readonly gpuTypeId?: Opt<string>;
+  readonly gpuTypeIdList?: Opt<ReadonlyArray<string | null>>;
+  readonly allowedCudaVersions?: Opt<ReadonlyArray<string | null>>;
+  readonly globalNetwork?: Opt<boolean>;
+}
+
+export interface DeployCpuPodInput extends ContainerInput {
+  readonly instanceId: string;
+}
+
+export interface PodIdInput {
+  readonly podId: string;
+}
+
+export interface PodResumeInput extends PodIdInput {
+  readonly gpuCount?: Opt<number>;
+  readonly allowedCudaVersions?: Opt<ReadonlyArray<string | null>>;
+}
+
+export interface GpuTypeFilter {
+  readonly id?: Opt<string>;
+  readonly ids?: Opt<ReadonlyArray<string | null>>;
+}
+
+export interface GpuLowestPriceInput {
+  readonly gpuCount?: Opt<number>;
+  readonly secureCloud?: Opt<boolean>;
+}
