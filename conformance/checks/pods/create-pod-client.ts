@@ -1,0 +1,71 @@
+/**
+ * Sending createPod and cleaning up after it. Every pod a check makes (on purpose, or because
+ * a target accepted a body it should have refused) is terminated at once, so that no other
+ * check meets it and the account's pod count stays low. How to terminate is not in the spec
+ * (choices.md: DELETE /v2/pods/{id}, or the `terminate` action), so both are tried, and a
+ * cleanup that fails is logged, never a verdict.
+ */
+import type { CheckContext } from "../../check.ts";
+import type { Auth, ClientResponse } from "../../client.ts";
+
+export interface SendOptions {
+  /** A raw body, sent as it is (malformed JSON); otherwise `json`. */
+  readonly raw?: string;
+  readonly json?: unknown;
+  readonly auth?: Auth | null;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export const podsUrl = (ctx: CheckContext): string => `${ctx.target.rest}/v2/pods`;
+
+/** POST /v2/pods; a pod it creates is terminated before this returns. */
+export async function sendCreate(ctx: CheckContext, opts: SendOptions): Promise<ClientResponse> {
+  const auth = opts.auth === null ? undefined : (opts.auth ?? { key: "api" as const });
+  const headers = { ...(opts.raw !== undefined ? { "content-type": "application/json" } : {}), ...opts.headers };
+  const res = await ctx.client.request({
+    method: "POST",
+    url: podsUrl(ctx),
+    ...(auth ? { auth } : {}),
+    ...(opts.raw !== undefined ? { body: opts.raw } : { json: opts.json }),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+  });
+  const id = createdPodId(res);
+  if (id !== undefined) {
+    if (res.status === 201 && podField(res, "status") === "PROVISIONING") ctx.exercised("pod", "(none)", "PROVISIONING");
+    await terminatePod(ctx, id);
+  }
+  return res;
+}
+
+/** The id of the pod a 2xx answer created, if it names one. */
+export function createdPodId(res: ClientResponse): string | undefined {
+  if (res.status < 200 || res.status >= 300) return undefined;
+  const id = podField(res, "id");
+  return typeof id === "string" && id !== "" ? id : undefined;
+}
+
+export function podField(res: ClientResponse, field: string): unknown {
+  const body = res.json;
+  return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[field] : undefined;
+}
+
+const terminateRoutes = new WeakMap<object, "delete" | "action">();
+
+export async function terminatePod(ctx: CheckContext, podId: string): Promise<void> {
+  const url = `${podsUrl(ctx)}/${encodeURIComponent(podId)}`;
+  const known = terminateRoutes.get(ctx.options);
+  const tryDelete = async () => (await ctx.client.request({ method: "DELETE", url, auth: { key: "api" } })).status;
+  const tryAction = async () =>
+    (await ctx.client.request({ method: "POST", url: `${url}/action`, auth: { key: "api" }, json: { action: "terminate" } })).status;
+  const ok = (status: number) => status >= 200 && status < 300;
+  if (known === "action") {
+    if (ok(await tryAction())) return;
+  } else if (ok(await tryDelete())) {
+    terminateRoutes.set(ctx.options, "delete");
+    return;
+  } else if (ok(await tryAction())) {
+    terminateRoutes.set(ctx.options, "action");
+    return;
+  }
+  ctx.log(`could not terminate pod ${podId} (tried DELETE ${url} and POST ${url}/action); it may linger on the target`);
+}

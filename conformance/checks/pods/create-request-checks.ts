@@ -1,0 +1,65 @@
+/**
+ * One check per createPod request rule: fast-check draws valid bodies from the target's catalog,
+ * breaks exactly that rule in each, and expects the refusal the rule allows (`accepts`: the
+ * spec's status where it gives one; any 4xx where it is silent, or the emulator's status under
+ * --profile strict). The error body's format is judged by the errors.* rules, not here, so a
+ * target with one wrong error format fails those rules once instead of every rule here.
+ */
+import fc from "fast-check";
+import type { RuleId } from "../../../sim/api/rules/index.ts";
+import type { CheckContext, CheckOutcome } from "../../check.ts";
+import { registerCheck } from "../../check-registry.ts";
+import { acceptedText, accepts } from "../support/statuses.ts";
+import { brokenCaseArb, breakable, brokenExamples, CREATE_REQUEST_RULES } from "./create-broken-bodies.ts";
+import { speaksOfCapacity } from "./create-capacity.ts";
+import { sendCreate } from "./create-pod-client.ts";
+import { checkProperty, scaledRuns } from "./create-property.ts";
+import { targetCatalog } from "./create-target-catalog.ts";
+import { noBodyReason } from "./create-valid-body.ts";
+
+/**
+ * Rules about ids and places rather than the body's shape. A target may fairly word their
+ * refusal as a placement failure ("no instances available" for a GPU type it does not have),
+ * so a capacity answer is accepted there when its status is.
+ */
+const REFERENCE_RULES: ReadonlySet<string> = new Set([
+  "pods.create.unknown-gpu-type",
+  "pods.create.unknown-cpu-flavor",
+  "pods.create.unknown-network-volume",
+  "pods.create.network-volume-data-center",
+  "pods.create.unknown-data-center",
+  "pods.create.global-networking-nvidia",
+  "pods.create.global-networking-data-center",
+  "pods.create.vcpu-valid-for-flavor",
+]);
+
+async function checkRequestRule(ctx: CheckContext, ruleId: RuleId): Promise<CheckOutcome | undefined> {
+  const tc = await targetCatalog(ctx);
+  const arb = brokenCaseArb(ruleId, tc);
+  if (arb === undefined) return ctx.skip(noBodyReason(tc));
+  if (!breakable(arb, ctx.seed)) {
+    return ctx.skip(`the target's catalog offers nothing to break this rule with (${tc.notes.join("; ")})`);
+  }
+  const examples = brokenExamples(ruleId, tc, ctx.seed);
+  return checkProperty(
+    ctx,
+    arb,
+    async (c) => {
+      fc.pre(c.broken !== undefined);
+      const res = await sendCreate(ctx, { json: c.broken });
+      const what = `a body that breaks ${ruleId}${c.how ? ` (${c.how})` : ""}, whose rule says: "${ctx.rule.spec}"`;
+      const expected = `${acceptedText(ctx)} refusing ${what}`;
+      if (res.status >= 200 && res.status < 300) return { expected: `${expected}; the target accepted it`, exchange: res.exchange };
+      if (!accepts(ctx, res.status)) return { expected, exchange: res.exchange };
+      if (!REFERENCE_RULES.has(ruleId) && speaksOfCapacity(res)) {
+        return { expected: `${expected}, refused for the rule itself; the answer speaks of capacity, so the target took the body as valid`, exchange: res.exchange };
+      }
+      return undefined;
+    },
+    { numRuns: scaledRuns(ctx, 0.4) + examples.length, examples },
+  );
+}
+
+for (const ruleId of CREATE_REQUEST_RULES) {
+  registerCheck(ruleId, (ctx) => checkRequestRule(ctx, ruleId), { needs: { keys: ["api"] } });
+}

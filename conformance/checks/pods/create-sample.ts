@@ -1,0 +1,54 @@
+/**
+ * Creating valid pods and judging the answers: the frame of every createPod response rule.
+ * It first sends the body most likely to fit (one GPU of the best-stocked type, or the smallest
+ * CPU pod); when even that is refused for capacity the rule cannot be judged now and is skipped.
+ * Then fast-check draws valid bodies; each pod created is terminated at once. A refusal for
+ * capacity is never a verdict; any other refusal is judged only by rules that ask for it.
+ */
+import type { CreatePodRequest } from "../../../sim/api/schemas/index.ts";
+import type { CheckContext, CheckOutcome, FailureInput } from "../../check.ts";
+import type { ClientResponse } from "../../client.ts";
+import { isCapacityRefusal } from "./create-capacity.ts";
+import { sendCreate } from "./create-pod-client.ts";
+import { checkProperty } from "./create-property.ts";
+import { targetCatalog, type TargetCatalog } from "./create-target-catalog.ts";
+import { fitBody, noBodyReason, safestBody, validBodyArb, type ValidBodyOptions } from "./create-valid-body.ts";
+
+export interface Judged {
+  readonly body: CreatePodRequest;
+  readonly res: ClientResponse;
+  readonly tc: TargetCatalog;
+}
+
+export interface SampleOptions extends ValidBodyOptions {
+  readonly numRuns: number;
+  /** Judge refusals too (created-201); otherwise only 2xx answers reach `judge`. */
+  readonly judgeRefusals?: boolean;
+}
+
+/** What is wrong with one answer, in the words of the rule; undefined when it holds. */
+export type Judge = (j: Judged) => string | undefined;
+
+export async function sampleCreates(ctx: CheckContext, opts: SampleOptions, judge: Judge): Promise<CheckOutcome | undefined> {
+  const tc = await targetCatalog(ctx);
+  const arb = validBodyArb(tc, opts);
+  const first = safestBody(tc, opts.kind);
+  if (arb === undefined || first === undefined) return ctx.skip(noBodyReason(tc, opts));
+
+  const probe = async (body: CreatePodRequest): Promise<FailureInput | undefined> => {
+    const res = await sendCreate(ctx, { json: body });
+    if (isCapacityRefusal(res)) return undefined;
+    if (!opts.judgeRefusals && (res.status < 200 || res.status >= 300)) return undefined;
+    const problem = judge({ body, res, tc });
+    return problem === undefined ? undefined : { expected: problem, exchange: res.exchange };
+  };
+
+  const firstBody = fitBody(first, tc, opts);
+  const res = await sendCreate(ctx, { json: firstBody });
+  if (isCapacityRefusal(res)) {
+    return ctx.skip(`the target refused even the smallest pod for lack of capacity (HTTP ${res.status}); createPod's answer cannot be judged now`);
+  }
+  const problem = (opts.judgeRefusals || (res.status >= 200 && res.status < 300)) && judge({ body: firstBody, res, tc });
+  if (problem) return ctx.fail({ expected: problem, exchange: res.exchange });
+  return checkProperty(ctx, arb, probe, { numRuns: opts.numRuns, shrinkBudget: 20 });
+}

@@ -1,0 +1,244 @@
+/**
+ * What the target offers, read from the target itself: GPU types, CPU flavors, data centers and
+ * network volumes. Valid createPod bodies are built from these ids, never from the emulator's,
+ * because another implementation names its GPU types and data centers as it likes.
+ *
+ * The catalog reads' shapes are choices.md's, not the spec's, so every read falls back: a
+ * missing or differently shaped answer leaves that part empty (GPU types then come from the
+ * spec's GraphQL `gpuTypes`), and the rules that need it are skipped with the reason.
+ *
+ * One read per run: the result is cached on the run's options object, which every check of a
+ * run shares. Stock read here may be stale later; it only steers valid bodies towards types
+ * with capacity, and a refusal for capacity is never a verdict.
+ */
+import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
+import type { CheckContext } from "../../check.ts";
+
+export type CloudName = "SECURE" | "COMMUNITY";
+
+/** A GPU type as one cloud offers it. */
+export interface GpuOffer {
+  /** GPU counts the target says it could give now; undefined when it does not say. */
+  readonly counts?: readonly number[];
+  /** False only when the target says there is no stock. */
+  readonly inStock: boolean;
+}
+
+export interface TargetGpu {
+  readonly id: string;
+  /** "Nvidia", "AMD", or "unknown" when neither the entry nor its name says. */
+  readonly manufacturer: string;
+  readonly offers: Partial<Record<CloudName, GpuOffer>>;
+}
+
+export interface TargetFlavor {
+  readonly id: string;
+  /** The vCPU counts the flavor accepts; undefined when the catalog does not say. */
+  readonly vcpuCounts?: readonly number[];
+  /** Counts with stock now, when the catalog says (else vcpuCounts). */
+  readonly availableCounts?: readonly number[];
+  readonly ramGbPerVcpu?: number;
+}
+
+export interface TargetDataCenter {
+  readonly id: string;
+  /** The raw `globalNetwork` value (a boolean on a conforming target). */
+  readonly globalNetwork: unknown;
+  /** GPU type ids with stock there, when the catalog says. */
+  readonly gpus?: ReadonlySet<string>;
+}
+
+export interface TargetCatalog {
+  readonly gpus: readonly TargetGpu[];
+  readonly flavors: readonly TargetFlavor[];
+  readonly dataCenters: readonly TargetDataCenter[];
+  readonly volumes: readonly { readonly id: string; readonly dataCenterId: string }[];
+  /** Where each part came from, or why it is empty: for skip reasons and the log. */
+  readonly notes: readonly string[];
+}
+
+const caches = new WeakMap<object, Promise<TargetCatalog>>();
+
+/** The target's catalog, read once per run. */
+export function targetCatalog(ctx: CheckContext): Promise<TargetCatalog> {
+  let cached = caches.get(ctx.options);
+  if (!cached) {
+    cached = readCatalog(ctx);
+    caches.set(ctx.options, cached);
+    // A target error is reported by the check that met it; the next check reads again.
+    cached.catch(() => caches.delete(ctx.options));
+  }
+  return cached;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const nonEmpty = (v: unknown): v is string => typeof v === "string" && v !== "";
+const intList = (v: unknown): number[] | undefined =>
+  Array.isArray(v) && v.every((n) => Number.isInteger(n)) ? (v as number[]) : undefined;
+
+/** The list in `{key: [...]}` or a bare array. */
+function listOf(body: unknown, key: string): unknown[] | undefined {
+  if (Array.isArray(body)) return body;
+  if (isObject(body) && Array.isArray(body[key])) return body[key] as unknown[];
+  return undefined;
+}
+
+/** Who makes a GPU, from the entry or, failing that, from its id and name. */
+export function manufacturerOf(entry: Record<string, unknown>): string {
+  if (nonEmpty(entry.manufacturer)) return entry.manufacturer;
+  const text = `${String(entry.id ?? "")} ${String(entry.displayName ?? "")}`;
+  if (/\b(amd|instinct|radeon|mi\d{3}x?)\b/i.test(text)) return "AMD";
+  if (/\b(nvidia|geforce|rtx|tesla|quadro|[ahlb]\d{2,3}|l4|l40s?|a40)\b/i.test(text)) return "Nvidia";
+  return "unknown";
+}
+
+function gpuOffer(entry: Record<string, unknown>): GpuOffer {
+  const counts = intList(entry.availableGpuCounts);
+  const none = entry.stockStatus === "None" || (counts !== undefined && counts.length === 0);
+  return { ...(counts ? { counts } : {}), inStock: !none };
+}
+
+const POWERS = [2, 4, 8, 16, 32, 64, 128, 256, 512];
+
+/** The flavor's vCPU counts: an explicit list, or the powers of two between a min and a max. */
+function vcpuCounts(vcpu: unknown, entry: Record<string, unknown>): number[] | undefined {
+  const explicit = intList(isObject(vcpu) ? vcpu.allowed : undefined) ?? intList(entry.vcpuCounts);
+  if (explicit) return explicit;
+  if (isObject(vcpu) && Number.isInteger(vcpu.min) && Number.isInteger(vcpu.max)) {
+    return POWERS.filter((n) => n >= (vcpu.min as number) && n <= (vcpu.max as number));
+  }
+  return undefined;
+}
+
+async function getJson(ctx: CheckContext, path: string, query?: Record<string, string>): Promise<unknown> {
+  const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" }, ...(query ? { query } : {}) });
+  return res.status === 200 ? res.json : undefined;
+}
+
+async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]> {
+  const byId = new Map<string, { id: string; manufacturer: string; offers: Partial<Record<CloudName, GpuOffer>> }>();
+  for (const cloud of ["SECURE", "COMMUNITY"] as const) {
+    const list = listOf(await getJson(ctx, "/v2/catalog/gpus", { cloud }), "gpus");
+    if (!list) continue;
+    for (const entry of list) {
+      if (!isObject(entry) || !nonEmpty(entry.id)) continue;
+      const gpu = byId.get(entry.id) ?? { id: entry.id, manufacturer: manufacturerOf(entry), offers: {} };
+      gpu.offers[cloud] = gpuOffer(entry);
+      byId.set(entry.id, gpu);
+    }
+  }
+  if (byId.size > 0) {
+    notes.push(`${byId.size} GPU types from GET /v2/catalog/gpus`);
+    return [...byId.values()];
+  }
+  // The spec's own way to list GPU types: GraphQL `gpuTypes`, key in `api_key`.
+  const res = await ctx.client.request({
+    method: "POST",
+    url: `${ctx.target.rest}/graphql`,
+    auth: { key: "api", via: "query" },
+    json: { query: "{ gpuTypes { id displayName secureCloud communityCloud } }" },
+  });
+  const types = isObject(res.json) && isObject(res.json.data) ? res.json.data.gpuTypes : undefined;
+  for (const entry of Array.isArray(types) ? types : []) {
+    if (!isObject(entry) || !nonEmpty(entry.id)) continue;
+    const offers: Partial<Record<CloudName, GpuOffer>> = {};
+    if (entry.secureCloud !== false) offers.SECURE = { inStock: true };
+    if (entry.communityCloud === true) offers.COMMUNITY = { inStock: true };
+    byId.set(entry.id, { id: entry.id, manufacturer: manufacturerOf(entry), offers });
+  }
+  notes.push(byId.size > 0 ? `${byId.size} GPU types from GraphQL gpuTypes` : "no GPU types (neither GET /v2/catalog/gpus nor GraphQL gpuTypes listed any)");
+  return [...byId.values()];
+}
+
+async function readFlavors(ctx: CheckContext, notes: string[]): Promise<TargetFlavor[]> {
+  const list = listOf(await getJson(ctx, "/v2/catalog/cpus"), "cpus") ?? [];
+  const flavors: TargetFlavor[] = [];
+  for (const entry of list) {
+    if (!isObject(entry) || !nonEmpty(entry.id)) continue;
+    const counts = vcpuCounts(entry.vcpu, entry);
+    const available = isObject(entry.availability) ? intList(entry.availability.availableVcpuCounts) : undefined;
+    const ram = typeof entry.ramGbPerVcpu === "number" && entry.ramGbPerVcpu > 0 ? entry.ramGbPerVcpu : undefined;
+    flavors.push({
+      id: entry.id,
+      ...(counts ? { vcpuCounts: counts } : {}),
+      ...(available && counts ? { availableCounts: available.filter((n) => counts.includes(n)) } : {}),
+      ...(ram !== undefined ? { ramGbPerVcpu: ram } : {}),
+    });
+  }
+  notes.push(flavors.length > 0 ? `${flavors.length} CPU flavors from GET /v2/catalog/cpus` : "no CPU flavors (GET /v2/catalog/cpus listed none)");
+  return flavors;
+}
+
+async function readDataCenters(ctx: CheckContext, notes: string[]): Promise<TargetDataCenter[]> {
+  const list = listOf(await getJson(ctx, "/v2/catalog/datacenters"), "dataCenters") ?? [];
+  const out: TargetDataCenter[] = [];
+  for (const entry of list) {
+    if (!isObject(entry) || !nonEmpty(entry.id)) continue;
+    let gpus: Set<string> | undefined;
+    if (Array.isArray(entry.gpuAvailability)) {
+      gpus = new Set(
+        entry.gpuAvailability
+          .filter((a): a is Record<string, unknown> => isObject(a) && nonEmpty(a.gpuTypeId) && a.stockStatus !== "None")
+          .map((a) => a.gpuTypeId as string),
+      );
+    }
+    out.push({ id: entry.id, globalNetwork: entry.globalNetwork, ...(gpus ? { gpus } : {}) });
+  }
+  notes.push(out.length > 0 ? `${out.length} data centers from GET /v2/catalog/datacenters` : "no data centers (GET /v2/catalog/datacenters listed none)");
+  return out;
+}
+
+async function readVolumes(ctx: CheckContext, notes: string[]): Promise<TargetCatalog["volumes"]> {
+  // Not in the spec ("Network Volumes" is only a group name): the emulator's path, and the
+  // real platform's answer shape (a bare array) as a fallback.
+  const list = listOf(await getJson(ctx, "/v2/networkvolumes"), "networkVolumes") ?? [];
+  const out = list
+    .filter((v): v is Record<string, unknown> => isObject(v) && nonEmpty(v.id) && nonEmpty(v.dataCenterId))
+    .map((v) => ({ id: v.id as string, dataCenterId: v.dataCenterId as string }));
+  notes.push(out.length > 0 ? `${out.length} network volumes from GET /v2/networkvolumes` : "no network volumes (GET /v2/networkvolumes listed none)");
+  return out;
+}
+
+async function readCatalog(ctx: CheckContext): Promise<TargetCatalog> {
+  const notes: string[] = [];
+  const gpus = await readGpus(ctx, notes);
+  const flavors = await readFlavors(ctx, notes);
+  const dataCenters = await readDataCenters(ctx, notes);
+  const volumes = await readVolumes(ctx, notes);
+  return { gpus, flavors, dataCenters, volumes, notes };
+}
+
+export const globalNetworkDc = (dc: TargetDataCenter): boolean => dc.globalNetwork === true;
+
+/** Every id the target named, for the rule breakers (which need ids that exist). */
+export function knownCatalog(tc: TargetCatalog, opts: { knownMakers?: boolean; exactFlavors?: boolean } = {}): ArbitraryCatalog {
+  return {
+    gpuTypes: tc.gpus.filter((g) => !opts.knownMakers || g.manufacturer !== "unknown").map((g) => ({ id: g.id, manufacturer: g.manufacturer })),
+    // A flavor whose counts the catalog does not give is tried with 2, the spec's minimum,
+    // except where the rule needs to know a count the flavor lacks.
+    cpuFlavors: tc.flavors
+      .filter((f) => !opts.exactFlavors || f.vcpuCounts !== undefined)
+      .map((f) => ({ id: f.id, vcpuCounts: f.vcpuCounts ?? [2] })),
+    networkVolumes: tc.volumes,
+    dataCenters: tc.dataCenters.map((d) => ({ id: d.id, globalNetwork: globalNetworkDc(d) })),
+  };
+}
+
+/** GPU types offered with stock in some cloud. */
+export function gpusInStock(tc: TargetCatalog): TargetGpu[] {
+  const stocked = tc.gpus.filter((g) => Object.values(g.offers).some((o) => o?.inStock));
+  return stocked.length > 0 ? stocked : [...tc.gpus];
+}
+
+/** The catalog valid bodies draw from: types and sizes with stock, flavors whose counts are known. */
+export function usableCatalog(tc: TargetCatalog): ArbitraryCatalog {
+  const flavors = tc.flavors
+    .filter((f) => f.vcpuCounts !== undefined)
+    .map((f) => ({ id: f.id, vcpuCounts: f.availableCounts && f.availableCounts.length > 0 ? f.availableCounts : f.vcpuCounts! }));
+  return {
+    gpuTypes: gpusInStock(tc).map((g) => ({ id: g.id, manufacturer: g.manufacturer })),
+    cpuFlavors: flavors,
+    networkVolumes: tc.volumes,
+    dataCenters: tc.dataCenters.map((d) => ({ id: d.id, globalNetwork: globalNetworkDc(d) })),
+  };
+}

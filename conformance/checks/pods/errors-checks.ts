@@ -1,0 +1,170 @@
+/**
+ * The errors.* rules: every REST error answer is an ErrorResponse in application/problem+json,
+ * its `status` the HTTP status, its `title` the one the spec's table gives for that status,
+ * a 422 may list the individual failures in `errors`, a body that is not JSON is a 400, and
+ * success bodies are application/json. fast-check draws the failing requests (errors-probes.ts);
+ * one of each kind is sent first, so every status the rule speaks of is seen in every run.
+ */
+import fc from "fast-check";
+import type { CheckContext, CheckOutcome } from "../../check.ts";
+import type { ClientResponse } from "../../client.ts";
+import { registerCheck } from "../../check-registry.ts";
+import { acceptedText, accepts } from "../support/statuses.ts";
+import { isCapacityRefusal } from "./create-capacity.ts";
+import { sendCreate } from "./create-pod-client.ts";
+import { checkProperty, scaledRuns } from "./create-property.ts";
+import { targetCatalog } from "./create-target-catalog.ts";
+import { noBodyReason, safestBody } from "./create-valid-body.ts";
+import { mediaType, problemIssues } from "./errors-problem.ts";
+import { describeProbe, probeArb, sendProbe, type Probe, type ProbeKind } from "./errors-probes.ts";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The spec's table of REST error titles. */
+const TITLES: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+};
+
+type ProbeJudge = (ctx: CheckContext, probe: Probe, res: ClientResponse) => string | undefined;
+
+async function checkProbes(ctx: CheckContext, kinds: readonly ProbeKind[], judge: ProbeJudge): Promise<CheckOutcome | undefined> {
+  const tc = await targetCatalog(ctx);
+  const arb = probeArb(ctx, tc, kinds);
+  if (arb === undefined) return ctx.skip(noBodyReason(tc));
+  // One probe of each kind first, drawn from the same seed.
+  const examples = kinds.flatMap((k) => {
+    const one = probeArb(ctx, tc, [k]);
+    return one ? fc.sample(one, { seed: ctx.seed, numRuns: 1 }) : [];
+  });
+  return checkProperty(
+    ctx,
+    arb,
+    async (probe) => {
+      const res = await sendProbe(ctx, probe);
+      const problem = judge(ctx, probe, res);
+      return problem === undefined ? undefined : { expected: `${describeProbe(probe)} answered HTTP ${res.status}: ${problem}`, exchange: res.exchange };
+    },
+    { numRuns: scaledRuns(ctx, 0.5), examples },
+  );
+}
+
+const formatJudge =
+  (quote: string): ProbeJudge =>
+  (_ctx, _probe, res) => {
+    if (res.status < 400) return undefined;
+    const issues = problemIssues(res);
+    return issues.length === 0 ? undefined : `an ErrorResponse body (title, status, detail) as application/problem+json ("${quote}"); found ${issues.join("; ")}`;
+  };
+
+registerCheck("errors.problem-json", (ctx) => checkProbes(ctx, ["break", "double", "malformed"], formatJudge(ctx.rule.spec)), { needs: { keys: ["api"] } });
+
+registerCheck(
+  "errors.same-body",
+  (ctx) => checkProbes(ctx, ["no-key", "bad-key", "restricted", "unknown-pod"], formatJudge(`${ctx.rule.spec}: Bodies follow ErrorResponse with content type \`application/problem+json\``)),
+  { needs: { keys: ["api"] } },
+);
+
+registerCheck(
+  "errors.status-matches",
+  (ctx) =>
+    checkProbes(ctx, ["break", "malformed", "no-key", "bad-key", "restricted", "unknown-pod"], (_ctx, _probe, res) => {
+      if (res.status < 400 || !isObj(res.json) || !Object.hasOwn(res.json, "status")) return undefined;
+      const status = res.json.status;
+      return status === res.status ? undefined : `the ErrorResponse's status ${res.status}, the HTTP status code ("status | integer | yes | HTTP status code"); found ${JSON.stringify(status)}`;
+    }),
+  { needs: { keys: ["api"] } },
+);
+
+/** Lenient: the table's title in any case, and RFC 9110's newer name for 422. Strict: the table's, exactly. */
+function titleFits(ctx: CheckContext, status: number, title: string): boolean {
+  const want = TITLES[status]!;
+  if (ctx.options.profile === "strict") return title === want;
+  const norm = (s: string) => s.trim().replace(/\s+/g, " ").toLowerCase();
+  return norm(title) === norm(want) || (status === 422 && norm(title) === "unprocessable content");
+}
+
+registerCheck(
+  "errors.title-matches-status",
+  (ctx) =>
+    checkProbes(ctx, ["break", "malformed", "no-key", "bad-key", "restricted"], (c, _probe, res) => {
+      const title = isObj(res.json) ? res.json.title : undefined;
+      if (TITLES[res.status] === undefined || typeof title !== "string") return undefined;
+      return titleFits(c, res.status, title) ? undefined : `title ${JSON.stringify(TITLES[res.status])}, the spec's title for ${res.status}; found ${JSON.stringify(title)}`;
+    }),
+  { needs: { keys: ["api"] } },
+);
+
+registerCheck(
+  "errors.validation-list",
+  (ctx) =>
+    checkProbes(ctx, ["double", "break"], (c, probe, res) => {
+      if (res.status !== 422 || !isObj(res.json)) return undefined;
+      const errors = res.json.errors;
+      const quote = `("${c.rule.spec}")`;
+      if (errors === undefined) {
+        // "may be listed": only the strict profile asks for the list (the emulator's choice).
+        return c.options.profile === "strict" ? `a 422 listing the individual failures in \`errors\` ${quote}; found none` : undefined;
+      }
+      if (!Array.isArray(errors) || !errors.every((e) => typeof e === "string")) return `\`errors\` as an array of strings ${quote}; found ${JSON.stringify(errors)}`;
+      if (c.options.profile === "strict" && errors.length === 0) return `a non-empty \`errors\` on a 422 ${quote}`;
+      if (c.options.profile === "strict" && probe.kind === "double" && errors.length < 2) {
+        return `\`errors\` listing both failures of a body that breaks two schema rules ${quote}; found ${JSON.stringify(errors)}`;
+      }
+      return undefined;
+    }),
+  { needs: { keys: ["api"] } },
+);
+
+registerCheck(
+  "errors.malformed-request",
+  (ctx) =>
+    checkProbes(ctx, ["malformed"], (c, _probe, res) =>
+      accepts(c, res.status) ? undefined : `${acceptedText(c)} for a body that is not JSON ("400 | Bad Request | Malformed request ...")`,
+    ),
+  { needs: { keys: ["api"] } },
+);
+
+/** Whether a success answer is JSON as the spec says: the media type, and a body that parses. */
+function jsonIssue(res: ClientResponse): string | undefined {
+  const type = mediaType(res);
+  if (type !== "application/json") return `Content-Type ${type === "" ? "missing" : JSON.stringify(type)} instead of application/json`;
+  if (res.json === undefined) return "a body that is not JSON";
+  return undefined;
+}
+
+registerCheck(
+  "errors.json-bodies",
+  async (ctx) => {
+    const tc = await targetCatalog(ctx);
+    const expected = (what: string, issue: string) => `${what} with a JSON body and Content-Type application/json ("${ctx.rule.spec}"); found ${issue}`;
+    const body = safestBody(tc);
+    if (body === undefined) return ctx.skip(noBodyReason(tc));
+    const created = await sendCreate(ctx, { json: body });
+    if (created.status >= 200 && created.status < 300) {
+      const issue = jsonIssue(created);
+      if (issue) return ctx.fail({ expected: expected("createPod's 201", issue), exchange: created.exchange });
+    }
+    // A request body sent as `application/json; charset=utf-8` is still application/json; only
+    // the strict profile asks for it, since the spec shows the bare media type.
+    if (ctx.options.profile === "strict") {
+      const res = await sendCreate(ctx, { json: body, headers: { "content-type": "application/json; charset=utf-8" } });
+      if (res.status !== 201 && !isCapacityRefusal(res)) {
+        return ctx.fail({ expected: `201 for a valid createPod sent with Content-Type application/json; charset=utf-8 ("${ctx.rule.spec}")`, exchange: res.exchange });
+      }
+    }
+    // The catalog reads answer in JSON too, where the target serves them (their paths are named by the spec).
+    for (const path of ["/v2/catalog/cpus", "/v2/catalog/datacenters", "/v2/catalog/gpus"]) {
+      const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" } });
+      if (res.status !== 200) continue;
+      const issue = jsonIssue(res);
+      if (issue) return ctx.fail({ expected: expected(`GET ${path}`, issue), exchange: res.exchange });
+    }
+    return undefined;
+  },
+  { needs: { keys: ["api"] } },
+);
