@@ -40,6 +40,6 @@ export const authRules = [
     // Whether another account's pod is a resource the key "has no access to" (403) or one that
     // does not exist for it (404) the spec does not settle; both keep the pod hidden.
     id: "auth.account-isolation", title: "Another account's resources are never listed, read or changed",
-    spec: FORBIDDEN, section: `${AUTH} › rule 4`, source: "spec", severity: "error", kind: "request", status: 403, lenientStatuses: [403, 404],
+    spec: FORBIDDEN, section: `${AUTH} › rule 4`, source: "spec", severity: "error", kind: "request", status: 404, lenientStatuses: [403, 404], strictStatuses: [404],
   },
 ] as const satisfies readonly Rule[];

@@ -1,0 +1,90 @@
+/**
+ * ratelimit.remaining-decreases: "Each counted request lowers every window's remaining count by
+ * one until it resets" (from "Rate limiting: applied per user over three windows"). fast-check
+ * draws short runs of the api key's cheap requests (job health and run from the spec, GET
+ * /v2/pods where served). Between two consecutive successful answers, the windows that cannot
+ * have reset must all have fallen by one (a counted request) or all stayed (a request the target
+ * does not count); anything else breaks the rule. And some request must count: remaining counts
+ * that never move over the whole run break it too. Nothing else uses the key meanwhile (checks
+ * run one at a time); the jobs run makes are cancelled after each run, outside the comparisons.
+ */
+import * as fc from "fast-check";
+import type { CheckContext, CheckOutcome, FailureInput } from "../../../check.ts";
+import type { ClientResponse, RequestSpec } from "../../../client.ts";
+import { registerCheck } from "../../../check-registry.ts";
+import { cancelJob } from "../cleanup.ts";
+import { findFailure, fewRuns } from "../find-failure.ts";
+import { is2xx, jobUrl, restUrl, stringField } from "../target.ts";
+import { limitsOf } from "./read-rate-limit.ts";
+import { describeStep, windowSteps } from "./window-steps.ts";
+
+type Kind = "health" | "run" | "list";
+
+/** Health twice: the cheapest request, drawn most. */
+const KINDS: readonly Kind[] = ["health", "health", "run", "list"];
+
+const RULE = 'each counted request lowers every window\'s remaining count r by exactly one until the window resets (Limits: "Rate limiting: applied per user over three windows")';
+
+function request(ctx: CheckContext, kind: Kind): RequestSpec {
+  const auth = { key: "api" as const };
+  if (kind === "health") return { method: "GET", url: jobUrl(ctx, "health"), auth };
+  if (kind === "run") return { method: "POST", url: jobUrl(ctx, "run"), json: { input: {} }, auth };
+  return { method: "GET", url: restUrl(ctx, "/v2/pods"), auth };
+}
+
+async function remainingDecreases(ctx: CheckContext): Promise<CheckOutcome> {
+  let compared = 0;
+  let counted = 0;
+  let lastPair: { before: ClientResponse; after: ClientResponse } | undefined;
+  const failure = await findFailure(
+    ctx,
+    fc.array(fc.constantFrom(...KINDS), { minLength: 2, maxLength: 5 }),
+    async (kinds): Promise<FailureInput | undefined> => {
+      let prev: { res: ClientResponse; at: number } | undefined;
+      const jobs: string[] = [];
+      try {
+        for (const kind of kinds) {
+          const res = await ctx.client.request(request(ctx, kind));
+          const at = Date.now();
+          const id = kind === "run" && is2xx(res.status) ? stringField(res.json, "id") : undefined;
+          if (id) jobs.push(id);
+          if (!is2xx(res.status) || !limitsOf(res.headers)) {
+            prev = undefined;
+            continue;
+          }
+          if (prev) {
+            const steps = windowSteps(limitsOf(prev.res.headers)!, limitsOf(res.headers)!, at - prev.at).filter((s) => !s.mayHaveReset);
+            const drops = new Set(steps.map((s) => s.before - s.after));
+            compared++;
+            lastPair = { before: prev.res, after: res };
+            if (drops.size > 1 || [...drops].some((d) => d !== 0 && d !== 1)) {
+              return {
+                expected: `${RULE}; between two consecutive answers to the same key ${steps.map(describeStep).join(", ")}`,
+                exchange: res.exchange,
+                sequence: [prev.res.exchange],
+              };
+            }
+            if (drops.has(1)) counted++;
+          }
+          prev = { res, at };
+        }
+        return undefined;
+      } finally {
+        for (const id of jobs) await cancelJob(ctx, id);
+      }
+    },
+    { numRuns: fewRuns(ctx, 4), examples: [["health", "health"], ["health", "run", "list"]] as Kind[][] },
+  );
+  if (failure) return ctx.fail(failure);
+  if (compared === 0) return ctx.skip("no two consecutive answers to the api key were 2xx with a readable RateLimit header: nothing to compare");
+  if (counted === 0 && lastPair) {
+    return ctx.fail({
+      expected: `${RULE}; over ${compared} pairs of consecutive answers (job health, run, GET /v2/pods) no window's remaining count ever fell: no request was counted`,
+      exchange: lastPair.after.exchange,
+      sequence: [lastPair.before.exchange],
+    });
+  }
+  return ctx.pass();
+}
+
+registerCheck("ratelimit.remaining-decreases", remainingDecreases, { needs: { keys: ["api"] } });
