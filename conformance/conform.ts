@@ -136,7 +136,18 @@ async function runAll(options: ResolvedOptions, run: RunContext): Promise<Confor
   const rest = options.target as string;
   const serverless = options.serverlessUrl ?? rest;
   const startedAt = run.now();
-  const client = Client.create({ ...run.client, timeoutMs: options.timeoutMs, keys: options.keys, now: run.client?.now ?? run.now, startedAt });
+  const controlApi = run.embedded?.controlApi ?? run.controlApi ?? false;
+  // On a target with the emulator's control API, waiting for a rate-limit window means moving
+  // virtual time: a real sleep would never reach the reset of a manual clock.
+  const sleep = run.client?.sleep ?? (controlApi ? (ms: number) => advanceVirtualClock(rest, ms, options.timeoutMs) : undefined);
+  const client = Client.create({
+    ...run.client,
+    ...(sleep ? { sleep } : {}),
+    timeoutMs: options.timeoutMs,
+    keys: options.keys,
+    now: run.client?.now ?? run.now,
+    startedAt,
+  });
   try {
     run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions({ ...options, target: rest, serverlessUrl: serverless })}\n`);
     await assertReachable(client, rest, "--target", options.timeoutMs);
@@ -156,7 +167,7 @@ async function runAll(options: ResolvedOptions, run: RunContext): Promise<Confor
         client,
         options,
         target: { rest, serverless, endpoint: options.endpoint },
-        controlApi: run.embedded?.controlApi ?? run.controlApi ?? false,
+        controlApi,
         oracle: run.embedded?.oracle ?? run.oracle,
         log: (m) => run.say(`      ${id}: ${m}\n`),
         now: run.now,
@@ -202,4 +213,15 @@ async function runAll(options: ResolvedOptions, run: RunContext): Promise<Confor
   } finally {
     await client.close();
   }
+}
+
+/** Moves the emulator's virtual clock forward by `ms` through its control API. */
+async function advanceVirtualClock(baseUrl: string, ms: number, timeoutMs: number): Promise<void> {
+  const res = await fetch(new URL("/_sim/clock/advance", baseUrl), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ms: Math.max(0, Math.ceil(ms)) }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  await res.arrayBuffer();
 }
