@@ -1,0 +1,61 @@
+/**
+ * Waiting for a deployed pod, never assuming a timing: polls `pod(input: {podId})` with bounded
+ * retries, advancing the emulator's virtual time between tries (or sleeping, against another
+ * target). Running is read as a non-null `runtime`, the only live-state field the spec's
+ * `pod` query offers.
+ */
+import type { CheckContext } from "../../check.ts";
+import { advance } from "../support/time.ts";
+import { gqlString } from "./graphql-literal.ts";
+import { gql, rootObject, type GqlAnswer } from "./graphql-request.ts";
+import { isObj, type Obj } from "./json-shape.ts";
+
+/** Everything the spec's `runtime` record names. */
+export const RUNTIME_SELECTION =
+  "runtime { uptimeInSeconds ports { ip isIpPublic privatePort publicPort type } gpus { id gpuUtilPercent memoryUtilPercent } container { cpuPercent memoryPercent } }";
+
+export function podQuery(podId: string, selection = `id name ${RUNTIME_SELECTION}`): string {
+  return `{ pod(input: {podId: ${gqlString(podId)}}) { ${selection} } }`;
+}
+
+/**
+ * The pauses between tries. Virtual time: even steps (an hour in all for a start, ten seconds
+ * for a short wait). Real time: growing from two seconds to fifteen, so a fast target is not
+ * kept waiting and a slow one is not polled needlessly (ten minutes in all for a start).
+ */
+function pauses(ctx: CheckContext, long: boolean): number[] {
+  if (ctx.controlApi) return long ? Array<number>(120).fill(30_000) : Array<number>(5).fill(2_000);
+  const out: number[] = [];
+  let total = 0;
+  const budget = long ? 600_000 : 20_000;
+  for (let step = 2_000; total + step <= budget; step = Math.min(15_000, Math.round(step * 1.5))) {
+    out.push(step);
+    total += step;
+  }
+  return out;
+}
+
+export interface PodRead {
+  readonly answer: GqlAnswer;
+  readonly pod: Obj;
+}
+
+/** The pod once `accept` holds of it; undefined when it never did within the bound. */
+export async function waitForPod(ctx: CheckContext, podId: string, accept: (pod: Obj) => boolean, long: boolean, selection?: string): Promise<PodRead | undefined> {
+  for (const pause of [...pauses(ctx, long), undefined]) {
+    const answer = await gql(ctx, podQuery(podId, selection));
+    const pod = rootObject(answer, "pod");
+    if (answer.ok && pod && accept(pod)) return { answer, pod };
+    if (pause !== undefined) await advance(ctx, pause);
+  }
+  return undefined;
+}
+
+/** The pod as soon as the target lists it (it may take a moment to show on some platforms). */
+export const waitVisible = (ctx: CheckContext, podId: string, selection?: string) => waitForPod(ctx, podId, () => true, false, selection);
+
+/** The pod once it has a runtime: running. */
+export const waitRunning = (ctx: CheckContext, podId: string, selection?: string) => waitForPod(ctx, podId, (p) => isObj(p.runtime), true, selection);
+
+/** How long waitRunning waits, in words, for skip reasons. */
+export const runningBound = (ctx: CheckContext): string => (ctx.controlApi ? "an hour of virtual time" : "ten minutes");
