@@ -1,0 +1,149 @@
+/**
+ * The lifecycle checks against the emulator: all pass under both profiles; a target without the
+ * choices.md routes fails no spec rule; and against emulators broken in one behaviour each, the
+ * right rule fails with a curl reproduction that shows the failure when bash runs it.
+ */
+import t from "tap";
+import "./lifecycle-register.ts";
+import "./lifecycle-locked.ts";
+import "./lifecycle-host-taken.ts";
+import "./lifecycle-action-body.ts";
+import "./lifecycle-not-found.ts";
+import type { ConformanceReport } from "../../../reports/conformance-report.ts";
+import type { ApiResponse } from "../../../sim/api/types.ts";
+import { editPods, replay, runChecks, startTarget, type Breakage } from "./lifecycle-test-target.ts";
+
+const isPodsRoute = (path: string) => path.startsWith("/v2/pods");
+const podEdit = (edit: (pod: Record<string, any>) => void): Breakage => ({
+  response: (req, res) => (isPodsRoute(req.path) ? editPods(res, edit) : res),
+});
+
+function failed(report: ConformanceReport, ruleId: string) {
+  return report.rules.find((r) => r.id === ruleId && r.status === "fail")?.failures[0];
+}
+
+function summary(report: ConformanceReport): string {
+  return report.rules.map((r) => `${r.id}: ${r.status}${r.reason ? ` (${r.reason})` : ""}${r.failures[0] ? ` ${r.failures[0].evidence.expected}` : ""}`).join("\n");
+}
+
+t.test("every lifecycle rule passes against the emulator, lenient and strict", async (t) => {
+  const target = await startTarget();
+  t.teardown(() => target.close());
+  const lenient = await runChecks(target, "pods.*", "lenient");
+  t.equal(lenient.summary.failed, 0, summary(lenient));
+  t.equal(lenient.targetErrors.length, 0, "no target error");
+  for (const r of lenient.rules) {
+    if (r.status === "skip") t.match(r.reason, /choices\.md/, `${r.id} is skipped only as a choice under lenient`);
+  }
+  const strict = await runChecks(target, "pods.*", "strict");
+  t.equal(strict.summary.failed, 0, summary(strict));
+  t.same(strict.rules.filter((r) => r.status !== "pass").map((r) => `${r.id}: ${r.reason}`), [], "every rule is judged under strict");
+  t.ok(strict.coverage.transitions.filter((x) => x.machine === "pod").every((x) => x.exercised), "the spec's pod transitions are exercised");
+});
+
+t.test("a target without the action, DELETE and PATCH routes fails no rule under lenient", async (t) => {
+  const missing: ApiResponse = { status: 404, headers: { "content-type": "application/problem+json" }, body: { title: "Not Found", status: 404, detail: "no such route" } };
+  const target = await startTarget({
+    request: (req) => (/^\/v2\/pods\/[^/]+(\/action)?$/.test(req.path) && req.method !== "GET" ? missing : undefined),
+  });
+  t.teardown(() => target.close());
+  const report = await runChecks(target, "pods.*", "lenient");
+  t.equal(report.summary.failed, 0, summary(report));
+  t.equal(report.targetErrors.length, 0);
+  const locked = report.rules.find((r) => r.id === "pods.locked-no-stop");
+  t.equal(locked?.status, "skip", "the lock cannot be set: skipped with a reason");
+});
+
+interface BrokenCase {
+  readonly name: string;
+  readonly rule: string;
+  readonly profile: "lenient" | "strict";
+  readonly breakage: Breakage;
+  /** What the replayed script's output shows. */
+  readonly shows: RegExp;
+}
+
+const cases: BrokenCase[] = [
+  {
+    name: "an EXITED pod that still costs money",
+    rule: "pods.cost-zero-when-stopped",
+    profile: "lenient",
+    breakage: podEdit((p) => {
+      if (p.status === "EXITED") p.cost = 1.5;
+    }),
+    shows: /"status":"EXITED"[^\n]*"cost":1\.5/,
+  },
+  {
+    name: "runtime metrics while PROVISIONING",
+    rule: "pods.runtime-null-unless-running",
+    profile: "lenient",
+    breakage: podEdit((p) => {
+      if (p.status === "PROVISIONING") p.runtime = { uptime: 0 };
+    }),
+    shows: /"status":"PROVISIONING"[^\n]*"runtime":\{"uptime":0\}/,
+  },
+  {
+    name: "a stopped pod that reads PROVISIONING again by itself",
+    rule: "pods.transition-legal",
+    profile: "lenient",
+    breakage: {
+      response: (req, res) => (req.method === "GET" && isPodsRoute(req.path) ? editPods(res, (p) => p.status === "EXITED" && (p.status = "PROVISIONING")) : res),
+    },
+    shows: /"status":"EXITED"[\s\S]*### \d+\/\d+ GET \S+\s+HTTP\/1\.1 200[^{]*\{[^\n]*"status":"PROVISIONING"/,
+  },
+  {
+    name: "internalDns not of the form <pod_id>.<domain>",
+    rule: "pods.global-networking-dns-form",
+    profile: "lenient",
+    breakage: podEdit((p) => {
+      if (p.globalNetworking?.internalDns) p.globalNetworking.internalDns = `pod-${p.id}`;
+    }),
+    shows: /"internalDns":"pod-/,
+  },
+  {
+    name: "a lock that does not stop a stop",
+    rule: "pods.locked-no-stop",
+    profile: "lenient",
+    breakage: {
+      request: (req, inner) => {
+        const m = /^\/v2\/pods\/([^/]+)\/action$/.exec(req.path);
+        if (m && req.method === "POST") inner.handle({ ...req, method: "PATCH", path: `/v2/pods/${m[1]}`, body: { locked: false } });
+        return undefined;
+      },
+    },
+    shows: /### \d+\/\d+ POST \S+\/action\s+HTTP\/1\.1 200[\s\S]*"status":"EXITED"/,
+  },
+  {
+    name: "DELETE answering 200 with the pod",
+    rule: "pods.delete.no-content",
+    profile: "strict",
+    breakage: {
+      response: (req, res) => (req.method === "DELETE" && res.status === 204 ? { ...res, status: 200, body: { deleted: true } } : res),
+    },
+    shows: /### \d+\/\d+ DELETE \S+\s+HTTP\/1\.1 200[\s\S]*"deleted":true/,
+  },
+  {
+    name: "restart allowed in any status",
+    rule: "pods.action.allowed-in-status",
+    profile: "strict",
+    breakage: {
+      response: (req, res) => (req.path.endsWith("/action") && res.status === 409 ? { status: 200, headers: res.headers, body: {} } : res),
+    },
+    shows: /### \d+\/\d+ POST \S+\/action\s+HTTP\/1\.1 200/,
+  },
+];
+
+for (const c of cases) {
+  t.test(`broken: ${c.name} fails ${c.rule}, and its curl script shows it`, async (t) => {
+    const target = await startTarget(c.breakage);
+    t.teardown(() => target.close());
+    const report = await runChecks(target, c.rule, c.profile);
+    const failure = failed(report, c.rule);
+    if (!failure) return t.fail(`${c.rule} did not fail:\n${summary(report)}`);
+    t.match(failure.reproduction.curl, /^#!\/usr\/bin\/env bash/);
+    t.notMatch(failure.reproduction.curl, new RegExp(target.keys.api), "no key in the script");
+    t.comment(failure.evidence.expected);
+    const out = await replay(failure, target);
+    t.match(out, c.shows, `the replay shows the failure:\n${failure.evidence.expected}`);
+  });
+}

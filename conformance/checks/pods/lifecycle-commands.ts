@@ -1,0 +1,237 @@
+/**
+ * The commands of the lifecycle model (fast-check's `fc.commands`): create a GPU or CPU pod, read
+ * one, list them, let time pass, send an action, DELETE, and switch global networking by PATCH.
+ * Each ends by reading the pod(s) it touched, so the rule's checker sees the state after every
+ * step. The model is the session itself: `check` only asks whether the command can run (a pod to
+ * act on, a route the target has), so a shrunk sequence stays runnable.
+ */
+import fc from "fast-check";
+import { POD_ACTIONS, type PodAction } from "../../../sim/api/schemas/index.ts";
+import { createPodBodyArb } from "../../../sim/api/validate/index.ts";
+import { isNvidia } from "../../../sim/api/validate/sample-catalog.ts";
+import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
+import { createPod, deletePod, isSuccess, jsonObject, listPods, patchPod, podAction, routeMissing } from "./lifecycle-pods.ts";
+import type { CommandKind, TrackedPod } from "./lifecycle-observation.ts";
+import { MAX_CREATED_PODS, MAX_LIVE_PODS, type LifecycleSession } from "./lifecycle-session.ts";
+
+type Command = fc.AsyncCommand<LifecycleSession, LifecycleSession, false>;
+
+const pick = (s: LifecycleSession, n: number, ok: (p: TrackedPod) => boolean = () => true): TrackedPod | undefined => {
+  const candidates = s.live().filter(ok);
+  return candidates.length ? candidates[n % candidates.length] : undefined;
+};
+
+class CreatePod implements Command {
+  constructor(readonly body: Record<string, any>) {}
+  check(s: LifecycleSession): boolean {
+    return s.pods.length < MAX_CREATED_PODS && s.live().filter((p) => !p.terminated).length < MAX_LIVE_PODS;
+  }
+  async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
+    const res = s.note(await createPod(s.ctx, this.body));
+    const created = jsonObject(res);
+    // A refused create (no capacity, a choice of the target's) is createPod's rules' business, not these.
+    if (!isSuccess(res.status) || typeof created?.id !== "string") return;
+    const pod = s.track(res, this.body, this.body.cpu ? "cpu" : "gpu", created.id);
+    await s.observeView(pod, res);
+  }
+  toString(): string {
+    return `create(${this.body.cpu ? "cpu" : "gpu"}${this.body.mounts?.network ? ",network" : this.body.mounts?.persistent ? ",persistent" : ""}${this.body.globalNetworking ? ",global" : ""})`;
+  }
+}
+
+class GetPod implements Command {
+  constructor(readonly n: number) {}
+  check(s: LifecycleSession): boolean {
+    return pick(s, this.n) !== undefined;
+  }
+  async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
+    await s.refresh(pick(s, this.n)!);
+  }
+  toString(): string {
+    return `get(#${this.n})`;
+  }
+}
+
+class ListPods implements Command {
+  check(s: LifecycleSession): boolean {
+    return s.env.support.list && s.live().length > 0;
+  }
+  async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
+    const res = s.note(await listPods(s.ctx));
+    const expectedIds = s.live().filter((p) => !p.terminated).map((p) => p.id);
+    await s.observe({ kind: "list", response: res, expectedIds });
+    if (routeMissing(res.status)) s.env.support.list = false;
+    const pods = jsonObject(res)?.pods;
+    if (res.status !== 200 || !Array.isArray(pods)) return;
+    for (const pod of s.live()) {
+      const view = pods.find((p: any) => p && typeof p === "object" && p.id === pod.id);
+      if (view) await s.observe({ kind: "view", pod, view, exchange: res.exchange, previous: pod.status, changedBy: pod.changedBy });
+    }
+  }
+  toString(): string {
+    return "list";
+  }
+}
+
+class Advance implements Command {
+  constructor(readonly ms: number) {}
+  check(s: LifecycleSession): boolean {
+    return s.live().length > 0;
+  }
+  async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
+    await s.wait(this.ms);
+    for (const pod of s.live()) await s.refresh(pod);
+  }
+  toString(): string {
+    return `advance(${Math.round(this.ms / 1000)}s)`;
+  }
+}
+
+/**
+ * An action: mostly one the pod's own `actions` list offers (so pods move through states), and
+ * sometimes any of the four (so refusals are exercised too).
+ */
+class Action implements Command {
+  constructor(readonly n: number, readonly choice: number, readonly anyAction: boolean) {}
+  check(s: LifecycleSession): boolean {
+    return s.env.support.action && pick(s, this.n) !== undefined;
+  }
+  private actionFor(pod: TrackedPod): PodAction {
+    const offered = pod.actions.filter((a): a is PodAction => (POD_ACTIONS as readonly string[]).includes(a));
+    const from = this.anyAction || offered.length === 0 ? POD_ACTIONS : offered;
+    return from[this.choice % from.length];
+  }
+  async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
+    const pod = pick(s, this.n)!;
+    const action = this.actionFor(pod);
+    this.last = action;
+    const statusBefore = pod.status;
+    const res = s.note(await podAction(s.ctx, pod.id, action));
+    await s.observe({ kind: "operation", pod, operation: action, statusBefore, response: res });
+    if (isSuccess(res.status)) {
+      pod.changedBy = action;
+      if (action === "terminate") pod.terminated = true;
+      if (res.status === 200) await s.observeView(pod, res);
+    } else if (routeMissing(res.status) && !pod.terminated) {
+      s.env.support.action = false;
+    }
+    await s.refresh(pod);
+  }
+  private last: PodAction | undefined;
+  toString(): string {
+    return `${this.last ?? (this.anyAction ? "any-action" : "offered-action")}(#${this.n})`;
+  }
+}
+
+class DeletePod implements Command {
+  constructor(readonly n: number) {}
+  check(s: LifecycleSession): boolean {
+    return s.env.support.delete && pick(s, this.n) !== undefined;
+  }
+  async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
+    const pod = pick(s, this.n)!;
+    const statusBefore = pod.status;
+    const wasTerminated = pod.terminated;
+    const res = s.note(await deletePod(s.ctx, pod.id));
+    await s.observe({ kind: "operation", pod, operation: "delete", statusBefore, response: res });
+    if (isSuccess(res.status)) {
+      pod.changedBy = "delete";
+      pod.terminated = true;
+    } else if (routeMissing(res.status) && !wasTerminated) {
+      s.env.support.delete = false;
+    }
+    await s.refresh(pod);
+  }
+  toString(): string {
+    return `delete(#${this.n})`;
+  }
+}
+
+/** Global networking on or off by PATCH (GPU pods only): exercises the networking fields' shape over time. */
+class PatchGlobalNetworking implements Command {
+  constructor(readonly n: number, readonly enabled: boolean) {}
+  check(s: LifecycleSession): boolean {
+    return s.env.support.patch && pick(s, this.n, (p) => p.kind === "gpu" && !p.terminated) !== undefined;
+  }
+  async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
+    const pod = pick(s, this.n, (p) => p.kind === "gpu" && !p.terminated)!;
+    const statusBefore = pod.status;
+    const res = s.note(await patchPod(s.ctx, pod.id, { globalNetworking: this.enabled }));
+    await s.observe({ kind: "operation", pod, operation: "patch", statusBefore, response: res });
+    if (isSuccess(res.status)) {
+      pod.changedBy = "patch";
+      if (res.status === 200) await s.observeView(pod, res);
+    } else if (res.status === 405 || (res.status === 404 && !pod.terminated)) {
+      s.env.support.patch = false;
+    }
+    await s.refresh(pod);
+  }
+  toString(): string {
+    return `patch(#${this.n},globalNetworking=${this.enabled})`;
+  }
+}
+
+/**
+ * A valid createPod body from the target's catalog, made likelier to be placed: one GPU (the
+ * count is createPod's rules' concern), no registry credential (the target's own ids are unknown).
+ * With `global`, an NVIDIA GPU pod asks for global networking in the data centers that offer it.
+ */
+function createBodyArb(catalog: ArbitraryCatalog, global = false): fc.Arbitrary<Record<string, any>> {
+  const globalDcs = catalog.dataCenters.filter((d) => d.globalNetwork).map((d) => d.id);
+  const nvidia = new Set(catalog.gpuTypes.filter((g) => isNvidia(g)).map((g) => g.id));
+  const volumeDc = new Map(catalog.networkVolumes.map((v) => [v.id, v.dataCenterId]));
+  return createPodBodyArb(catalog).map((b) => {
+    const body: Record<string, any> = { ...b };
+    delete body.registry;
+    if (body.gpu) body.gpu = { id: body.gpu.id };
+    if (global && body.gpu && nvidia.has(body.gpu.id) && globalDcs.length > 0) {
+      const dc = body.mounts?.network ? volumeDc.get(body.mounts.network[0].volumeId) : undefined;
+      if (dc !== undefined && !globalDcs.includes(dc)) delete body.mounts;
+      body.globalNetworking = true;
+      body.dataCenterIds = dc !== undefined && globalDcs.includes(dc) ? [dc] : globalDcs;
+    }
+    return body;
+  });
+}
+
+export interface CommandOptions {
+  readonly catalog: ArbitraryCatalog;
+  /** Upper bound of one time step, in ms (virtual with the control API). */
+  readonly maxAdvanceMs: number;
+  readonly maxCommands: number;
+  /** Ask GPU pods for global networking where the catalog allows it. */
+  readonly globalPods?: boolean;
+  /** Weights that replace the default ones for some commands. */
+  readonly focus?: Partial<Record<CommandKind, number>>;
+}
+
+/** Whether the catalog lets the generators make any createPod body at all. */
+const canCreate = (c: ArbitraryCatalog): boolean => c.gpuTypes.length > 0 || c.cpuFlavors.some((f) => f.vcpuCounts.length > 0);
+
+const DEFAULT_WEIGHTS: Readonly<Record<CommandKind, number>> = { create: 3, get: 1, list: 1, advance: 4, action: 4, delete: 1, patch: 1 };
+
+/**
+ * A run: a first pod (so no run is spent without one), then the drawn commands. The first
+ * create shrinks with its body; the commands shrink as fast-check's command lists do.
+ */
+export function lifecycleRunArb(o: CommandOptions): fc.Arbitrary<{ first: Command | undefined; commands: Iterable<Command> }> {
+  const first = canCreate(o.catalog) ? createBodyArb(o.catalog, o.globalPods).map((b): Command | undefined => new CreatePod(b)) : fc.constant(undefined);
+  return fc.record({ first, commands: lifecycleCommands(o) });
+}
+
+export function lifecycleCommands(o: CommandOptions): fc.Arbitrary<Iterable<Command>> {
+  const n = fc.nat({ max: 7 });
+  // Weights: time steps and actions first, so a short sequence already has pods moving through states.
+  const w = { ...DEFAULT_WEIGHTS, ...o.focus };
+  const weighted: fc.WeightedArbitrary<Command>[] = [
+    ...(canCreate(o.catalog) ? [{ arbitrary: createBodyArb(o.catalog, o.globalPods).map((b) => new CreatePod(b) as Command), weight: w.create }] : []),
+    { arbitrary: n.map((i) => new GetPod(i) as Command), weight: w.get },
+    { arbitrary: fc.constant(new ListPods() as Command), weight: w.list },
+    { arbitrary: fc.integer({ min: 1_000, max: o.maxAdvanceMs }).map((ms) => new Advance(ms) as Command), weight: w.advance },
+    { arbitrary: fc.tuple(n, fc.nat({ max: 11 }), fc.boolean()).map(([i, c, any]) => new Action(i, c, any) as Command), weight: w.action },
+    { arbitrary: n.map((i) => new DeletePod(i) as Command), weight: w.delete },
+    { arbitrary: fc.tuple(n, fc.boolean()).map(([i, e]) => new PatchGlobalNetworking(i, e) as Command), weight: w.patch },
+  ].filter((x) => x.weight > 0);
+  const arbs = [fc.oneof(...weighted)];
+  return fc.commands(arbs, { maxCommands: o.maxCommands, size: "max" });
+}

@@ -1,0 +1,152 @@
+/**
+ * One run of the lifecycle model against the target: the pods it created, every exchange in
+ * order (the reproduction of a failure replays them), and the rule's checker applied to every
+ * observation. A violation is thrown as a LifecycleViolation carrying the failure's evidence,
+ * which fast-check catches and shrinks; the shrunk run's violation is the one reported.
+ */
+import type { CheckContext, FailureInput } from "../../check.ts";
+import type { ClientResponse } from "../../client.ts";
+import type { CurlCapture } from "../../curl.ts";
+import type { Exchange } from "../../recorder.ts";
+import { advance } from "../support/time.ts";
+import { getPod, jsonObject, terminatePod } from "./lifecycle-pods.ts";
+import type { CheckerEnv, InvariantChecker, Observation, TrackedPod } from "./lifecycle-observation.ts";
+import { exchangeOf } from "./lifecycle-observation.ts";
+import type { TargetCatalog } from "./lifecycle-target.ts";
+
+/** What the runs of one check learn of the target's routes: an answer 404/405 on a live pod turns one off. */
+export interface RouteSupport {
+  action: boolean;
+  delete: boolean;
+  patch: boolean;
+  list: boolean;
+}
+
+/** Shared by the runs of one check. */
+export interface LifecycleEnv {
+  readonly ctx: CheckContext;
+  readonly target: TargetCatalog;
+  readonly checker: InvariantChecker;
+  readonly support: RouteSupport;
+  /** Observations the rule applied to, over all runs. */
+  applicable: number;
+}
+
+export class LifecycleViolation extends Error {
+  constructor(readonly failure: FailureInput) {
+    super(failure.expected);
+    this.name = "LifecycleViolation";
+  }
+}
+
+/** The most pods one run keeps alive, and creates in all: bounds on what a run costs. */
+export const MAX_LIVE_PODS = 3;
+export const MAX_CREATED_PODS = 5;
+
+export class LifecycleSession {
+  readonly pods: TrackedPod[] = [];
+  private readonly exchanges: Exchange[] = [];
+  private readonly checkerEnv: CheckerEnv;
+
+  constructor(readonly env: LifecycleEnv) {
+    const volumes = new Map((env.target.volumes ?? []).map((v) => [v.id, v.dataCenterId]));
+    this.checkerEnv = {
+      profile: env.ctx.options.profile,
+      volumeDataCenter: (id) => volumes.get(id),
+      reread: async (pod, waitMs) => {
+        await this.wait(waitMs);
+        const res = this.note(await getPod(env.ctx, pod.id));
+        return { view: res.status === 200 ? jsonObject(res) : undefined, exchange: res.exchange };
+      },
+    };
+  }
+
+  get ctx(): CheckContext {
+    return this.env.ctx;
+  }
+
+  live(): TrackedPod[] {
+    return this.pods.filter((p) => !p.gone);
+  }
+
+  /** Records an answer in the run's sequence and returns it. */
+  note(res: ClientResponse): ClientResponse {
+    this.exchanges.push(res.exchange);
+    return res;
+  }
+
+  /** Lets time pass on the target; the control API's request joins the sequence so a replay waits too. */
+  async wait(ms: number): Promise<void> {
+    const before = this.ctx.client.exchanges().length;
+    await advance(this.ctx, this.ctx.controlApi ? ms : Math.min(ms, REAL_WAIT_CAP_MS));
+    const after = this.ctx.client.exchanges();
+    if (this.ctx.controlApi && after.length > before) this.exchanges.push(after[after.length - 1]);
+  }
+
+  track(res: ClientResponse, body: Record<string, any>, kind: "gpu" | "cpu", id: string): TrackedPod {
+    const label = `POD_${this.pods.length + 1}`;
+    const capture: CurlCapture = { variable: label, fromRequest: this.exchanges.indexOf(res.exchange), field: "id", value: id };
+    const pod: TrackedPod = { label, id, kind, body, capture, status: undefined, actions: [], changedBy: undefined, terminated: false, gone: false };
+    this.pods.push(pod);
+    return pod;
+  }
+
+  /** Runs the rule's checker on one observation; throws a LifecycleViolation when it breaks. */
+  async observe(obs: Observation): Promise<void> {
+    const { checker } = this.env;
+    if (obs.kind === "view") {
+      const status = typeof obs.view.status === "string" ? obs.view.status : undefined;
+      if (status !== undefined && status !== obs.previous) this.ctx.exercised("pod", obs.previous ?? "(none)", status);
+    }
+    if (checker.applies(obs, this.checkerEnv)) {
+      this.env.applicable++;
+      const violation = await checker.check(obs, this.checkerEnv);
+      if (violation) throw new LifecycleViolation(this.failure(violation.expected, violation.exchange ?? exchangeOf(obs)));
+    }
+    if (obs.kind === "view") {
+      const status = typeof obs.view.status === "string" ? obs.view.status : undefined;
+      obs.pod.status = status;
+      obs.pod.actions = Array.isArray(obs.view.actions) ? obs.view.actions.filter((a): a is string => typeof a === "string") : [];
+      // An accepted operation may take effect a moment later: until the status moves, what
+      // follows is still its doing (a target may answer an action with the pod as it was).
+      if (status !== obs.previous) obs.pod.changedBy = undefined;
+      if (status === "TERMINATED") obs.pod.terminated = true;
+    }
+  }
+
+  /** Observes a Pod record answered for `pod` (by whatever request). */
+  async observeView(pod: TrackedPod, res: ClientResponse): Promise<void> {
+    const view = jsonObject(res);
+    if (!view) return;
+    await this.observe({ kind: "view", pod, view, exchange: res.exchange, previous: pod.status, changedBy: pod.changedBy });
+  }
+
+  /** Reads a pod and observes it; a 404 after termination means the target dropped it. */
+  async refresh(pod: TrackedPod): Promise<void> {
+    if (pod.gone) return;
+    const res = this.note(await getPod(this.ctx, pod.id));
+    if (res.status === 200) return this.observeView(pod, res);
+    // A pod that vanished without being terminated is no rule of these checks; it is just gone.
+    if (res.status === 404) pod.gone = true;
+  }
+
+  /** The failure: the exchange that shows it, the run's earlier requests, and the pod ids they pass on. */
+  failure(expected: string, exchange: Exchange): FailureInput {
+    let index = this.exchanges.lastIndexOf(exchange);
+    if (index < 0) {
+      this.exchanges.push(exchange);
+      index = this.exchanges.length - 1;
+    }
+    const sequence = this.exchanges.slice(0, index);
+    const captures = this.pods.map((p) => p.capture).filter((c) => c.fromRequest >= 0 && c.fromRequest < index);
+    return { expected, exchange, sequence, ...(captures.length ? { captures } : {}) };
+  }
+
+  /** Terminates every pod the run created and did not see terminated. */
+  async cleanup(): Promise<void> {
+    for (const pod of this.pods) if (!pod.terminated && !pod.gone) await terminatePod(this.ctx, pod.id);
+  }
+}
+
+/** Against a target without the control API time passes for real: never more than this per step. */
+export const REAL_WAIT_CAP_MS = 5_000;

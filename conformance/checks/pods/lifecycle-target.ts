@@ -1,0 +1,123 @@
+/**
+ * What the pod checks need to know of the target: its GPU types, CPU flavors, data centers and
+ * the account's network volumes, read from the target itself (never the emulator's fixtures), as
+ * the ArbitraryCatalog that sim/api/validate's generators draw from. The catalog routes are
+ * choices.md's, the volume list the real platform's: a target without one of them still gets
+ * pods to test, only fewer kinds of them, and the reason is kept for the skips it causes.
+ */
+import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
+import type { CheckContext } from "../../check.ts";
+
+export interface TargetVolume {
+  readonly id: string;
+  /** Undefined when the target's volume record does not say. */
+  readonly dataCenterId: string | undefined;
+}
+
+export interface TargetCatalog {
+  /** GPU types most likely to have stock first, CPU flavors, data centers, volumes with a data center. */
+  readonly catalog: ArbitraryCatalog;
+  /** The account's network volumes, or undefined when the target does not list them. */
+  readonly volumes: readonly TargetVolume[] | undefined;
+  /** Why something could not be read, for skip reasons. */
+  readonly notes: readonly string[];
+}
+
+/** How many GPU types the generators may pick from: the best-stocked few, so creates mostly succeed. */
+const MAX_GPU_TYPES = 4;
+const MAX_CPU_FLAVORS = 3;
+const STOCK_RANK: Readonly<Record<string, number>> = { High: 0, Medium: 1, Low: 2, None: 4 };
+const NVIDIA_HINT = /nvidia|geforce|rtx|tesla|\b[ahl]\d{2,3}\b|a100|h100|h200|l40/i;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+async function getList(ctx: CheckContext, path: string, key: string): Promise<unknown[] | undefined> {
+  const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" } });
+  const list = isObject(res.json) ? res.json[key] : undefined;
+  return res.status === 200 && Array.isArray(list) ? list : undefined;
+}
+
+function stockRank(entry: Json): number {
+  const availability = isObject(entry.availability) ? entry.availability : entry;
+  const status = str(availability.stockStatus);
+  return status === undefined ? 3 : (STOCK_RANK[status] ?? 3);
+}
+
+/** GPU types from the REST catalog (choices.md), else from GraphQL `gpuTypes` (the spec's own). */
+async function gpuTypes(ctx: CheckContext, notes: string[]): Promise<ArbitraryCatalog["gpuTypes"]> {
+  let entries = await getList(ctx, "/v2/catalog/gpus", "gpus");
+  if (entries === undefined) {
+    const res = await ctx.client.request({
+      method: "POST",
+      url: `${ctx.target.rest}/graphql`,
+      auth: { key: "api", via: "query" },
+      json: { query: "query { gpuTypes { id displayName memoryInGb } }" },
+    });
+    const data = isObject(res.json) && isObject(res.json.data) ? res.json.data.gpuTypes : undefined;
+    entries = Array.isArray(data) ? data : [];
+    if (entries.length === 0) notes.push("the target lists no GPU types (GET /v2/catalog/gpus, GraphQL gpuTypes)");
+  }
+  return entries
+    .filter(isObject)
+    .filter((e) => str(e.id) !== undefined && stockRank(e) < 4)
+    .sort((a, b) => stockRank(a) - stockRank(b))
+    .slice(0, MAX_GPU_TYPES)
+    .map((e) => {
+      const named = str(e.manufacturer);
+      const guess = NVIDIA_HINT.test(`${str(e.id)} ${str(e.displayName) ?? ""}`) ? "Nvidia" : "unknown";
+      return { id: str(e.id)!, manufacturer: named ?? guess };
+    });
+}
+
+/** The vCPU counts a flavor record offers: `vcpu.allowed`, `vcpuCounts`, or powers of two in `vcpu.min..max`. */
+function vcpuCounts(entry: Json): number[] {
+  const vcpu = isObject(entry.vcpu) ? entry.vcpu : {};
+  const listed = Array.isArray(vcpu.allowed) ? vcpu.allowed : Array.isArray(entry.vcpuCounts) ? entry.vcpuCounts : undefined;
+  // Only powers of two: the spec's rule for vcpuCount, so the generators never draw an invalid count.
+  if (listed) return listed.filter((n): n is number => Number.isSafeInteger(n) && (n as number) >= 2 && ((n as number) & ((n as number) - 1)) === 0);
+  const min = typeof vcpu.min === "number" ? vcpu.min : 2;
+  const max = typeof vcpu.max === "number" ? vcpu.max : 8;
+  const out: number[] = [];
+  for (let n = 2; n <= Math.min(max, 64); n *= 2) if (n >= min) out.push(n);
+  return out;
+}
+
+async function cpuFlavors(ctx: CheckContext, notes: string[]): Promise<ArbitraryCatalog["cpuFlavors"]> {
+  const entries = await getList(ctx, "/v2/catalog/cpus", "cpus");
+  if (entries === undefined) notes.push("the target does not list CPU flavors (GET /v2/catalog/cpus), so no CPU pod was created");
+  return (entries ?? [])
+    .filter(isObject)
+    .filter((e) => str(e.id) !== undefined && stockRank(e) < 4)
+    .sort((a, b) => stockRank(a) - stockRank(b))
+    .slice(0, MAX_CPU_FLAVORS)
+    .map((e) => ({ id: str(e.id)!, vcpuCounts: vcpuCounts(e).slice(0, 3) }))
+    .filter((f) => f.vcpuCounts.length > 0);
+}
+
+async function dataCenters(ctx: CheckContext): Promise<ArbitraryCatalog["dataCenters"]> {
+  const entries = (await getList(ctx, "/v2/catalog/datacenters", "dataCenters")) ?? [];
+  return entries.filter(isObject).flatMap((e) => (str(e.id) ? [{ id: str(e.id)!, globalNetwork: e.globalNetwork === true }] : []));
+}
+
+async function networkVolumes(ctx: CheckContext, notes: string[]): Promise<TargetVolume[] | undefined> {
+  const entries = await getList(ctx, "/v2/networkvolumes", "networkVolumes");
+  if (entries === undefined) {
+    notes.push("the target does not list network volumes (GET /v2/networkvolumes), so no pod with a network mount was created");
+    return undefined;
+  }
+  const volumes = entries.filter(isObject).flatMap((e) => (str(e.id) ? [{ id: str(e.id)!, dataCenterId: str(e.dataCenterId) }] : []));
+  if (volumes.length === 0) notes.push("the account has no network volume, so no pod with a network mount was created");
+  return volumes;
+}
+
+export async function readTargetCatalog(ctx: CheckContext): Promise<TargetCatalog> {
+  const notes: string[] = [];
+  const gpus = await gpuTypes(ctx, notes);
+  const cpus = await cpuFlavors(ctx, notes);
+  const dcs = await dataCenters(ctx);
+  const volumes = await networkVolumes(ctx, notes);
+  const withDc = (volumes ?? []).flatMap((v) => (v.dataCenterId ? [{ id: v.id, dataCenterId: v.dataCenterId }] : []));
+  return { catalog: { gpuTypes: gpus, cpuFlavors: cpus, dataCenters: dcs, networkVolumes: withDc }, volumes, notes };
+}

@@ -1,0 +1,102 @@
+/**
+ * The rules of a pod's PATCH that a body breaks: mount update rules 2–5 (400, 400, 400, 422:
+ * the spec's own statuses, required under both profiles), mount exclusivity (400), and the field
+ * rules shared with create (any 4xx under the lenient profile, the emulator's status under
+ * strict). Valid cases from updatePodCaseArb are broken one rule at a time by breakUpdateRule
+ * and sent to a pool pod of the kind the case names. After a refused mount change the pod is
+ * read again: a refused PATCH must have left its mount as it was.
+ *
+ * PATCH is choices.md's route: under the lenient profile, a target answering a no-op PATCH
+ * with 404/405 has none and these rules are skipped (a 404 would otherwise pass as "a 4xx").
+ */
+import fc from "fast-check";
+import type { RuleId } from "../../../sim/api/rules/index.ts";
+import { breakUpdateRule, updatePodBreakers, updatePodCaseArb, type UpdateCase } from "../../../sim/api/validate/index.ts";
+import { registerCheck } from "../../check-registry.ts";
+import type { CheckContext, CheckOutcome } from "../../check.ts";
+import { accepts, acceptedText } from "../support/statuses.ts";
+import { afterCreate } from "./lifecycle-evidence.ts";
+import { getPod, jsonObject, patchPod } from "./lifecycle-pods.ts";
+import { checkRequests } from "./lifecycle-property.ts";
+import { settle } from "./lifecycle-run.ts";
+import { readTargetCatalog } from "./lifecycle-target.ts";
+import { safeCase, sameMounts, withTargetVolumes } from "./update-case.ts";
+import { UpdatePool } from "./update-pool.ts";
+
+/** Runs per rule: each costs one PATCH (two for mount rules), and the pool's few creates. */
+const RUNS = 10;
+
+/** Rules whose refused body asked for a mount change: the pod is read again to see it did not happen. */
+const MOUNT_RULES = new Set<string>([
+  "pods.update.network-empty-array",
+  "pods.update.mount-kind-fixed",
+  "pods.update.volume-id-immutable",
+  "pods.update.mount-partial-entry",
+  "pods.update.mounts-exclusive",
+]);
+
+/** The field-type rule also covers a body that is not a JSON object; the breaker makes only a wrong field type. */
+function brokenCases(ruleId: RuleId): fc.Arbitrary<UpdateCase> {
+  const broken = updatePodCaseArb().map((c) => breakUpdateRule(ruleId, safeCase(c)));
+  if (ruleId !== "pods.update.field-type") return broken;
+  const notObject = fc
+    .tuple(updatePodCaseArb(), fc.constantFrom<unknown>([], "name", 42, null, [{ name: "x" }]))
+    .map(([c, body]) => ({ pod: c.pod, body: body as UpdateCase["body"] }));
+  return fc.oneof(broken, notObject);
+}
+
+async function brokenPatchesRefused(ctx: CheckContext, ruleId: RuleId, pool: UpdatePool): Promise<CheckOutcome> {
+  let probed = false;
+  const result = await checkRequests(ctx, brokenCases(ruleId), RUNS, async (c, violate) => {
+    const pod = await pool.get(c.pod);
+    if (!pod) return false;
+    if (!probed && ctx.options.profile === "lenient") {
+      probed = true;
+      const missing = await pool.patchMissing(pod);
+      if (missing !== undefined) throw new PatchRouteMissing(missing);
+    }
+    const body = withTargetVolumes(c.body, c.pod, pod, pool);
+    const res = await patchPod(ctx, pod.id, body);
+    const fail = (expected: string, exchange = res.exchange, earlier = [] as typeof res.exchange[]) =>
+      violate(afterCreate(pod.created.exchange, pod.id, expected, exchange, earlier));
+    if (!accepts(ctx, res.status)) {
+      fail(`PATCH ${JSON.stringify(body)} on a ${c.pod.kind.toUpperCase()} pod ${c.pod.mountKind === "none" ? "without mounts" : `with a ${c.pod.mountKind} mount`} is refused with ${acceptedText(ctx)} ("${ctx.rule.spec}"); got ${res.status}`);
+    }
+    if (MOUNT_RULES.has(ruleId)) {
+      const after = await getPod(ctx, pod.id);
+      const mounts = jsonObject(after)?.mounts;
+      if (after.status === 200 && !sameMounts(mounts, pod.view.mounts)) {
+        fail(`a refused PATCH leaves the pod's mount as it was (${JSON.stringify(pod.view.mounts)}); after ${JSON.stringify(body)} was refused it reads ${JSON.stringify(mounts)}`, after.exchange, [res.exchange]);
+      }
+    }
+    return true;
+  });
+  if (result.outcome) return result.outcome;
+  if (result.judged === 0) return ctx.skip(`no pod the rule applies to could be created: ${pool.reasons().join("; ") || "every create was refused"}`);
+  return ctx.pass();
+}
+
+class PatchRouteMissing extends Error {
+  constructor(readonly status: number) {
+    super(`PATCH /v2/pods/{id} answered ${status}`);
+  }
+}
+
+for (const ruleId of Object.keys(updatePodBreakers) as RuleId[]) {
+  registerCheck(
+    ruleId,
+    async (ctx) => {
+      const pool = new UpdatePool(ctx, await readTargetCatalog(ctx));
+      try {
+        return await brokenPatchesRefused(ctx, ruleId, pool);
+      } catch (err) {
+        if (err instanceof PatchRouteMissing) return ctx.skip(`the target has no PATCH /v2/pods/{id} (choices.md): a PATCH that changes nothing answered ${err.status}`);
+        throw err;
+      } finally {
+        await pool.cleanup();
+        await settle(ctx);
+      }
+    },
+    { needs: { keys: ["api"] } },
+  );
+}
