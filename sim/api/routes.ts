@@ -87,30 +87,58 @@ export type RouteMatch =
   | { readonly kind: "method-not-allowed"; readonly allow: readonly HttpMethod[] }
   | { readonly kind: "not-found" };
 
-function matchPattern(pattern: string, path: string): Record<string, string> | undefined {
-  const ps = pattern.split("/");
-  const xs = path.split("/");
+/** Patterns split into segments once, not on every request. */
+const segmentCache = new WeakMap<RouteDef, readonly string[]>();
+function segmentsOf(r: RouteDef): readonly string[] {
+  let segs = segmentCache.get(r);
+  if (segs === undefined) {
+    segs = r.pattern.split("/");
+    segmentCache.set(r, segs);
+  }
+  return segs;
+}
+
+function matchPattern(ps: readonly string[], xs: readonly string[]): Record<string, string> | undefined {
   if (ps.length !== xs.length) return undefined;
+  // Literal segments first: most routes are ruled out without decoding anything.
+  for (let i = 0; i < ps.length; i++) {
+    const p = ps[i];
+    if (p.charCodeAt(0) !== 58 /* ":" */ && p !== xs[i]) return undefined;
+  }
   const params: Record<string, string> = Object.create(null);
   for (let i = 0; i < ps.length; i++) {
     const p = ps[i];
+    if (p.charCodeAt(0) !== 58) continue;
     const x = xs[i];
-    if (p.startsWith(":")) {
-      if (x === "") return undefined;
-      let value: string;
-      try {
-        value = decodeURIComponent(x);
-      } catch {
-        return undefined;
-      }
-      // An endpoint id never names one of the REST resource groups.
-      if (p === ":endpointId" && RESERVED_SEGMENTS.has(value.toLowerCase())) return undefined;
-      params[p.slice(1)] = value;
-    } else if (p !== x) {
+    if (x === "") return undefined;
+    let value: string;
+    try {
+      value = x.includes("%") ? decodeURIComponent(x) : x;
+    } catch {
       return undefined;
     }
+    // An endpoint id never names one of the REST resource groups.
+    if (p === ":endpointId" && RESERVED_SEGMENTS.has(value.toLowerCase())) return undefined;
+    params[p.slice(1)] = value;
   }
   return params;
+}
+
+/** Routes grouped by segment count, per table: a path is only compared with routes of its length. */
+const bySegments = new WeakMap<readonly RouteDef[], Map<number, RouteDef[]>>();
+function candidates(table: readonly RouteDef[], count: number): readonly RouteDef[] {
+  let index = bySegments.get(table);
+  if (index === undefined) {
+    index = new Map();
+    for (const r of table) {
+      const n = segmentsOf(r).length;
+      const list = index.get(n) ?? [];
+      list.push(r);
+      index.set(n, list);
+    }
+    bySegments.set(table, index);
+  }
+  return index.get(count) ?? [];
 }
 
 /** Finds the route for a method and path; HEAD is served as GET. */
@@ -118,8 +146,9 @@ export function matchRoute(method: HttpMethod, rawPath: string, table: readonly 
   const path = rawPath.length > 1 && rawPath.endsWith("/") ? rawPath.slice(0, -1) : rawPath;
   const wanted = method === "HEAD" ? "GET" : method;
   const allow = new Set<HttpMethod>();
-  for (const r of table) {
-    const params = matchPattern(r.pattern, path);
+  const xs = path.split("/");
+  for (const r of candidates(table, xs.length)) {
+    const params = matchPattern(segmentsOf(r), xs);
     if (!params) continue;
     if (r.method === wanted) return { kind: "match", route: r, params };
     allow.add(r.method);
