@@ -1,0 +1,116 @@
+/**
+ * cancel (spec, "Job status"): a queued job is removed before it starts, a job in progress is
+ * stopped, the answer is `{id, status: "CANCELLED"}` at once, and a cancelled job never
+ * completes afterwards. After a cancel the job may read CANCELLED or be gone (a 4xx): the spec
+ * says queued jobs are "removed", and does not say how a removed job reads.
+ */
+import * as fc from "fast-check";
+import type { CheckContext, CheckOutcome } from "../../check.ts";
+import type { ClientResponse } from "../../client.ts";
+import { schemaErrors } from "../support/schema.ts";
+import { asJob, show } from "./support/job-body.ts";
+import { is2xx, type JobSession } from "./support/job-session.ts";
+import { sleep } from "./support/inputs.ts";
+import { holdMs, submitQueued, submitRunning } from "./support/job-states.ts";
+import { property, runsFor } from "./support/property.ts";
+import { scenario, violated, withSession } from "./support/with-session.ts";
+
+/** Whether a read after a cancel is acceptable: CANCELLED, or the job gone. */
+function cancelledOrGone(res: ClientResponse): boolean {
+  if (res.status >= 400 && res.status < 500) return true;
+  return is2xx(res) && asJob(res.json)?.status === "CANCELLED";
+}
+
+/**
+ * Watches a cancelled job while the time it would have needed passes: every read must show it
+ * CANCELLED or gone. Other jobs of the session are cancelled first, so that a worker is free to
+ * take the job if the target kept it.
+ */
+async function watchCancelled(session: JobSession, id: string, jobMs: number, expected: string): Promise<void> {
+  for (const other of session.jobIds) if (other !== id) await session.cancel(other);
+  const span = session.virtual ? jobMs + 10_000 : Math.min(jobMs + 5_000, 20_000);
+  const steps = session.virtual ? 3 : 5;
+  for (let i = 0; i <= steps; i++) {
+    const res = await session.status(id);
+    if (!cancelledOrGone(res)) violated(session, res.exchange, `${expected}; got ${res.status} ${show(res.json)}`);
+    if (i < steps) await session.advance(span / steps);
+  }
+}
+
+async function cancelAccepted(session: JobSession, id: string, state: string): Promise<void> {
+  const res = await session.cancel(id);
+  if (!is2xx(res) || asJob(res.json)?.status !== "CANCELLED") {
+    violated(session, res.exchange, `a 2xx {id, status: "CANCELLED"} for cancel of a job ${state} (IN_QUEUE or IN_PROGRESS → CANCELLED on POST cancel); got ${res.status} ${show(res.json)}`);
+  }
+}
+
+export async function checkCancelQueued(ctx: CheckContext): Promise<CheckOutcome | void> {
+  return scenario(ctx, async (session) => {
+    const id = await submitQueued(session);
+    if (id === undefined) return ctx.skip("could not get a job to stay IN_QUEUE (every submission was taken by a worker at once)");
+    await cancelAccepted(session, id, "IN_QUEUE");
+    await watchCancelled(
+      session,
+      id,
+      holdMs(session),
+      `a cancelled queued job removed before it starts: CANCELLED or gone, never IN_QUEUE, IN_PROGRESS or COMPLETED, even once workers are free`,
+    );
+    return undefined;
+  });
+}
+
+export async function checkCancelRunning(ctx: CheckContext): Promise<CheckOutcome | void> {
+  return scenario(ctx, async (session) => {
+    const ms = session.virtual ? 60_000 : 15_000;
+    const id = await submitRunning(session, ms);
+    if (id === undefined) return ctx.skip("could not observe a job IN_PROGRESS within the time allowed");
+    await cancelAccepted(session, id, "IN_PROGRESS");
+    await watchCancelled(session, id, ms, `a cancelled job in progress stopped: CANCELLED or gone, never IN_PROGRESS or COMPLETED, even after the ${ms} ms it would have run`);
+    return undefined;
+  });
+}
+
+export async function checkCancelNeverCompletes(ctx: CheckContext): Promise<CheckOutcome | void> {
+  return property(
+    ctx,
+    fc.tuple(fc.integer({ min: 3_000, max: 20_000 }), fc.double({ min: 0, max: 1, noNaN: true })),
+    ([ms, fraction]) =>
+      withSession(ctx, async (session) => {
+        const { res, id } = await session.run(sleep(ms));
+        if (id === undefined) violated(session, res.exchange, `a job id from run; got ${res.status}`);
+        const delay = Math.round(fraction * ms);
+        await session.advance(session.virtual ? delay : Math.min(delay, 3_000));
+        const cancel = await session.cancel(id);
+        // A job that finished first cannot be cancelled; this run then shows nothing.
+        fc.pre(is2xx(cancel) && asJob(cancel.json)?.status === "CANCELLED");
+        await watchCancelled(session, id, ms, `a job cancelled ${delay} ms after its submission never completing afterwards: CANCELLED or gone`);
+      }),
+    { numRuns: runsFor(ctx, 3) },
+  );
+}
+
+export async function checkCancelResponse(ctx: CheckContext): Promise<CheckOutcome | void> {
+  return withSession(ctx, async (session) => {
+    const queued = await submitQueued(session);
+    const running = await submitRunning(session);
+    const cases = [
+      ...(queued ? [{ id: queued, state: "IN_QUEUE" }] : []),
+      ...(running ? [{ id: running, state: "IN_PROGRESS" }] : []),
+    ];
+    if (cases.length === 0) return ctx.skip("could not get a job IN_QUEUE or IN_PROGRESS to cancel");
+    for (const c of cases) {
+      const res = await session.cancel(c.id);
+      const errors = is2xx(res) ? schemaErrors("CancelResponse", res.json) : [];
+      const body = asJob(res.json);
+      if (!is2xx(res) || errors.length || body?.["id"] !== c.id || body.status !== "CANCELLED") {
+        return ctx.fail(
+          session.evidence(
+            `a 2xx {"id": "${c.id}", "status": "CANCELLED"} for cancel of a job ${c.state}${errors.length ? ` (${errors.join("; ")})` : ""}; got ${res.status} ${show(res.json)}`,
+            res.exchange,
+          ),
+        );
+      }
+    }
+    return undefined;
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * purge-queue (spec, rule 7 and "Other job responses"): it removes only the jobs waiting in the
+ * queue, running jobs continue, and `removed` counts what it removed. The scene: one of the
+ * suite's jobs IN_PROGRESS and two or more IN_QUEUE behind held workers, each read just before
+ * the purge, and health's inQueue read just before too.
+ *
+ * What that proves: a job seen IN_PROGRESS must still run and then complete; a job seen IN_QUEUE
+ * must be gone from the queue afterwards (on the emulator's manual clock nothing moves between
+ * the reads and the purge; in real time a worker may have taken it first, which is allowed).
+ * `removed` must be at least the number of the suite's queued jobs that went, and at most the
+ * queue's length by health, the only upper bound available when other users may share the
+ * endpoint (and one that holds as long as nobody submits in the instant between the two reads).
+ */
+import type { CheckContext, CheckOutcome } from "../../check.ts";
+import type { ClientResponse } from "../../client.ts";
+import { schemaErrors } from "../support/schema.ts";
+import { FINISH_BUDGET_MS } from "./support/budgets.ts";
+import { ACTIVE_STATUSES, asJob, isObject, show } from "./support/job-body.ts";
+import { is2xx, type JobSession } from "./support/job-session.ts";
+import { sleep } from "./support/inputs.ts";
+import { holdMs, submitQueued, submitRunning } from "./support/job-states.ts";
+import { scenario, violated } from "./support/with-session.ts";
+
+interface PurgeScene {
+  /** The job started on purpose, with the shortest sleep: the one followed to its end in real time. */
+  readonly primary: string;
+  readonly running: readonly string[];
+  readonly queued: readonly string[];
+  readonly health: ClientResponse;
+  readonly purge: ClientResponse;
+  readonly after: ReadonlyMap<string, ClientResponse>;
+}
+
+function statusOf(res: ClientResponse): string | undefined {
+  return is2xx(res) ? asJob(res.json)?.status : undefined;
+}
+
+async function purgeScene(session: JobSession): Promise<PurgeScene | string> {
+  const runningMs = session.virtual ? holdMs(session) : 15_000;
+  const primary = await submitRunning(session, runningMs);
+  if (primary === undefined) return "could not observe a job IN_PROGRESS within the time allowed";
+  if ((await submitQueued(session)) === undefined) return "could not get a job to stay IN_QUEUE (every submission was taken by a worker at once)";
+  await session.run(sleep(holdMs(session)));
+  const running: string[] = [];
+  const queued: string[] = [];
+  for (const id of session.jobIds) {
+    const status = statusOf(await session.status(id));
+    if (status === "IN_PROGRESS") running.push(id);
+    if (status === "IN_QUEUE") queued.push(id);
+  }
+  if (running.length === 0 || queued.length === 0) return "the jobs moved before the purge: no job both IN_PROGRESS and IN_QUEUE to purge around";
+  const health = await session.health();
+  const purge = await session.purge();
+  const after = new Map<string, ClientResponse>();
+  for (const id of [...running, ...queued]) after.set(id, await session.status(id));
+  return { primary, running, queued, health, purge, after };
+}
+
+function removedFromQueue(res: ClientResponse): boolean {
+  const status = statusOf(res);
+  return status === undefined ? res.status >= 400 && res.status < 500 : !ACTIVE_STATUSES.has(status) && status !== "COMPLETED";
+}
+
+export async function checkPurgeQueuedOnly(ctx: CheckContext): Promise<CheckOutcome | void> {
+  return scenario(ctx, async (session) => {
+    const scene = await purgeScene(session);
+    if (typeof scene === "string") return ctx.skip(scene);
+    if (!is2xx(scene.purge)) violated(session, scene.purge.exchange, `a 2xx answer {removed, status} to purge-queue; got ${scene.purge.status}`);
+    for (const id of scene.running) {
+      const res = scene.after.get(id) as ClientResponse;
+      const status = statusOf(res);
+      if (status !== "IN_PROGRESS" && status !== "COMPLETED") {
+        violated(session, res.exchange, `job ${id}, IN_PROGRESS before purge-queue, still IN_PROGRESS (or COMPLETED) after it: jobs already running continue; got ${res.status} ${show(res.json)}`);
+      }
+    }
+    for (const id of scene.queued) {
+      const res = scene.after.get(id) as ClientResponse;
+      const raced = !session.virtual && (statusOf(res) === "IN_PROGRESS" || statusOf(res) === "COMPLETED");
+      if (!raced && !removedFromQueue(res)) {
+        violated(session, res.exchange, `job ${id}, IN_QUEUE just before purge-queue, removed by it (gone, or no longer waiting); got ${res.status} ${show(res.json)}`);
+      }
+    }
+    // Every running job is followed to its end on virtual time; in real time, the short one.
+    for (const id of session.virtual ? scene.running : scene.running.filter((r) => r === scene.primary)) {
+      const end = await session.untilFinal(id, { budgetMs: FINISH_BUDGET_MS + holdMs(session), stepMs: 30_000 });
+      if (end.met && end.job?.status !== "COMPLETED") {
+        violated(session, end.res.exchange, `job ${id}, running when the queue was purged, continuing to COMPLETED; got ${end.res.status} ${show(end.res.json)}`);
+      }
+    }
+    if (session.virtual) {
+      for (const id of scene.queued) {
+        const res = await session.status(id);
+        if (statusOf(res) === "COMPLETED" || statusOf(res) === "IN_PROGRESS") {
+          violated(session, res.exchange, `job ${id}, removed from the queue by purge-queue, never running afterwards; got ${show(res.json)}`);
+        }
+      }
+    }
+    return undefined;
+  });
+}
+
+export async function checkPurgeCount(ctx: CheckContext): Promise<CheckOutcome | void> {
+  return scenario(ctx, async (session) => {
+    const scene = await purgeScene(session);
+    if (typeof scene === "string") return ctx.skip(scene);
+    const { purge } = scene;
+    const errors = is2xx(purge) ? schemaErrors("PurgeResponse", purge.json) : [];
+    if (!is2xx(purge) || errors.length) {
+      violated(session, purge.exchange, `a 2xx {removed: integer, status: string} from purge-queue${errors.length ? ` (${errors.join("; ")})` : ""}; got ${purge.status} ${show(purge.json)}`);
+    }
+    const removed = (purge.json as { removed: number }).removed;
+    const ours = scene.queued.filter((id) => removedFromQueue(scene.after.get(id) as ClientResponse)).length;
+    if (removed < ours) {
+      violated(session, purge.exchange, `removed of at least ${ours}: ${ours} of the suite's jobs were IN_QUEUE just before purge-queue and are gone from the queue after it; got ${removed}`);
+    }
+    const health = scene.health.json;
+    const inQueue = isObject(health) && isObject(health["jobs"]) ? health["jobs"]["inQueue"] : undefined;
+    if (is2xx(scene.health) && typeof inQueue === "number" && removed > inQueue) {
+      violated(
+        session,
+        purge.exchange,
+        `removed of at most ${inQueue}, the queue's length by health just before the purge: purge-queue removes only jobs waiting in the queue (${scene.running.length} of the suite's jobs were running, which it must not count); got ${removed}`,
+      );
+    }
+    return undefined;
+  });
+}

@@ -1,0 +1,162 @@
+/**
+ * retry (spec, rule 6 and the status table): only a FAILED or TIMED_OUT job can be retried; it
+ * keeps its id, goes back to IN_QUEUE (the answer is `{id, status: "IN_QUEUE"}`), runs again on
+ * its original input, and its previous output is removed. A job that fails by its handler (op
+ * fail) fails again on retry with the same message, which is how the original input shows.
+ */
+import * as fc from "fast-check";
+import type { CheckContext, CheckOutcome } from "../../check.ts";
+import { accepts, acceptedText } from "../support/statuses.ts";
+import { schemaErrors } from "../support/schema.ts";
+import { FINISH_BUDGET_MS, STEP_MS } from "./support/budgets.ts";
+import { asJob, has, isFinal, show } from "./support/job-body.ts";
+import { is2xx, type JobSession } from "./support/job-session.ts";
+import { fail, failMessageArb, sameJson, sleep, type Input } from "./support/inputs.ts";
+import { submitQueued, submitRunning } from "./support/job-states.ts";
+import { property, runsFor } from "./support/property.ts";
+import { scenario, violated, withSession } from "./support/with-session.ts";
+
+/** A job that failed: its id and input, or undefined when the target did not fail it. */
+async function failedJob(session: JobSession, message: string): Promise<{ id: string; input: Input } | undefined> {
+  const input = fail(message);
+  const { res, id } = await session.run(input);
+  if (id === undefined) violated(session, res.exchange, `a job id from run with {input: ${show(input)}}; got ${res.status}`);
+  const done = await session.untilFinal(id, { budgetMs: FINISH_BUDGET_MS, stepMs: STEP_MS });
+  return done.job?.status === "FAILED" ? { id, input } : undefined;
+}
+
+/** A property over failure messages: each run fails a job and hands it to `body`. */
+function retryProperty(ctx: CheckContext, body: (session: JobSession, job: { id: string; input: Input; message: string }) => Promise<void>) {
+  return property(
+    ctx,
+    failMessageArb(),
+    (message) =>
+      withSession(ctx, async (session) => {
+        const job = await failedJob(session, message);
+        // A handler that raised must leave the job FAILED; if this target did not, another rule says so.
+        fc.pre(job !== undefined);
+        await body(session, { ...job!, message });
+      }),
+    { numRuns: runsFor(ctx, 2) },
+  );
+}
+
+export async function checkRetryOnlyFailed(ctx: CheckContext): Promise<CheckOutcome | void> {
+  return scenario(ctx, async (session) => {
+    const refuse = async (id: string, state: string) => {
+      const res = await session.retry(id);
+      if (!accepts(ctx, res.status)) {
+        violated(session, res.exchange, `${acceptedText(ctx)} for retry of a ${state} job: retry works only for FAILED or TIMED_OUT jobs; got ${res.status} ${show(res.json)}`);
+      }
+    };
+    const { id: done } = await session.run({});
+    if (done !== undefined) {
+      const end = await session.untilFinal(done, { budgetMs: FINISH_BUDGET_MS, stepMs: STEP_MS });
+      if (end.job?.status === "COMPLETED") {
+        await refuse(done, "COMPLETED");
+        const after = await session.status(done);
+        const job = asJob(after.json);
+        if (!is2xx(after) || job?.status !== "COMPLETED") {
+          violated(session, after.exchange, `a COMPLETED job left COMPLETED by a refused retry; got ${after.status} ${show(after.json)}`);
+        }
+      }
+    }
+    const queued = await submitQueued(session);
+    if (queued !== undefined) await refuse(queued, "IN_QUEUE");
+    const running = session.jobIds.find((id) => session.trace.last(id) === "IN_PROGRESS") ?? (await submitRunning(session));
+    if (running !== undefined) await refuse(running, "IN_PROGRESS");
+    const victim = queued ?? running;
+    if (victim !== undefined) {
+      const cancel = await session.cancel(victim);
+      if (is2xx(cancel)) await refuse(victim, "CANCELLED");
+    }
+    return undefined;
+  });
+}
+
+export async function checkRetrySameId(ctx: CheckContext): Promise<CheckOutcome | void> {
+  return retryProperty(ctx, async (session, job) => {
+    const res = await session.retry(job.id);
+    const body = asJob(res.json);
+    if (!is2xx(res) || body?.["id"] !== job.id) {
+      violated(session, res.exchange, `a 2xx answer naming the same job id ${job.id} for retry of a FAILED job (retry keeps the job id); got ${res.status} ${show(res.json)}`);
+    }
+    const read = await session.status(job.id);
+    if (!is2xx(read) || asJob(read.json)?.["id"] !== job.id) {
+      violated(session, read.exchange, `the retried job readable under its id ${job.id}; got ${read.status} ${show(read.json)}`);
+    }
+  });
+}
+
+export async function checkRetryInQueue(ctx: CheckContext): Promise<CheckOutcome | void> {
+  const failed = await retryProperty(ctx, async (session, job) => {
+    const res = await session.retry(job.id);
+    const errors = is2xx(res) ? schemaErrors("RetryResponse", res.json) : [];
+    const body = asJob(res.json);
+    if (!is2xx(res) || errors.length || body?.status !== "IN_QUEUE") {
+      violated(session, res.exchange, `a 2xx {id, status: "IN_QUEUE"} for retry of a FAILED job${errors.length ? ` (${errors.join("; ")})` : ""}; got ${res.status} ${show(res.json)}`);
+    }
+  });
+  if (failed) return failed;
+  // TIMED_OUT needs an execution timeout, which only choices.md's `policy` sets: tried where it
+  // costs no real time (or under strict), and judged only if the target timed the job out.
+  if (!ctx.controlApi && ctx.options.profile !== "strict") return undefined;
+  return scenario(ctx, async (session) => {
+    const { id } = await session.run(sleep(30_000), { policy: { executionTimeout: 5_000 } });
+    if (id === undefined) return undefined;
+    const end = await session.untilFinal(id, { budgetMs: FINISH_BUDGET_MS, stepMs: STEP_MS });
+    if (end.job?.status !== "TIMED_OUT") return undefined;
+    const res = await session.retry(id);
+    if (!is2xx(res) || asJob(res.json)?.status !== "IN_QUEUE") {
+      violated(session, res.exchange, `a 2xx {id, status: "IN_QUEUE"} for retry of a TIMED_OUT job; got ${res.status} ${show(res.json)}`);
+    }
+    return undefined;
+  });
+}
+
+export async function checkRetryOriginalInput(ctx: CheckContext): Promise<CheckOutcome | void> {
+  const strict = ctx.options.profile === "strict";
+  return retryProperty(ctx, async (session, job) => {
+    const res = await session.retry(job.id);
+    if (!is2xx(res)) violated(session, res.exchange, `a 2xx answer to retry of a FAILED job; got ${res.status}`);
+    await session.pollUntil(
+      job.id,
+      (body, answer) => {
+        if (!body) violated(session, answer.exchange, `the retried job readable until it ends; got ${answer.status}`);
+        if (has(body, "input") && !sameJson(body["input"], job.input)) {
+          violated(session, answer.exchange, `the retried job's echoed input equal to the original ${show(job.input)}; got ${show(body["input"])}`);
+        }
+        if (!isFinal(body.status)) return false;
+        const error = body["error"];
+        if (body.status !== "FAILED" || (strict && (typeof error !== "string" || !error.includes(job.message)))) {
+          violated(
+            session,
+            answer.exchange,
+            `the retried job failing again${strict ? ` with an error containing ${show(job.message)}` : ""}: requeued with its original input ${show(job.input)}, the handler raises the same error; got ${show(body)}`,
+          );
+        }
+        return true;
+      },
+      { budgetMs: FINISH_BUDGET_MS, stepMs: STEP_MS },
+    );
+  });
+}
+
+export async function checkRetryOutputRemoved(ctx: CheckContext): Promise<CheckOutcome | void> {
+  const strict = ctx.options.profile === "strict";
+  return retryProperty(ctx, async (session, job) => {
+    const res = await session.retry(job.id);
+    if (!is2xx(res)) violated(session, res.exchange, `a 2xx answer to retry of a FAILED job; got ${res.status}`);
+    const read = await session.status(job.id);
+    const body = asJob(read.json);
+    if (!is2xx(read) || !body) violated(session, read.exchange, `the retried job readable; got ${read.status}`);
+    if (isFinal(body.status)) return;
+    if (has(body, "output") || (strict && has(body, "error"))) {
+      violated(
+        session,
+        read.exchange,
+        `a requeued job without the previous attempt's ${strict ? "output or error" : "output"} (retry removes previous output); got ${show(body)}`,
+      );
+    }
+  });
+}

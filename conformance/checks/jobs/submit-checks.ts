@@ -1,0 +1,67 @@
+/**
+ * Rules on what `run` and `runsync` accept: the `{input: object}` body (spec) and the other body
+ * keys choices.md documents (webhook, policy, s3Config; anything else refused). Each property
+ * sends bodies that break exactly one rule (and carry no prototype-poisoning key, which a server
+ * may refuse for its own reasons) and expects the rule's refusal; a body a target accepts by
+ * mistake leaves a job behind, which the session cancels.
+ */
+import * as fc from "fast-check";
+import { breakJobSubmitRule, jobSubmitBodyArb, PAYLOAD_LIMITS } from "../../../sim/api/validate/index.ts";
+import type { JobSubmitRequest } from "../../../sim/api/schemas/index.ts";
+import type { CheckContext, CheckOutcome } from "../../check.ts";
+import { accepts, acceptedText } from "../support/statuses.ts";
+import { show } from "./support/job-body.ts";
+import { echoInputArb, withoutPoisonKeys } from "./support/inputs.ts";
+import { property, runsFor } from "./support/property.ts";
+import { violated, withSession } from "./support/with-session.ts";
+
+const BODY_KEYS = ["input", "webhook", "policy", "s3Config"];
+
+/** A body with an `input` that is no object, or none at all. */
+function brokenInputArb(): fc.Arbitrary<unknown> {
+  const notAnObject = fc.oneof(
+    fc.string({ maxLength: 20 }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }).map(withoutPoisonKeys),
+  );
+  return fc.oneof(fc.constant({}), notAnObject.map((input) => ({ input })));
+}
+
+/** A valid body with one key besides the four choices.md lists. */
+function unknownKeyArb(): fc.Arbitrary<unknown> {
+  const key = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,12}$/).filter((k) => !BODY_KEYS.includes(k) && withoutPoisonKeys({ [k]: 0 })[k] === 0);
+  return fc.tuple(echoInputArb(), key, fc.jsonValue({ maxDepth: 1 })).map(([input, k, v]) => withoutPoisonKeys({ input, [k]: v }));
+}
+
+/** Valid bodies without a webhook (a body accepted by mistake must not call anyone back). */
+function baseBodyArb(): fc.Arbitrary<JobSubmitRequest> {
+  return jobSubmitBodyArb().map((b) => {
+    const { webhook: _webhook, ...rest } = b;
+    return withoutPoisonKeys(rest) as JobSubmitRequest;
+  });
+}
+
+function brokenBodyArb(ruleId: string): fc.Arbitrary<unknown> {
+  if (ruleId === "jobs.submit.input-object") return brokenInputArb();
+  if (ruleId === "jobs.submit.unknown-key") return unknownKeyArb();
+  return baseBodyArb().map((b) => breakJobSubmitRule(ruleId as Parameters<typeof breakJobSubmitRule>[0], b, { maxBytes: PAYLOAD_LIMITS.run }));
+}
+
+/** A check that `run` (and, for the input rule, `runsync`) refuses bodies breaking `ctx.rule`. */
+export async function checkSubmitBodyRule(ctx: CheckContext): Promise<CheckOutcome | void> {
+  const ops = ctx.rule.id === "jobs.submit.input-object" ? (["run", "runsync"] as const) : (["run"] as const);
+  const arb = fc.tuple(brokenBodyArb(ctx.rule.id), fc.constantFrom(...ops));
+  return property(
+    ctx,
+    arb,
+    ([body, op]) =>
+      withSession(ctx, async (session) => {
+        const { res } = await session.runRaw(body, op, op === "runsync" ? { wait: 1000 } : undefined);
+        if (accepts(ctx, res.status)) return;
+        violated(session, res.exchange, `${acceptedText(ctx)} for a ${op} body that breaks ${ctx.rule.id} (${ctx.rule.title}): ${show(body)}; got ${res.status}`);
+      }),
+    { numRuns: runsFor(ctx, 8) },
+  );
+}

@@ -1,0 +1,308 @@
+/**
+ * A check's conversation with the job endpoints: every request it makes (with the full-access
+ * key), the time it lets pass, the jobs it submitted and what it saw of them. Time is virtual on
+ * a target with the emulator's control API (advanced at once, so a check of minutes takes
+ * milliseconds) and real elsewhere; `now()` reads whichever applies. The session keeps its own
+ * ordered list of exchanges, so a failure can carry the whole sequence that led to it, with the
+ * job ids read back from the answers that gave them, and it cancels what it left running.
+ */
+import type { CheckContext, FailureInput } from "../../../check.ts";
+import type { Auth, ClientResponse, RequestSpec } from "../../../client.ts";
+import type { CurlCapture } from "../../../curl.ts";
+import { TargetError } from "../../../errors.ts";
+import type { Exchange } from "../../../recorder.ts";
+import { MAX_ADVANCE_MS } from "../../support/time.ts";
+import { asJob, isFinal, isJobStatus, isObject, type JobBody } from "./job-body.ts";
+import { JobTrace } from "./job-trace.ts";
+
+export type Query = Readonly<Record<string, string | number | undefined>>;
+
+/** An answer of run or runsync: the response, and the job id and body when it gave them. */
+export interface Submission {
+  readonly res: ClientResponse;
+  readonly id?: string;
+  readonly job?: JobBody;
+}
+
+export interface PollResult {
+  readonly res: ClientResponse;
+  readonly job?: JobBody;
+  /** Whether the condition was met within the budget. */
+  readonly met: boolean;
+}
+
+export interface PollOptions {
+  /** Time allowed, in the session's time (virtual or real) milliseconds. */
+  readonly budgetMs: number;
+  /** Virtual time advanced between polls (default 1000). */
+  readonly stepMs?: number;
+  /** Real time slept between polls against a target without the control API (default 1000). */
+  readonly realStepMs?: number;
+}
+
+const AUTH: Auth = { key: "api" };
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function is2xx(res: { readonly status: number }): boolean {
+  return res.status >= 200 && res.status < 300;
+}
+
+export class JobSession {
+  readonly trace: JobTrace;
+  /** Every exchange of the session, in the order a replay must send them. */
+  readonly exchanges: Exchange[] = [];
+  /** Jobs submitted, with the index of the exchange whose answer named each. */
+  private readonly submittedJobs: { readonly id: string; readonly at: number }[] = [];
+  private virtualMs = 0;
+
+  constructor(
+    readonly ctx: CheckContext,
+    readonly endpoint: string = ctx.target.endpoint,
+  ) {
+    this.trace = new JobTrace(ctx);
+  }
+
+  /** Whether time is the emulator's virtual time, moved by `advance`. */
+  get virtual(): boolean {
+    return this.ctx.controlApi;
+  }
+
+  /** Milliseconds on the session's clock: virtual time advanced so far, or the wall clock. */
+  now(): number {
+    return this.virtual ? this.virtualMs : Date.now();
+  }
+
+  get jobIds(): readonly string[] {
+    return this.submittedJobs.map((j) => j.id);
+  }
+
+  url(op: string, jobId?: string, endpoint: string = this.endpoint): string {
+    const base = this.ctx.target.serverless.replace(/\/+$/, "");
+    return `${base}/v2/${encodeURIComponent(endpoint)}/${op}${jobId === undefined ? "" : `/${encodeURIComponent(jobId)}`}`;
+  }
+
+  async send(spec: Omit<RequestSpec, "auth"> & { readonly auth?: Auth }): Promise<ClientResponse> {
+    const res = await this.ctx.client.request({ auth: AUTH, ...spec });
+    this.exchanges.push(res.exchange);
+    return res;
+  }
+
+  /**
+   * Lets `ms` pass: one control-API advance (recorded, so a replay moves the clock too), or a
+   * real sleep. Written here rather than through support/time.ts to keep the advance's exchange.
+   */
+  async advance(ms: number): Promise<void> {
+    const amount = Math.max(0, Math.min(MAX_ADVANCE_MS, Math.round(ms)));
+    if (!this.virtual) {
+      await realSleep(amount);
+      return;
+    }
+    const res = await this.ctx.client.request({ method: "POST", url: new URL("/_sim/clock/advance", this.ctx.target.rest).href, json: { ms: amount } });
+    if (res.status !== 200) throw new Error(`the control API answered ${res.status} to an advance of ${amount} ms: ${res.text.slice(0, 200)}`);
+    this.exchanges.push(res.exchange);
+    this.virtualMs += amount;
+  }
+
+  // --- submission -------------------------------------------------------------------------
+
+  private noteSubmission(res: ClientResponse, at: number, observed: boolean): Submission {
+    const body = isObject(res.json) ? res.json : undefined;
+    const id = body && typeof body["id"] === "string" && body["id"] !== "" ? (body["id"] as string) : undefined;
+    const job = asJob(res.json);
+    if (!is2xx(res) || id === undefined) return { res, ...(job ? { job } : {}) };
+    this.submittedJobs.push({ id, at });
+    const status = job?.status ?? "IN_QUEUE";
+    if (observed) this.trace.submitted(id, status);
+    else {
+      // runsync: the job was submitted unseen; what the answer shows is an observation.
+      this.trace.submitted(id, "IN_QUEUE", false);
+      if (isJobStatus(status)) this.trace.observed(id, status, res.exchange);
+    }
+    return { res, id, ...(job ? { job } : {}) };
+  }
+
+  /** POST run with `{input, ...extra}`. */
+  async run(input: unknown, extra: Readonly<Record<string, unknown>> = {}, endpoint?: string): Promise<Submission> {
+    const res = await this.send({ method: "POST", url: this.url("run", undefined, endpoint), json: { input, ...extra } });
+    return this.noteSubmission(res, this.exchanges.length - 1, true);
+  }
+
+  /**
+   * POST run or runsync with any body: a string is sent as it is (payload limits), anything else
+   * as JSON (bodies that break a rule).
+   */
+  async runRaw(body: unknown, op: "run" | "runsync" = "run", query?: Query): Promise<Submission> {
+    const spec: RequestSpec =
+      typeof body === "string"
+        ? { method: "POST", url: this.url(op), body, headers: { "content-type": "application/json" }, ...(query ? { query } : {}) }
+        : { method: "POST", url: this.url(op), json: body, ...(query ? { query } : {}) };
+    if (op === "runsync") return this.waiting(spec, query);
+    const res = await this.send(spec);
+    return this.noteSubmission(res, this.exchanges.length - 1, true);
+  }
+
+  /** POST runsync with `{input, ...extra}`, letting time pass while it waits. */
+  async runsync(input: unknown, options: { readonly query?: Query; readonly extra?: Readonly<Record<string, unknown>>; readonly endpoint?: string; readonly stepMs?: number } = {}): Promise<Submission> {
+    const spec: RequestSpec = {
+      method: "POST",
+      url: this.url("runsync", undefined, options.endpoint),
+      json: { input, ...(options.extra ?? {}) },
+      ...(options.query ? { query: options.query } : {}),
+    };
+    return this.waiting(spec, options.query, options.stepMs);
+  }
+
+  /** GET status-sync/{id}?wait=, letting time pass while it waits. */
+  async statusSync(id: string, query: Query, stepMs?: number): Promise<ClientResponse> {
+    const res = await this.whileAdvancing({ method: "GET", url: this.url("status-sync", id), query }, waitOf(query), stepMs);
+    const job = asJob(res.json);
+    if (is2xx(res) && job && isJobStatus(job.status)) this.trace.observed(id, job.status, res.exchange);
+    return res;
+  }
+
+  private async waiting(spec: RequestSpec, query: Query | undefined, stepMs?: number): Promise<Submission> {
+    const at = this.exchanges.length;
+    const res = await this.whileAdvancing(spec, waitOf(query), stepMs);
+    return this.noteSubmission(res, at, false);
+  }
+
+  /**
+   * Sends a request that waits for a job (runsync, status-sync). On the emulator's manual clock
+   * it would wait forever, since virtual time only moves when told: so while it is in flight the
+   * session advances the clock a step at a time, up to the request's own wait and a step more.
+   * Elsewhere it simply waits, bounded by the wait plus a margin. The waiting request is
+   * recorded before the advances it needed, in the order a replay sends them.
+   */
+  private async whileAdvancing(spec: RequestSpec, waitMs: number, stepMs = 1000): Promise<ClientResponse> {
+    const timeoutMs = Math.max(this.ctx.options.timeoutMs, this.virtual ? 0 : waitMs + 30_000);
+    if (!this.virtual) return this.send({ ...spec, timeoutMs });
+    const slot = this.exchanges.length;
+    this.exchanges.push(undefined as unknown as Exchange);
+    let done = false;
+    const pending = this.ctx.client.request({ auth: AUTH, ...spec, timeoutMs }).finally(() => {
+      done = true;
+    });
+    const settled = pending.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      for (let waited = 0; !done && waited <= waitMs + stepMs; waited += stepMs) {
+        await Promise.race([settled, realSleep(5)]);
+        if (done) break;
+        await this.advance(stepMs);
+      }
+      const res = await pending;
+      this.exchanges[slot] = res.exchange;
+      return res;
+    } catch (err) {
+      this.exchanges.splice(slot, 1);
+      await settled;
+      throw err;
+    }
+  }
+
+  // --- reads and actions ------------------------------------------------------------------
+
+  async status(id: string, query?: Query): Promise<ClientResponse> {
+    const res = await this.send({ method: "GET", url: this.url("status", id), ...(query ? { query } : {}) });
+    const job = asJob(res.json);
+    if (is2xx(res) && job && isJobStatus(job.status)) this.trace.observed(id, job.status, res.exchange);
+    return res;
+  }
+
+  async cancel(id: string): Promise<ClientResponse> {
+    const res = await this.send({ method: "POST", url: this.url("cancel", id) });
+    const job = asJob(res.json);
+    if (is2xx(res) && job) this.trace.cancelled(id, job.status, res.exchange);
+    return res;
+  }
+
+  async retry(id: string): Promise<ClientResponse> {
+    const res = await this.send({ method: "POST", url: this.url("retry", id) });
+    const job = asJob(res.json);
+    if (is2xx(res) && job) this.trace.retried(id, job.status, res.exchange);
+    return res;
+  }
+
+  async stream(id: string): Promise<ClientResponse> {
+    return this.send({ method: "GET", url: this.url("stream", id) });
+  }
+
+  async purge(): Promise<ClientResponse> {
+    return this.send({ method: "POST", url: this.url("purge-queue") });
+  }
+
+  async health(endpoint?: string): Promise<ClientResponse> {
+    return this.send({ method: "GET", url: this.url("health", undefined, endpoint) });
+  }
+
+  /**
+   * Reads the job's status until `done` holds or the budget is spent, letting time pass between
+   * reads. The last answer is returned either way.
+   */
+  async pollUntil(id: string, done: (job: JobBody | undefined, res: ClientResponse) => boolean, options: PollOptions): Promise<PollResult> {
+    const start = this.now();
+    const step = this.virtual ? (options.stepMs ?? 1000) : (options.realStepMs ?? 1000);
+    for (;;) {
+      const res = await this.status(id);
+      const job = is2xx(res) ? asJob(res.json) : undefined;
+      if (done(job, res)) return { res, ...(job ? { job } : {}), met: true };
+      if (this.now() - start >= options.budgetMs) return { res, ...(job ? { job } : {}), met: false };
+      await this.advance(step);
+    }
+  }
+
+  /** Polls until the job is final (or gone: a 4xx). */
+  untilFinal(id: string, options: PollOptions): Promise<PollResult> {
+    return this.pollUntil(id, (job, res) => (job ? isFinal(job.status) : res.status >= 400 && res.status < 500), options);
+  }
+
+  /** Polls until the job shows one of `statuses`, or is final, or gone. */
+  untilStatus(id: string, statuses: readonly string[], options: PollOptions): Promise<PollResult> {
+    return this.pollUntil(id, (job, res) => (job ? statuses.includes(job.status) || isFinal(job.status) : res.status >= 400 && res.status < 500), options);
+  }
+
+  // --- evidence and clean-up ----------------------------------------------------------------
+
+  /**
+   * A failure shown by `exchange`, with every earlier exchange of the session as its sequence
+   * (or only those given), and the job ids of earlier answers read back by the replay.
+   */
+  evidence(expected: string, exchange: Exchange, sequenceOnly?: readonly Exchange[]): FailureInput {
+    const at = this.exchanges.lastIndexOf(exchange);
+    const sequence = sequenceOnly ? [...sequenceOnly] : at < 0 ? [...this.exchanges] : this.exchanges.slice(0, at);
+    const jobs = this.submittedJobs
+      .map((j) => ({ id: j.id, at: sequence.indexOf(this.exchanges[j.at] as Exchange) }))
+      .filter((j) => j.at >= 0);
+    const captures: CurlCapture[] = jobs.map((j, n) => ({
+      variable: jobs.length === 1 ? "JOB_ID" : `JOB_ID_${n + 1}`,
+      fromRequest: j.at,
+      field: "id",
+      value: j.id,
+    }));
+    return { expected, exchange, ...(sequence.length ? { sequence } : {}), ...(captures.length ? { captures } : {}) };
+  }
+
+  /**
+   * Cancels every job of the session not known to be final, so that it holds no worker and no
+   * queue place when the next check runs. Best effort: errors here are not the rule's business.
+   */
+  async cleanup(): Promise<void> {
+    for (const id of this.jobIds) {
+      if (isFinal(this.trace.last(id))) continue;
+      try {
+        await this.ctx.client.request({ method: "POST", url: this.url("cancel", id), auth: AUTH });
+      } catch (err) {
+        if (!(err instanceof TargetError)) throw err;
+      }
+    }
+  }
+}
+
+function waitOf(query: Query | undefined): number {
+  const raw = query?.["wait"];
+  const n = typeof raw === "number" ? raw : Number(raw);
+  // An out-of-range or unreadable wait (a check of the wait rule) still needs a bound here.
+  return Number.isFinite(n) && n >= 1000 && n <= 300_000 ? n : 90_000;
+}

@@ -1,0 +1,73 @@
+/**
+ * Running a fast-check property whose runs talk to the target. A run that finds the rule broken
+ * throws a Violation carrying the failure (what was expected, the exchange that shows it and the
+ * sequence before it); fast-check shrinks it, and the smallest counterexample's Violation becomes
+ * the rule's failure with fast-check's path. A TargetError is never a verdict: once one happens,
+ * every later run (shrinking included) fails fast with it and it is rethrown for the runner.
+ */
+import * as fc from "fast-check";
+import type { CheckContext, CheckOutcome, FailureInput } from "../../../check.ts";
+import { TargetError } from "../../../errors.ts";
+
+export class Violation extends Error {
+  override readonly name = "Violation";
+  constructor(readonly failure: FailureInput) {
+    super(failure.expected);
+  }
+}
+
+export interface PropertyOptions<T> {
+  /** Random runs (after the examples); a check whose runs cost several requests asks for fewer than --runs. */
+  readonly numRuns: number;
+  /** Values tried first: the boundaries the rule names. */
+  readonly examples?: readonly T[];
+  /** Wall time for the runs and the shrinking; the best counterexample so far is kept. */
+  readonly timeLimitMs?: number;
+  /**
+   * Runs a precondition (fc.pre) may discard per run before the property gives up and the rule
+   * is skipped as inconclusive (default 1: a discarded run costs a whole scenario).
+   */
+  readonly maxSkipsPerRun?: number;
+}
+
+/** Runs per property for a check whose runs each cost `cost` requests or more. */
+export function runsFor(ctx: CheckContext, cap: number): number {
+  return Math.max(1, Math.min(ctx.options.runs, cap));
+}
+
+export async function property<T>(
+  ctx: CheckContext,
+  arb: fc.Arbitrary<T>,
+  body: (value: T) => Promise<void>,
+  options: PropertyOptions<T>,
+): Promise<CheckOutcome | undefined> {
+  let targetError: TargetError | undefined;
+  const prop = fc.asyncProperty(arb, async (value) => {
+    if (targetError) throw targetError;
+    try {
+      await body(value);
+    } catch (err) {
+      if (err instanceof TargetError) targetError = err;
+      throw err;
+    }
+  });
+  const details = await fc.check(prop, {
+    seed: ctx.fc.seed,
+    // fast-check counts the examples among its runs.
+    numRuns: options.numRuns + (options.examples?.length ?? 0),
+    ...(ctx.fc.path !== undefined ? { path: ctx.fc.path } : {}),
+    ...(options.examples ? { examples: options.examples.map((e) => [e] as [T]) } : {}),
+    maxSkipsPerRun: options.maxSkipsPerRun ?? 1,
+    plugins: [fc.interruptAfterTimeLimit(options.timeLimitMs ?? (ctx.controlApi ? 60_000 : 600_000))],
+  });
+  if (targetError) throw targetError;
+  if (!details.failed) return undefined;
+  const err = details.errorInstance;
+  if (err instanceof Violation) {
+    return ctx.fail({ ...err.failure, ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}) });
+  }
+  if (err instanceof Error) throw err;
+  return ctx.skip(
+    `inconclusive: ${details.numSkips} of the runs could not observe what the rule needs (a job that did not finish, or was taken before it could be seen, within the time allowed)`,
+  );
+}
