@@ -21,7 +21,13 @@ export function recordBody(text: string, inlineLimit = DEFAULT_INLINE_LIMIT): Re
     const cp = text.codePointAt(i) as number;
     const char = String.fromCodePoint(cp);
     let j = i + char.length;
-    while (text.startsWith(char, j)) j += char.length;
+    if (char.length === 1) {
+      // The common case (ASCII padding): compare code units, not substrings.
+      const unit = text.charCodeAt(i);
+      while (j < text.length && text.charCodeAt(j) === unit) j++;
+    } else {
+      while (text.startsWith(char, j)) j += char.length;
+    }
     const count = (j - i) / char.length;
     if (count >= MIN_RUN) {
       if (literal) parts.push({ text: literal });
