@@ -319,6 +319,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     for (const name in headers) res.setHeader(name, headers[name]);
     if (extraHeaders !== undefined) for (const name in extraHeaders) res.setHeader(name, extraHeaders[name]);
     if (closing) res.setHeader("connection", "close");
+    if (res.getHeader("connection") === "close" && res.socket) lingerOnClose(res.socket);
     res.statusCode = response.status;
     if (response.body === undefined) {
       res.end();
@@ -588,4 +589,27 @@ function urlHost(host: string): string {
   if (host === "0.0.0.0") return "127.0.0.1";
   if (host === "::") return "[::1]";
   return host.includes(":") ? `[${host}]` : host;
+}
+
+/** How long a connection closed after an early answer keeps draining what the client still sends. */
+const LINGER_MS = 2_000;
+
+/**
+ * A lingering close (as nginx's lingering_close): when an answer is sent before the request body
+ * was read (413, 415, …) and the connection is to close, node would destroy the socket as soon as
+ * the answer is flushed; bytes the client is still sending would then draw a TCP reset, which can
+ * discard the answer from the client's receive buffer before it reads it. Instead the socket is
+ * half-closed and keeps discarding input for a bounded time, so the client gets to read the answer.
+ */
+function lingerOnClose(socket: Socket): void {
+  const linger = socket as Socket & { destroySoon?: () => void; cpsimLinger?: boolean };
+  if (linger.cpsimLinger) return;
+  linger.cpsimLinger = true;
+  linger.destroySoon = function (this: Socket) {
+    if (this.writable) this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once("close", () => clearTimeout(timer));
+    this.resume();
+  };
 }
