@@ -3,32 +3,15 @@
  * engine's Rng: a read must not draw, or reading a pod at time t would shift every later draw.
  * These are 32-bit integer mixes, identical on every platform.
  */
+import { hashString, mix32 } from "../hash32.ts";
 
-/** The MurmurHash3 finaliser: a bijective avalanche of a 32-bit integer. */
-export function mix32(x: number): number {
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x85ebca6b);
-  x ^= x >>> 13;
-  x = Math.imul(x, 0xc2b2ae35);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
+export { hashString, mix32 };
 
 /** Combines integers into one 32-bit hash (order matters). */
 export function hashInts(...values: readonly number[]): number {
   let h = 0x9e3779b9;
   for (const v of values) h = mix32((h ^ mix32(v | 0)) + 0x7f4a7c15);
   return h;
-}
-
-/** FNV-1a over UTF-16 code units, finalised with mix32. */
-export function hashString(s: string, seed = 0): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return mix32(h);
 }
 
 /** A hash mapped to [0, 1). */
