@@ -30,3 +30,10 @@ t.test("unknown top-level option exits 2", async (t) => {
   t.equal(await main(["--frob"], c.io), 2);
   t.match(c.err.join(""), /unknown option "--frob"/);
 });
+
+t.test("no command prints the help to stderr and exits 2", async (t) => {
+  const c = capture();
+  t.equal(await main([], c.io), 2);
+  t.equal(c.out.join(""), "");
+  t.match(c.err.join(""), /Commands:/);
+});

@@ -45,9 +45,14 @@ export function topLevelHelp(): string {
 /** Runs the CLI and returns the exit code; never throws. */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+  if (first === undefined) {
+    // No command is a usage error: the help goes to stderr with exit 2.
+    io.stderr(topLevelHelp());
+    return 2;
+  }
+  if (first === "--help" || first === "-h" || first === "help") {
     io.stdout(topLevelHelp());
-    return first === undefined ? 2 : 0;
+    return 0;
   }
   if (first === "--version" || first === "-v") {
     io.stdout(`${version()}\n`);
