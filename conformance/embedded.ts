@@ -9,6 +9,7 @@ import { loadCatalog, type Catalog } from "../sim/catalog/index.ts";
 import { startEmulator } from "../sim/http/index.ts";
 import { PlatformBackend } from "../sim/http/platform-backend.ts";
 import type { EmbeddedTarget } from "./conform.ts";
+import type { Keys } from "./keys.ts";
 import type { ResolvedOptions } from "./options.ts";
 
 /** Quotas of the embedded suite account: far above what one run sends. */
@@ -16,6 +17,15 @@ export const EMBEDDED_SUITE_QUOTAS = { minute: 100_000, hour: 1_000_000, day: 10
 
 function keyOf(catalog: Catalog, accountId: string, access: "full" | "read-only"): string | undefined {
   return catalog.accounts.find((a) => a.id === accountId)?.keys.find((k) => k.access === access)?.key;
+}
+
+/** The suite's three keys on the embedded catalog: alpha full, alpha read-only, beta full. */
+export function embeddedKeys(catalog: Catalog): Keys {
+  return {
+    api: keyOf(catalog, "acct-alpha", "full"),
+    restricted: keyOf(catalog, "acct-alpha", "read-only"),
+    other: keyOf(catalog, "acct-beta", "full"),
+  };
 }
 
 export function embeddedCatalog(base: Catalog = loadCatalog()): Catalog {
@@ -38,11 +48,7 @@ export async function startEmbedded(options: ResolvedOptions): Promise<EmbeddedT
   return {
     rest: emulator.baseUrl,
     serverless: emulator.serverlessUrl,
-    keys: {
-      api: keyOf(catalog, "acct-alpha", "full"),
-      restricted: keyOf(catalog, "acct-alpha", "read-only"),
-      other: keyOf(catalog, "acct-beta", "full"),
-    },
+    keys: embeddedKeys(catalog),
     endpoint: "conformance",
     controlApi: true,
     close: () => emulator.close(),
