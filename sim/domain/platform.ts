@@ -13,6 +13,7 @@ import { Serverless, type ServerlessOptions } from "./serverless/index.ts";
 import { RateLimiter } from "./ratelimit/index.ts";
 import { KeyDirectory } from "./accounts/index.ts";
 import { DEFAULT_EPOCH_MS } from "./iso-time.ts";
+import { Resources } from "./resources/index.ts";
 
 export interface PlatformOptions {
   readonly seed: number;
@@ -28,7 +29,6 @@ export interface PlatformOptions {
 
 export class Platform {
   readonly seed: number;
-  readonly catalog: Catalog;
   readonly epochMs: number;
   readonly engine: Engine;
   readonly gpuStock: GpuStock;
@@ -37,19 +37,31 @@ export class Platform {
   readonly serverless: Serverless;
   readonly rateLimits: RateLimiter;
   readonly keys: KeyDirectory;
+  /** Templates, network volumes, registry credentials and endpoint records, as accounts change them. */
+  readonly resources: Resources;
 
   constructor(options: PlatformOptions) {
     this.seed = options.seed;
-    this.catalog = options.catalog;
     this.epochMs = options.epochMs ?? DEFAULT_EPOCH_MS;
     this.engine = new Engine({ seed: options.seed, stepCap: options.stepCap });
     const rng = this.engine.rng;
+    this.resources = new Resources(options.catalog, rng.fork("resources"));
     this.gpuStock = new GpuStock(this.engine, this.catalog, rng.fork("stock"), options.stock);
     this.cpuStock = new CpuStock(this.catalog);
-    this.pods = new PodRegistry(this.engine, this.catalog, rng.fork("pods"), { gpu: this.gpuStock, cpu: this.cpuStock }, options.pods);
+    // Volumes created after start are mountable: the registry asks the live resources.
+    const volumeDataCenter = (volumeId: string, accountId: string): string | undefined => {
+      const v = this.resources.get("networkVolumes", volumeId);
+      return v !== undefined && v.accountId === accountId ? v.dataCenterId : undefined;
+    };
+    this.pods = new PodRegistry(this.engine, this.catalog, rng.fork("pods"), { gpu: this.gpuStock, cpu: this.cpuStock, volumeDataCenter }, options.pods);
     this.serverless = new Serverless(this.engine, this.catalog, rng.fork("serverless"), this.gpuStock, options.serverless);
     this.rateLimits = new RateLimiter(this.catalog.accounts);
     this.keys = new KeyDirectory(this.catalog.accounts);
+  }
+
+  /** The catalog with the current templates, network volumes, registries and endpoints. */
+  get catalog(): Catalog {
+    return this.resources.catalog;
   }
 
   get now(): Micros {

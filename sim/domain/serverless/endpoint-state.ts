@@ -46,15 +46,17 @@ export class EndpointState {
   readonly workerCounts = new Int32Array(WORKER_STATE_COUNT);
   /** The pending QueueDelay scale check, or -1. */
   scaleHandle = -1;
-  readonly gpuRequest: GpuRequest;
+  /** Set when the endpoint is deleted: it takes no jobs and keeps no workers (see Serverless.removeEndpoint). */
+  deleted = false;
+  gpuRequest: GpuRequest;
   /** Owner account index, or -1 for a shared endpoint. */
   readonly ownerIndex: number;
-  readonly timeoutUs: number;
-  readonly idleTimeoutUs: number;
+  timeoutUs: number;
+  idleTimeoutUs: number;
 
   constructor(
     readonly index: number,
-    readonly config: ServerlessEndpointConfig,
+    public config: ServerlessEndpointConfig,
     readonly handler: JobHandler,
     readonly coldStartRng: Rng,
     readonly seedSalt: number,
@@ -62,6 +64,14 @@ export class EndpointState {
   ) {
     this.gpuRequest = Object.freeze({ gpuTypeIds: config.gpuTypeIds, count: config.gpuCount });
     this.ownerIndex = ownerIndex;
+    this.timeoutUs = config.executionTimeoutMs * 1000;
+    this.idleTimeoutUs = config.idleTimeoutMs * 1000;
+  }
+
+  /** A new configuration for a live endpoint (an account updated it); jobs already started keep their timeout. */
+  reconfigure(config: ServerlessEndpointConfig): void {
+    this.config = config;
+    this.gpuRequest = Object.freeze({ gpuTypeIds: config.gpuTypeIds, count: config.gpuCount });
     this.timeoutUs = config.executionTimeoutMs * 1000;
     this.idleTimeoutUs = config.idleTimeoutMs * 1000;
   }

@@ -162,6 +162,9 @@ export class Serverless {
   private readonly overheadUs: number;
   private readonly listenerLimit: number;
   private readonly onTransition: ServerlessOptions["onTransition"];
+  /** Kept for endpoints created after construction (addEndpoint): the same handler seam and streams. */
+  private readonly resolveHandler: (name: string) => JobHandler | undefined;
+  private readonly endpointRng: Rng;
 
   constructor(
     private readonly engine: Engine,
@@ -196,6 +199,8 @@ export class Serverless {
     catalog.accounts.forEach((a, i) => this.accountByid.set(a.id, i));
     const resolve = options.resolveHandler ?? getHandler;
     const endpointRng = rng.fork("endpoints");
+    this.resolveHandler = resolve;
+    this.endpointRng = endpointRng;
     catalog.endpoints.forEach((config, index) => {
       const handler: JobHandler | undefined = resolve(config.handler);
       if (handler === undefined) throw new ServerlessConfigError(`endpoint ${config.id}: unknown handler ${JSON.stringify(config.handler)}`);
@@ -342,6 +347,82 @@ export class Serverless {
 
   get webhooksDropped(): number {
     return this.outbox.dropped;
+  }
+
+  // ---------------------------------------------------------------- endpoints created, changed, deleted
+
+  /**
+   * Adds an endpoint an account created: its own queue, workers and random streams (forked by its
+   * id, so no other endpoint's draws move), with the handler its config names through the same
+   * seam as the catalog's endpoints. Returns its index.
+   */
+  addEndpoint(config: ServerlessEndpointConfig): number {
+    if (this.endpointByKey.has(config.id)) throw new ServerlessConfigError(`endpoint ${config.id} exists already`);
+    const handler = this.resolveHandler(config.handler);
+    if (handler === undefined) throw new ServerlessConfigError(`endpoint ${config.id}: unknown handler ${JSON.stringify(config.handler)}`);
+    const owner = config.accountId === null ? -1 : this.accountByid.get(config.accountId);
+    if (owner === undefined) throw new ServerlessConfigError(`endpoint ${config.id}: unknown account ${config.accountId}`);
+    const own = this.endpointRng.fork(config.id);
+    const seedSalt = (own.fork("seeds").next() * 4294967296) >>> 0;
+    const index = this.endpoints.length;
+    const e = new EndpointState(index, config, handler, own.fork("cold-start"), seedSalt, owner);
+    this.endpoints.push(e);
+    this.endpointByKey.set(config.id, index);
+    for (let i = 0; i < config.workersMin; i++) this.addWorker(e);
+    return index;
+  }
+
+  /**
+   * Applies a changed configuration (scaling, GPU types, timeouts) to a live endpoint. Queued and
+   * running jobs stay; workers above the new maximum stop unless busy (a busy one stops when it
+   * idles out), and the minimum is topped up at once. False for an unknown id.
+   */
+  reconfigureEndpoint(id: string, config: ServerlessEndpointConfig): boolean {
+    const index = this.endpointByKey.get(id);
+    if (index === undefined || config.id !== id) return false;
+    const e = this.endpoints[index];
+    e.reconfigure(config);
+    for (let i = e.workers.length - 1; i >= 0 && e.workers.length > config.workersMax; i--) {
+      const w = this.workers[e.workers[i]];
+      if (w.state !== W_RUNNING) this.stopWorker(e, w);
+    }
+    while (e.workers.length < Math.min(config.workersMin, config.workersMax)) this.addWorker(e);
+    if (e.workers.length > config.workersMin) for (const i of e.idle) this.scheduleIdleCheck(e, this.workers[i]);
+    this.scale(e, this.engine.now);
+    return true;
+  }
+
+  /**
+   * Deletes an endpoint (choices: the documented outcome for jobs in flight). Its IN_QUEUE jobs,
+   * then its IN_PROGRESS jobs, are cancelled (runsync and status-sync waiters are answered with
+   * CANCELLED, webhooks are sent), its workers stop and give their GPUs back, and its id (and
+   * slug) then name nothing: every job route answers as for an unknown endpoint. Returns the
+   * number of jobs cancelled, or undefined for an unknown id.
+   */
+  removeEndpoint(id: string): number | undefined {
+    const index = this.endpointByKey.get(id);
+    if (index === undefined) return undefined;
+    const e = this.endpoints[index];
+    e.deleted = true;
+    e.reconfigure({ ...e.config, workersMin: 0, workersMax: 0 });
+    if (e.scaleHandle >= 0) {
+      this.engine.cancel(e.scaleHandle);
+      e.scaleHandle = -1;
+    }
+    const J = this.jobs;
+    const queued: number[] = [];
+    const running: number[] = [];
+    for (let slot = 0; slot < J.used; slot++) {
+      if (J.endpoint[slot] !== index) continue;
+      if (J.state[slot] === IN_QUEUE) queued.push(slot);
+      else if (J.state[slot] === IN_PROGRESS) running.push(slot);
+    }
+    let cancelled = 0;
+    for (const slot of [...queued, ...running]) if (this.cancelSlot(slot)) cancelled++;
+    for (const w of [...e.workers]) this.stopWorker(e, this.workers[w]);
+    this.endpointByKey.delete(e.config.id);
+    if (e.config.slug !== undefined && e.config.slug !== null) this.endpointByKey.delete(e.config.slug);
+    return cancelled;
   }
 
   // ---------------------------------------------------------------- fast path and lookups

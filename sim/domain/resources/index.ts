@@ -1,0 +1,5 @@
+// Account-owned resources (templates, network volumes, registries, endpoints) and the commands that change them.
+export { Resources, RESOURCE_LIMIT_PER_ACCOUNT } from "./resources.ts";
+export type { EndpointExtra } from "./resources.ts";
+export { GPU_POOLS, resolveGpuIds, splitGpuIds } from "./gpu-pools.ts";
+export * from "./commands.ts";
