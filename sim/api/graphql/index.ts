@@ -11,3 +11,4 @@ export { paramsFromBody, paramsFromQuery } from "./request-params.ts";
 export type { GraphqlParams } from "./request-params.ts";
 // The official Python client's documents, verbatim, for tests and the conformance suite.
 export * from "./python-client-documents.ts";
+export * from "./python-client-resource-documents.ts";

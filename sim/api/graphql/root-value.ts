@@ -5,12 +5,14 @@
 import { dataCenters, gpuTypes } from "./catalog-queries.ts";
 import { deployCpuPod } from "./deploy-cpu-pod.ts";
 import { podFindAndDeployOnDemand } from "./deploy-gpu-pod.ts";
+import type { ResolverContext } from "./resolver-context.ts";
 import { podResume, podStop, podTerminate } from "./pod-mutations.ts";
 import { myself, pod } from "./pod-queries.ts";
+import * as resources from "./resource-resolvers.ts";
 
 export const rootValue = Object.freeze({
-  // Query
-  myself,
+  // Query; `myself` with the account's resources beside its pods.
+  myself: (args: unknown, ctx: ResolverContext) => ({ ...myself(args, ctx), ...resources.userResources(ctx) }),
   pod,
   gpuTypes,
   dataCenters,
@@ -20,4 +22,16 @@ export const rootValue = Object.freeze({
   podResume,
   podStop,
   podTerminate,
+  updateUserSettings: resources.updateUserSettings,
+  saveTemplate: resources.saveTemplate,
+  deleteTemplate: resources.deleteTemplate_,
+  saveEndpoint: resources.saveEndpoint,
+  updateEndpointTemplate: resources.updateEndpointTemplate,
+  deleteEndpoint: resources.deleteEndpoint_,
+  saveRegistryAuth: resources.saveRegistryAuth,
+  updateRegistryAuth: resources.updateRegistryAuth,
+  deleteRegistryAuth: resources.deleteRegistryAuth,
+  createNetworkVolume: resources.createNetworkVolume_,
+  updateNetworkVolume: resources.updateNetworkVolume_,
+  deleteNetworkVolume: resources.deleteNetworkVolume_,
 });

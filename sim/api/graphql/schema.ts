@@ -5,7 +5,8 @@
  * field's arguments, which is how `lowestPrice(input)` works).
  */
 import { assertValidSchema, buildSchema, type GraphQLSchema } from "graphql";
+import { resourceSchemaSdl } from "./resource-schema-sdl.ts";
 import { schemaSdl } from "./schema-sdl.ts";
 
-export const graphqlSchema: GraphQLSchema = buildSchema(schemaSdl);
+export const graphqlSchema: GraphQLSchema = buildSchema(schemaSdl + resourceSchemaSdl);
 assertValidSchema(graphqlSchema);

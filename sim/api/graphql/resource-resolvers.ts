@@ -1,0 +1,203 @@
+/**
+ * `myself`'s resource fields and the resource mutations: updateUserSettings, saveTemplate,
+ * deleteTemplate, saveEndpoint, updateEndpointTemplate, deleteEndpoint, saveRegistryAuth,
+ * updateRegistryAuth, deleteRegistryAuth and the network-volume mutations. Each translates its
+ * input into sim/domain/resources' commands, so REST and GraphQL refuse alike; a refusal is a
+ * GraphQL error (HTTP 200, `errors`), as the platform's GraphQL answers.
+ *
+ * Choices: an empty string is "not given" where the Python client writes `""` for a missing value
+ * (`networkVolumeId: ""`, `locations: ""`, `containerRegistryAuthId : ""`, `ports: ""`).
+ */
+import { ENDPOINT_DEFAULTS, TEMPLATE_DEFAULTS, createEndpoint, createNetworkVolume, createRegistry, createTemplate, deleteEndpoint, deleteNetworkVolume, deleteRegistry, deleteTemplate, ownEndpoint, splitGpuIds, updateEndpoint, updateNetworkVolume, updateRegistry, updateTemplate, type Done, type EndpointFields, type TemplateFields } from "../../domain/resources/index.ts";
+import { GraphqlCode, userError } from "./error-codes.ts";
+import { endpointObject, networkVolumeObject, registryObject, templateObject } from "./resource-objects.ts";
+import type { ResolverContext } from "./resolver-context.ts";
+
+type Opt<T> = T | null | undefined;
+const given = (s: Opt<string>): string | undefined => (s === null || s === undefined || s === "" ? undefined : s);
+const num = (n: Opt<number>): number | undefined => (n === null || n === undefined ? undefined : n);
+
+function unwrap<T>(out: Done<T>, operation: string): T {
+  if (out.ok) return out.value;
+  const code = out.reason === "invalid" ? GraphqlCode.BAD_USER_INPUT : out.reason === "not-found" ? GraphqlCode.NOT_FOUND : GraphqlCode.CONFLICT;
+  throw userError(code, `${operation}: ${out.message}.`);
+}
+
+/** The resource fields of `myself`: functions, so a selection builds only what it asks for. */
+export function userResources(ctx: ResolverContext) {
+  const { platform, principal } = ctx;
+  const accountId = principal.accountId;
+  const catalog = () => platform.catalog;
+  return {
+    pubKey: () => platform.resources.pubKey(accountId),
+    networkVolumes: () => catalog().networkVolumes.filter((v) => v.accountId === accountId).map(networkVolumeObject),
+    endpoints: () => catalog().endpoints.filter((e) => e.accountId === accountId).map((e) => endpointObject(platform, ownEndpoint(platform, accountId, e.id)!)),
+    podTemplates: () => catalog().templates.filter((t) => t.accountId === accountId).map(templateObject),
+    containerRegistryCreds: () => catalog().registries.filter((r) => r.accountId === accountId).map(registryObject),
+  };
+}
+
+export function updateUserSettings(args: { input: { pubKey?: Opt<string> } }, ctx: ResolverContext) {
+  const { pubKey } = args.input;
+  if (pubKey !== null && pubKey !== undefined) {
+    if (pubKey.length > 64 * 1024) throw userError(GraphqlCode.BAD_USER_INPUT, "updateUserSettings: pubKey is longer than 65536 characters; send your public keys only.");
+    ctx.platform.resources.setPubKey(ctx.principal.accountId, pubKey);
+  }
+  return { id: ctx.principal.accountId, ...userResources(ctx) };
+}
+
+interface SaveTemplateInput {
+  id?: Opt<string>;
+  name?: Opt<string>;
+  imageName?: Opt<string>;
+  dockerArgs?: Opt<string>;
+  containerDiskInGb?: Opt<number>;
+  volumeInGb?: Opt<number>;
+  volumeMountPath?: Opt<string>;
+  ports?: Opt<string>;
+  env?: Opt<ReadonlyArray<{ key: string; value?: Opt<string> } | null>>;
+  isServerless?: Opt<boolean>;
+  isPublic?: Opt<boolean>;
+  readme?: Opt<string>;
+  containerRegistryAuthId?: Opt<string>;
+}
+
+function templatePatch(i: SaveTemplateInput): Partial<TemplateFields> {
+  const env = i.env === null || i.env === undefined ? undefined : Object.fromEntries(i.env.filter((e) => e !== null).map((e) => [e!.key, e!.value ?? ""]));
+  return {
+    name: i.name ?? undefined,
+    image: i.imageName ?? undefined,
+    args: i.dockerArgs ?? undefined,
+    disk: num(i.containerDiskInGb),
+    volumeInGb: num(i.volumeInGb),
+    volumeMountPath: given(i.volumeMountPath),
+    ports: i.ports === null || i.ports === undefined ? undefined : i.ports.split(",").map((p) => p.trim()).filter((p) => p !== ""),
+    env,
+    // `containerRegistryAuthId : ""` is the client's "none".
+    registry: i.containerRegistryAuthId === undefined ? undefined : (given(i.containerRegistryAuthId) ?? null),
+    isServerless: i.isServerless ?? undefined,
+    isPublic: i.isPublic ?? undefined,
+    readme: i.readme ?? undefined,
+  };
+}
+
+export function saveTemplate(args: { input?: Opt<SaveTemplateInput> }, ctx: ResolverContext) {
+  const input = args.input ?? {};
+  const { platform, principal } = ctx;
+  const patch = templatePatch(input);
+  const id = given(input.id);
+  if (id !== undefined) return templateObject(unwrap(updateTemplate(platform, principal.accountId, id, patch), "saveTemplate"));
+  if (patch.name === undefined || patch.image === undefined) throw userError(GraphqlCode.BAD_USER_INPUT, "saveTemplate: a new template needs name and imageName.");
+  const fields = { ...TEMPLATE_DEFAULTS, ...stripUndefined(patch) } as TemplateFields;
+  return templateObject(unwrap(createTemplate(platform, principal.accountId, fields), "saveTemplate"));
+}
+
+/** The platform deletes templates by name (unique per account). */
+export function deleteTemplate_(args: { templateName: string }, ctx: ResolverContext): null {
+  const { platform, principal } = ctx;
+  const t = platform.catalog.templates.find((x) => x.accountId === principal.accountId && x.name === args.templateName);
+  if (t === undefined) throw userError(GraphqlCode.NOT_FOUND, `deleteTemplate: you have no template named ${JSON.stringify(args.templateName)}.`);
+  unwrap(deleteTemplate(platform, principal.accountId, t.id), "deleteTemplate");
+  return null;
+}
+
+interface EndpointInput {
+  id?: Opt<string>;
+  name?: Opt<string>;
+  templateId?: Opt<string>;
+  gpuIds?: Opt<string>;
+  gpuCount?: Opt<number>;
+  networkVolumeId?: Opt<string>;
+  locations?: Opt<string>;
+  idleTimeout?: Opt<number>;
+  scalerType?: Opt<string>;
+  scalerValue?: Opt<number>;
+  workersMin?: Opt<number>;
+  workersMax?: Opt<number>;
+  executionTimeoutMs?: Opt<number>;
+  flashBootType?: Opt<string>;
+}
+
+const SCALER_TYPES: Readonly<Record<string, EndpointFields["scalerType"]>> = { QUEUE_DELAY: "QueueDelay", REQUEST_COUNT: "RequestCount", WORKER_COUNT: "RequestCount" };
+
+function endpointPatch(i: EndpointInput): Partial<EndpointFields> {
+  let scalerType: EndpointFields["scalerType"] | undefined;
+  if (given(i.scalerType) !== undefined) {
+    scalerType = SCALER_TYPES[i.scalerType!];
+    if (scalerType === undefined) throw userError(GraphqlCode.BAD_USER_INPUT, `saveEndpoint: scalerType ${JSON.stringify(i.scalerType)} is unknown; send QUEUE_DELAY or REQUEST_COUNT.`);
+  }
+  const flash = given(i.flashBootType);
+  if (flash !== undefined && flash !== "OFF" && flash !== "FLASHBOOT") throw userError(GraphqlCode.BAD_USER_INPUT, `saveEndpoint: flashBootType ${JSON.stringify(flash)} is unknown; send OFF or FLASHBOOT.`);
+  return {
+    name: i.name ?? undefined,
+    templateId: given(i.templateId),
+    gpuIds: given(i.gpuIds) === undefined ? undefined : splitGpuIds(i.gpuIds!),
+    gpuCount: num(i.gpuCount),
+    networkVolumeIds: i.networkVolumeId === undefined ? undefined : given(i.networkVolumeId) === undefined ? [] : [i.networkVolumeId!],
+    dataCenterIds: i.locations === undefined ? undefined : splitGpuIds(i.locations ?? ""),
+    idleTimeoutS: num(i.idleTimeout),
+    scalerType,
+    scalerValue: num(i.scalerValue),
+    workersMin: num(i.workersMin),
+    workersMax: num(i.workersMax),
+    executionTimeoutMs: num(i.executionTimeoutMs),
+    flashboot: flash as EndpointFields["flashboot"] | undefined,
+  };
+}
+
+export function saveEndpoint(args: { input: EndpointInput }, ctx: ResolverContext) {
+  const { platform, principal } = ctx;
+  const patch = endpointPatch(args.input);
+  const id = given(args.input.id);
+  if (id !== undefined) return endpointObject(platform, unwrap(updateEndpoint(platform, principal.accountId, id, patch), "saveEndpoint"));
+  if (patch.name === undefined || patch.templateId === undefined || patch.gpuIds === undefined) {
+    throw userError(GraphqlCode.BAD_USER_INPUT, "saveEndpoint: a new endpoint needs name, templateId and gpuIds.");
+  }
+  const fields = { ...ENDPOINT_DEFAULTS, ...stripUndefined(patch) } as EndpointFields;
+  return endpointObject(platform, unwrap(createEndpoint(platform, principal.accountId, fields), "saveEndpoint"));
+}
+
+export function updateEndpointTemplate(args: { input?: Opt<{ endpointId?: Opt<string>; id?: Opt<string>; templateId: string }> }, ctx: ResolverContext) {
+  const input = args.input;
+  const id = given(input?.endpointId) ?? given(input?.id);
+  if (input === null || input === undefined || id === undefined) throw userError(GraphqlCode.BAD_USER_INPUT, "updateEndpointTemplate: send input {endpointId, templateId}.");
+  const { platform, principal } = ctx;
+  return endpointObject(platform, unwrap(updateEndpoint(platform, principal.accountId, id, { templateId: input.templateId }), "updateEndpointTemplate"));
+}
+
+export function deleteEndpoint_(args: { id: string }, ctx: ResolverContext): null {
+  unwrap(deleteEndpoint(ctx.platform, ctx.principal.accountId, args.id), "deleteEndpoint");
+  return null;
+}
+
+export function saveRegistryAuth(args: { input: { name: string; username: string; password: string } }, ctx: ResolverContext) {
+  return registryObject(unwrap(createRegistry(ctx.platform, ctx.principal.accountId, args.input), "saveRegistryAuth"));
+}
+
+export function updateRegistryAuth(args: { input: { id: string; username: string; password: string } }, ctx: ResolverContext) {
+  const { id, username, password } = args.input;
+  return registryObject(unwrap(updateRegistry(ctx.platform, ctx.principal.accountId, id, { username, password }), "updateRegistryAuth"));
+}
+
+export function deleteRegistryAuth(args: { registryAuthId: string }, ctx: ResolverContext): null {
+  unwrap(deleteRegistry(ctx.platform, ctx.principal.accountId, args.registryAuthId), "deleteRegistryAuth");
+  return null;
+}
+
+export function createNetworkVolume_(args: { input: { name: string; size: number; dataCenterId: string } }, ctx: ResolverContext) {
+  return networkVolumeObject(unwrap(createNetworkVolume(ctx.platform, ctx.principal.accountId, args.input), "createNetworkVolume"));
+}
+
+export function updateNetworkVolume_(args: { input: { id: string; name?: Opt<string>; size?: Opt<number> } }, ctx: ResolverContext) {
+  const { id, name, size } = args.input;
+  return networkVolumeObject(unwrap(updateNetworkVolume(ctx.platform, ctx.principal.accountId, id, { name: name ?? undefined, size: size ?? undefined }), "updateNetworkVolume"));
+}
+
+export function deleteNetworkVolume_(args: { input: { id: string } }, ctx: ResolverContext): null {
+  unwrap(deleteNetworkVolume(ctx.platform, ctx.principal.accountId, args.input.id), "deleteNetworkVolume");
+  return null;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
