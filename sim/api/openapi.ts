@@ -8,6 +8,7 @@ import { allSchemas } from "./schemas/index.ts";
 import { SCHEMA_ID_PREFIX } from "./schemas/schema-helpers.ts";
 import { routes, type RouteDef } from "./routes.ts";
 import { REST_RESOURCE_RESPONSES, restResourceSchemas } from "./ops/rest/resource-schemas.ts";
+import { REST_RESOURCE_WRITES, resourceRequestSchemas } from "./ops/rest/resource-request-schemas.ts";
 
 interface OpSchemas {
   readonly request?: string;
@@ -38,6 +39,19 @@ const OP_SCHEMAS: Readonly<Record<string, OpSchemas>> = {
   graphql: { responses: { 200: "GraphqlDataEnvelope" } },
   graphqlGet: { responses: { 200: "GraphqlDataEnvelope" } },
   ...Object.fromEntries(Object.entries(REST_RESOURCE_RESPONSES).map(([op, name]) => [op, { responses: { 200: name } }])),
+  ...REST_RESOURCE_WRITES,
+  // The same operations at the paths newer official clients call.
+  listServerlessEndpoints: { responses: { 200: "EndpointList" } },
+  createServerlessEndpoint: REST_RESOURCE_WRITES.createEndpoint!,
+  getServerlessEndpoint: { responses: { 200: "Endpoint" } },
+  updateServerlessEndpoint: REST_RESOURCE_WRITES.updateEndpoint!,
+  deleteServerlessEndpoint: REST_RESOURCE_WRITES.deleteEndpoint!,
+  listRegistryCredentials: { responses: { 200: "RegistryList" } },
+  createRegistryCredential: REST_RESOURCE_WRITES.createRegistry!,
+  getRegistryCredential: { responses: { 200: "Registry" } },
+  updateRegistryCredential: REST_RESOURCE_WRITES.updateRegistry!,
+  deleteRegistryCredential: REST_RESOURCE_WRITES.deleteRegistry!,
+  getGpuType: { responses: { 200: "GpuCatalogEntry" } },
 };
 
 const ERROR_STATUSES: Readonly<Record<string, readonly number[]>> = {
@@ -120,7 +134,7 @@ export interface OpenApiDocument {
 }
 
 /** Builds the document; `serverUrl` is the emulator's base URL when known. */
-export function openApiDocument(version: string, serverUrl?: string, schemas: readonly TSchema[] = [...allSchemas, ...restResourceSchemas]): OpenApiDocument {
+export function openApiDocument(version: string, serverUrl?: string, schemas: readonly TSchema[] = [...allSchemas, ...restResourceSchemas, ...resourceRequestSchemas]): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const path = r.pattern.replace(/:([A-Za-z]+)/g, "{$1}");

@@ -25,7 +25,7 @@ export interface RouteDef {
   /** Whether the operation changes state (a read-only key gets 403). */
   readonly write: boolean;
   readonly bodyLimit: number;
-  readonly tag: "Pods" | "Catalog" | "Network Volumes" | "Templates" | "Registries" | "Billing" | "Serverless" | "GraphQL" | "Meta";
+  readonly tag: "Pods" | "Catalog" | "Network Volumes" | "Templates" | "Registries" | "Billing" | "Serverless" | "Account" | "GraphQL" | "Meta";
   readonly summary: string;
 }
 
@@ -66,6 +66,33 @@ export const routes: readonly RouteDef[] = [
   route("getRegistry", "GET", "/v2/containerregistryauth/:id", "Registries", "One registry credential"),
   route("listEndpoints", "GET", "/v2/endpoints", "Serverless", "The account's serverless endpoints"),
   route("getEndpoint", "GET", "/v2/endpoints/:id", "Serverless", "One serverless endpoint"),
+  // Create, update, delete (issue 14). The /v2/serverless, /v2/registries and /v2/account paths are
+  // the ones newer official Python clients call; they serve the same operations.
+  route("createNetworkVolume", "POST", "/v2/networkvolumes", "Network Volumes", "Create a network volume"),
+  route("updateNetworkVolume", "PATCH", "/v2/networkvolumes/:id", "Network Volumes", "Rename or grow a network volume"),
+  route("deleteNetworkVolume", "DELETE", "/v2/networkvolumes/:id", "Network Volumes", "Delete a network volume no pod mounts"),
+  route("createTemplate", "POST", "/v2/templates", "Templates", "Create a template"),
+  route("updateTemplate", "PATCH", "/v2/templates/:id", "Templates", "Update a template of yours"),
+  route("deleteTemplate", "DELETE", "/v2/templates/:id", "Templates", "Delete a template no endpoint uses"),
+  route("createRegistry", "POST", "/v2/containerregistryauth", "Registries", "Create a container registry credential"),
+  route("updateRegistry", "PATCH", "/v2/containerregistryauth/:id", "Registries", "Change a credential's username and password"),
+  route("deleteRegistry", "DELETE", "/v2/containerregistryauth/:id", "Registries", "Delete a credential no template uses"),
+  route("createEndpoint", "POST", "/v2/endpoints", "Serverless", "Create a serverless endpoint (jobs can be sent at once)"),
+  route("updateEndpoint", "PATCH", "/v2/endpoints/:id", "Serverless", "Update a serverless endpoint"),
+  route("deleteEndpoint", "DELETE", "/v2/endpoints/:id", "Serverless", "Delete a serverless endpoint; its queued and running jobs are cancelled"),
+  route("listServerlessEndpoints", "GET", "/v2/serverless", "Serverless", "The account's serverless endpoints (same as GET /v2/endpoints)"),
+  route("createServerlessEndpoint", "POST", "/v2/serverless", "Serverless", "Create a serverless endpoint (same as POST /v2/endpoints)"),
+  route("getServerlessEndpoint", "GET", "/v2/serverless/:id", "Serverless", "One serverless endpoint (same as GET /v2/endpoints/{id})"),
+  route("updateServerlessEndpoint", "PATCH", "/v2/serverless/:id", "Serverless", "Update a serverless endpoint (same as PATCH /v2/endpoints/{id})"),
+  route("deleteServerlessEndpoint", "DELETE", "/v2/serverless/:id", "Serverless", "Delete a serverless endpoint (same as DELETE /v2/endpoints/{id})"),
+  route("listRegistryCredentials", "GET", "/v2/registries", "Registries", "Container registry credentials (same as GET /v2/containerregistryauth)"),
+  route("createRegistryCredential", "POST", "/v2/registries", "Registries", "Create a credential (same as POST /v2/containerregistryauth)"),
+  route("getRegistryCredential", "GET", "/v2/registries/:id", "Registries", "One credential (same as GET /v2/containerregistryauth/{id})"),
+  route("updateRegistryCredential", "PATCH", "/v2/registries/:id", "Registries", "Change a credential (same as PATCH /v2/containerregistryauth/{id})"),
+  route("deleteRegistryCredential", "DELETE", "/v2/registries/:id", "Registries", "Delete a credential (same as DELETE /v2/containerregistryauth/{id})"),
+  route("getSshKeys", "GET", "/v2/account/ssh-keys", "Account", "The account's SSH public keys"),
+  route("putSshKeys", "PUT", "/v2/account/ssh-keys", "Account", "Replace the account's SSH public keys"),
+  route("getGpuType", "GET", "/v2/catalog/gpus/:id", "Catalog", "One GPU type with its price and stock"),
   route("billingPods", "GET", "/v2/billing/pods", "Billing", "Pod spend by hour"),
   route("billingEndpoints", "GET", "/v2/billing/endpoints", "Billing", "Endpoint spend by hour"),
   route("openapi", "GET", "/openapi.json", "Meta", "This OpenAPI 3.1 document", { auth: "none" }),

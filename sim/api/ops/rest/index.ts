@@ -11,6 +11,8 @@ import { podAction } from "./pod-action.ts";
 import { getPod, listPods } from "./read-pods.ts";
 import { endpointOps, networkVolumeOps, registryOps, templateOps } from "./resource-ops.ts";
 import { updatePod } from "./update-pod.ts";
+import { getGpuType } from "./catalog-gpu.ts";
+import * as w from "./resource-writes.ts";
 
 export const restOperations: OperationTable = {
   listPods,
@@ -32,7 +34,34 @@ export const restOperations: OperationTable = {
   getEndpoint: endpointOps.get,
   billingPods,
   billingEndpoints,
+  getGpuType,
+  createNetworkVolume: w.createNetworkVolumeOp,
+  updateNetworkVolume: w.updateNetworkVolumeOp,
+  deleteNetworkVolume: w.deleteNetworkVolumeOp,
+  createTemplate: w.createTemplateOp,
+  updateTemplate: w.updateTemplateOp,
+  deleteTemplate: w.deleteTemplateOp,
+  createRegistry: w.createRegistryOp,
+  updateRegistry: w.updateRegistryOp,
+  deleteRegistry: w.deleteRegistryOp,
+  createEndpoint: w.createEndpointOp,
+  updateEndpoint: w.updateEndpointOp,
+  deleteEndpoint: w.deleteEndpointOp,
+  // The paths newer official clients call, same operations.
+  listServerlessEndpoints: endpointOps.list,
+  createServerlessEndpoint: w.createEndpointOp,
+  getServerlessEndpoint: endpointOps.get,
+  updateServerlessEndpoint: w.updateEndpointOp,
+  deleteServerlessEndpoint: w.deleteEndpointOp,
+  listRegistryCredentials: registryOps.list,
+  createRegistryCredential: w.createRegistryOp,
+  getRegistryCredential: registryOps.get,
+  updateRegistryCredential: w.updateRegistryOp,
+  deleteRegistryCredential: w.deleteRegistryOp,
+  getSshKeys: w.getSshKeysOp,
+  putSshKeys: w.putSshKeysOp,
 };
 
 export { restResourceSchemas, REST_RESOURCE_RESPONSES } from "./resource-schemas.ts";
+export { resourceRequestSchemas, REST_RESOURCE_WRITES } from "./resource-request-schemas.ts";
 export { createPodContext } from "./create-pod-context.ts";

@@ -1,11 +1,13 @@
 /**
  * List and get of network volumes, templates, registry credentials and serverless endpoints,
- * read from the catalog. Each kind says which records a caller sees; a record outside that set
+ * read from the live catalog (the catalog's records and those accounts created). Each kind says which records a caller sees; a record outside that set
  * answers 404 exactly like an unknown id, so one account never learns of another's resources.
  */
 import type { Catalog, Endpoint, NetworkVolume, Registry, Template } from "../../../catalog/index.ts";
 import { json } from "../../json-response.ts";
 import type { Operation } from "../../op-context.ts";
+import type { Platform } from "../../../domain/platform.ts";
+import { catalogEndpointExtra } from "../../../domain/resources/index.ts";
 import { problem } from "../../problem.ts";
 import { respond } from "../../types.ts";
 import { endpointView, networkVolumeView, registryView, templateView } from "./resource-views.ts";
@@ -18,18 +20,18 @@ interface ResourceKind<T extends { readonly id: string }> {
   readonly listPath: string;
   readonly records: (catalog: Catalog) => readonly T[];
   readonly visible: (record: T, accountId: string) => boolean;
-  readonly view: (record: T) => unknown;
+  readonly view: (record: T, platform: Platform) => unknown;
 }
 
 function listAndGet<T extends { readonly id: string }>(kind: ResourceKind<T>): { list: Operation; get: Operation } {
   const visibleTo = (catalog: Catalog, accountId: string) => kind.records(catalog).filter((r) => kind.visible(r, accountId));
   return {
     list: ({ platform, principal }) =>
-      respond(json(200, { [kind.listKey]: visibleTo(platform.catalog, principal.accountId).map(kind.view) })),
+      respond(json(200, { [kind.listKey]: visibleTo(platform.catalog, principal.accountId).map((r) => kind.view(r, platform)) })),
     get: ({ platform, params, principal }) => {
       const id = params.id ?? "";
       const found = visibleTo(platform.catalog, principal.accountId).find((r) => r.id === id);
-      if (found) return respond(json(200, kind.view(found)));
+      if (found) return respond(json(200, kind.view(found, platform)));
       return respond(problem(404, `No ${kind.noun} ${JSON.stringify(id)} is visible to your account; list them with GET ${kind.listPath}.`));
     },
   };
@@ -70,5 +72,5 @@ export const endpointOps = listAndGet<Endpoint>({
   listPath: "/v2/endpoints",
   records: (c) => c.endpoints,
   visible: (e, accountId) => e.accountId === null || e.accountId === accountId,
-  view: endpointView,
+  view: (e, platform) => endpointView(e, platform.resources.endpointExtra(e.id) ?? catalogEndpointExtra(platform, e)),
 });

@@ -41,6 +41,8 @@ export const TemplateView = Type.Object(
     env: Type.Record(Type.String(), Type.String()),
     registry: Nullable(Type.String()),
     readme: Type.String(),
+    /** The volume as REST v2 writes it (the official client reads mounts.persistent); {} without one. */
+    mounts: Type.Object({ persistent: Type.Optional(Type.Object({ size: Type.Integer({ minimum: 1 }), path: Type.String() })) }),
   },
   { $id: schemaId("Template") },
 );
@@ -71,11 +73,22 @@ export const EndpointView = Type.Object(
     gpuTypeIds: StringList,
     gpuCount: Type.Integer({ minimum: 1 }),
     workersMin: Type.Integer({ minimum: 0 }),
-    workersMax: Type.Integer({ minimum: 1 }),
+    workersMax: Type.Integer({ minimum: 0 }),
     idleTimeoutMs: Type.Integer({ minimum: 0 }),
     scalerType: Type.String(),
     scalerValue: Type.Integer({ minimum: 1 }),
     executionTimeoutMs: Type.Integer({ minimum: 1 }),
+    /** REST v2's write shape, read back (the flat fields above stay for existing readers). */
+    templateId: Nullable(Type.String()),
+    type: Type.Literal("QUEUE"),
+    gpu: Type.Object({ pools: StringList, count: Type.Integer({ minimum: 1 }) }),
+    workers: Type.Object({ min: Type.Integer({ minimum: 0 }), max: Type.Integer({ minimum: 0 }), idleTimeout: Type.Integer({ minimum: 0, description: "seconds" }) }),
+    scaling: Type.Object({ type: Type.Union([Type.Literal("QUEUE_DELAY"), Type.Literal("REQUEST_COUNT")]), queueDelay: Type.Optional(Type.Integer()), requestCount: Type.Optional(Type.Integer()) }),
+    flashboot: Type.Union([Type.Literal("OFF"), Type.Literal("FLASHBOOT")]),
+    networkVolumes: StringList,
+    dataCenterIds: StringList,
+    createdAt: Type.String({ format: "date-time" }),
+    version: Type.Integer({ minimum: 0 }),
   },
   { $id: schemaId("Endpoint") },
 );

@@ -3,6 +3,7 @@
  * leaves out the owner's account id; a registry credential never carries a password.
  */
 import type { Endpoint, NetworkVolume, Registry, Template } from "../../../catalog/index.ts";
+import type { EndpointExtra } from "../../../domain/resources/index.ts";
 import type { EndpointView, NetworkVolumeView, RegistryView, TemplateView } from "./resource-schemas.ts";
 
 export function networkVolumeView(v: NetworkVolume): NetworkVolumeView {
@@ -25,6 +26,7 @@ export function templateView(t: Template): TemplateView {
     env: { ...t.env },
     registry: t.registry,
     readme: t.readme,
+    mounts: t.volumeInGb > 0 ? { persistent: { size: t.volumeInGb, path: t.volumeMountPath } } : {},
   };
 }
 
@@ -32,7 +34,9 @@ export function registryView(r: Registry): RegistryView {
   return { id: r.id, name: r.name, username: r.username };
 }
 
-export function endpointView(e: Endpoint): EndpointView {
+/** `extra`: what a create or update recorded (catalog endpoints get catalogEndpointExtra's). */
+export function endpointView(e: Endpoint, extra: EndpointExtra): EndpointView {
+  const queueDelay = e.scalerType === "QueueDelay";
   return {
     id: e.id,
     name: e.name,
@@ -48,5 +52,15 @@ export function endpointView(e: Endpoint): EndpointView {
     scalerType: e.scalerType,
     scalerValue: e.scalerValue,
     executionTimeoutMs: e.executionTimeoutMs,
+    templateId: extra.templateId,
+    type: "QUEUE",
+    gpu: { pools: extra.gpuIds.split(",").filter((p) => p !== ""), count: e.gpuCount },
+    workers: { min: e.workersMin, max: e.workersMax, idleTimeout: Math.round(e.idleTimeoutMs / 1000) },
+    scaling: queueDelay ? { type: "QUEUE_DELAY", queueDelay: e.scalerValue } : { type: "REQUEST_COUNT", requestCount: e.scalerValue },
+    flashboot: extra.flashboot,
+    networkVolumes: [...extra.networkVolumeIds],
+    dataCenterIds: [...extra.dataCenterIds],
+    createdAt: extra.createdAt,
+    version: extra.version,
   };
 }
