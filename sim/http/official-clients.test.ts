@@ -89,6 +89,30 @@ t.test("the Python client's calls, then every JS SDK function on the endpoint it
   const tpl2 = await rest("POST", "/v2/templates", { name: "py-worker-2", image: "ghcr.io/me/worker:2", disk: 10, serverless: true });
   t.match((await rest("PATCH", `/v2/serverless/${endpointId}`, { templateId: tpl2.body!.id })).body, { id: endpointId, templateId: tpl2.body!.id });
 
+  // The Python client's Endpoint and Job on the new endpoint (runpod/endpoint/runner.py's
+  // RunPodClient: Content-Type JSON and Bearer on every request, json=None → no body).
+  async function py(method: "GET" | "POST", path: string, data?: unknown): Promise<Json> {
+    const res = await request(`${emulator.serverlessUrl}/v2/${path}`, {
+      method, headers: { "content-type": "application/json", authorization: `Bearer ${KEY}` }, ...(data !== undefined ? { body: JSON.stringify(data) } : {}),
+    });
+    t.ok(res.statusCode < 400, `${method} ${path}: ${res.statusCode}`);
+    return (await res.body.json()) as Json;
+  }
+  const pyJob = await py("POST", `${endpointId}/run`, { input: { op: "echo", n: 10 } });
+  t.match(pyJob, { id: String, status: "IN_QUEUE" });
+  t.match(await py("POST", `${endpointId}/runsync`, { input: { op: "echo", n: 11 } }), { status: "COMPLETED", output: { op: "echo", n: 11 } });
+  let pyStatus = await py("GET", `${endpointId}/status/${pyJob.id}`);
+  for (let i = 0; i < 50 && pyStatus.status !== "COMPLETED"; i++) pyStatus = await py("GET", `${endpointId}/status/${pyJob.id}`);
+  t.match(pyStatus, { status: "COMPLETED", output: { op: "echo", n: 10 } }, "status, then output");
+  const pyStream = await py("POST", `${endpointId}/run`, { input: { op: "stream", chunks: 1, bytes: 2, ms: 10 } });
+  let partial = await py("GET", `${endpointId}/stream/${pyStream.id}`);
+  for (let i = 0; i < 50 && partial.stream.length === 0; i++) partial = await py("GET", `${endpointId}/stream/${pyStream.id}`);
+  t.same(partial.stream.map((c: Json) => c.output), ["ab"], "stream yields chunk['output']");
+  const pyLong = await py("POST", `${endpointId}/run`, { input: { op: "sleep", ms: 600_000 } });
+  t.match(await py("POST", `${endpointId}/cancel/${pyLong.id}`), { id: pyLong.id, status: "CANCELLED" });
+  t.match(await py("GET", `${endpointId}/health`), { jobs: Object, workers: Object });
+  t.match(await py("POST", `${endpointId}/purge-queue`), { removed: Number });
+
   // Every JS SDK function on the new endpoint.
   const log = console.log;
   console.log = () => undefined; // the SDK prints each poll
