@@ -23,6 +23,12 @@ export interface PlatformOptions {
   readonly stock?: GpuStockOptions;
   readonly pods?: PodOptions;
   readonly serverless?: ServerlessOptions;
+  /**
+   * The handler (by name, resolved like the catalog's through serverless.resolveHandler) that
+   * endpoints created through the API run; default "conformance". The one seam for attaching a
+   * user's handler to created endpoints.
+   */
+  readonly createdEndpointHandler?: string;
   /** Ends a run that would execute more events than this (a runaway model), with a typed error. */
   readonly stepCap?: number;
 }
@@ -45,7 +51,7 @@ export class Platform {
     this.epochMs = options.epochMs ?? DEFAULT_EPOCH_MS;
     this.engine = new Engine({ seed: options.seed, stepCap: options.stepCap });
     const rng = this.engine.rng;
-    this.resources = new Resources(options.catalog, rng.fork("resources"));
+    this.resources = new Resources(options.catalog, rng.fork("resources"), options.createdEndpointHandler);
     this.gpuStock = new GpuStock(this.engine, this.catalog, rng.fork("stock"), options.stock);
     this.cpuStock = new CpuStock(this.catalog);
     // Volumes created after start are mountable: the registry asks the live resources.

@@ -186,3 +186,20 @@ t.test("the same session gives the same ids and event log", async (t) => {
   };
   t.equal(run(), run());
 });
+
+t.test("saveEndpoint with an id updates that endpoint; the created endpoints' handler is one option", async (t) => {
+  const platform = newPlatform({ createdEndpointHandler: "text-generation" });
+  const tpl = gql(platform, ALPHA, pythonTemplateMutation({ name: "w", imageName: "w:1", isServerless: true })).body.data!.saveTemplate.id;
+  const ep = gql(platform, ALPHA, pythonEndpointMutation({ name: "gen", templateId: tpl, gpuIds: "ADA_24", scalerType: "REQUEST_COUNT", scalerValue: 1 })).body.data!.saveEndpoint;
+  t.equal(platform.resources.get("endpoints", ep.id)!.handler, "text-generation");
+  const job = platform.serverless.submit({ endpointId: ep.id, accountId: "acct-alpha", input: { prompt: "hello", max_tokens: 4 } }) as any;
+  platform.advanceTo(platform.now + minutes(2));
+  t.match(platform.serverless.status(ep.id, "acct-alpha", job.jobId), { ok: true, job: { status: "COMPLETED" } }, "the configured handler ran");
+
+  const up = gql(platform, ALPHA, `mutation { saveEndpoint(input: {id: "${ep.id}", workersMin: 1, workersMax: 2, idleTimeout: 30}) { id workersMin workersMax idleTimeout scalerType version } }`);
+  t.same(up.body, { data: { saveEndpoint: { id: ep.id, workersMin: 1, workersMax: 2, idleTimeout: 30, scalerType: "REQUEST_COUNT", version: 1 } } });
+  t.equal(platform.serverless.healthOf(platform.serverless.endpointIndex(ep.id)).workers.idle + platform.serverless.healthOf(platform.serverless.endpointIndex(ep.id)).workers.initializing + platform.serverless.healthOf(platform.serverless.endpointIndex(ep.id)).workers.throttled >= 1, true, "the new minimum starts a worker at once");
+  t.equal(gql(platform, BETA, `mutation { saveEndpoint(input: {id: "${ep.id}", workersMax: 9}) { id } }`).body.errors?.[0].extensions.code, "NOT_FOUND", "not another account's");
+  t.equal(gql(platform, ALPHA, `mutation { saveEndpoint(input: {id: "${ep.id}", workersMin: 5, workersMax: 2}) { id } }`).body.errors?.[0].extensions.code, "BAD_USER_INPUT");
+  t.equal(gql(platform, ALPHA, `mutation { saveEndpoint(input: {id: "${ep.id}", scalerType: "FASTEST"}) { id } }`).body.errors?.[0].extensions.code, "BAD_USER_INPUT");
+});

@@ -25,8 +25,6 @@ const done = <T>(value: T): Done<T> => ({ ok: true, value });
 export const RESOURCE_LIMITS = Object.freeze({ templates: 200, networkVolumes: 50, registries: 50, endpoints: 25 });
 /** Bounds of the fields the schema cannot know (the model's own). */
 export const ENDPOINT_BOUNDS = Object.freeze({ workersMax: 100, gpuCount: 8, idleTimeoutS: 3600, scalerValue: 3600 });
-/** The handler a created endpoint runs: the conformance handler (a handler attached to the emulator replaces it by name). */
-export const CREATED_ENDPOINT_HANDLER = "conformance";
 /** Cold start of a created endpoint's workers: the conformance endpoint's. */
 const CREATED_COLD_START = Object.freeze({ mean: 2000, cv: 0.25 });
 const PORT = /^[0-9]{1,5}\/(http|tcp|udp)$/;
@@ -316,12 +314,13 @@ function checkEndpoint(platform: Platform, accountId: string, f: EndpointFields,
   return done(gpus.gpuTypeIds);
 }
 
-function endpointRecord(id: string, accountId: string, f: EndpointFields, gpuTypeIds: string[]): Endpoint {
+function endpointRecord(id: string, accountId: string, f: EndpointFields, gpuTypeIds: string[], handler: string): Endpoint {
   return {
     id,
     name: f.name,
     accountId,
-    handler: CREATED_ENDPOINT_HANDLER,
+    // The catalog's type names its built-in handlers; an attached handler's name is resolved by serverless alike.
+    handler: handler as Endpoint["handler"],
     gpuTypeIds,
     gpuCount: f.gpuCount,
     workersMin: f.workersMin,
@@ -345,7 +344,7 @@ export function createEndpoint(platform: Platform, accountId: string, f: Endpoin
   if (platform.resources.countOwned("endpoints", accountId) >= RESOURCE_LIMITS.endpoints) return refuse("limit", `you hold ${RESOURCE_LIMITS.endpoints} serverless endpoints, the limit; delete one first`);
   const checked = checkEndpoint(platform, accountId, f);
   if (!checked.ok) return checked;
-  const endpoint = endpointRecord(platform.resources.newId("endpoints"), accountId, f, checked.value);
+  const endpoint = endpointRecord(platform.resources.newId("endpoints"), accountId, f, checked.value, platform.resources.endpointHandler);
   platform.serverless.addEndpoint(endpoint);
   const extra = extraOf(f, isoFromMicros(platform.now, platform.epochMs), 0);
   platform.resources.put("endpoints", endpoint);
@@ -382,7 +381,7 @@ export function updateEndpoint(platform: Platform, accountId: string, id: string
   // A catalog endpoint has no template; it keeps none unless the patch gives one.
   const checked = checkEndpoint(platform, accountId, f, old.extra.templateId === null);
   if (!checked.ok) return checked;
-  const endpoint: Endpoint = { ...endpointRecord(id, accountId, f, checked.value), handler: old.endpoint.handler, coldStartMs: old.endpoint.coldStartMs, public: old.endpoint.public, slug: old.endpoint.slug };
+  const endpoint: Endpoint = { ...endpointRecord(id, accountId, f, checked.value, old.endpoint.handler), coldStartMs: old.endpoint.coldStartMs, public: old.endpoint.public, slug: old.endpoint.slug };
   platform.serverless.reconfigureEndpoint(id, endpoint);
   platform.resources.put("endpoints", endpoint);
   platform.resources.setEndpointExtra(id, { ...extraOf(f, old.extra.createdAt, old.extra.version + 1), templateId: f.templateId === "" ? null : f.templateId });

@@ -46,7 +46,12 @@ export class Resources {
   private readonly pubKeys = new Map<string, string>();
   private view: Catalog | undefined;
 
-  constructor(private readonly base: Catalog, rng: Rng) {
+  constructor(
+    private readonly base: Catalog,
+    rng: Rng,
+    /** The handler endpoints created through the API run (see PlatformOptions.createdEndpointHandler). */
+    readonly endpointHandler: string = "conformance",
+  ) {
     this.records = {
       templates: new Map(base.templates.map((r) => [r.id, r])),
       networkVolumes: new Map(base.networkVolumes.map((r) => [r.id, r])),
