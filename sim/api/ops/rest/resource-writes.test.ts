@@ -150,6 +150,9 @@ t.test("endpoints: create and run jobs at once; update scales; delete cancels jo
   t.same(problemErrors(call("DELETE", `/v2/templates/${tpl2.id}`), 409), [], "a template in use stays");
   t.same(problemErrors(call("PATCH", "/v2/endpoints/conformance", { workers: { max: 9 } }), 404), [], "shared built-ins are not the caller's");
 
+  const billed = (call("GET", "/v2/billing/endpoints").body as Json).records.find((r: Json) => r.endpointId === ep.id);
+  t.match(billed, { name: "echo", gpuTypeId: "NVIDIA GeForce RTX 4090" }, "billing counts the new endpoint");
+
   // Delete with jobs in flight.
   const running = call("POST", `/v2/${ep.id}/run`, { input: { op: "sleep", ms: 300_000 } }).body as Json;
   const queued = [1, 2, 3, 4].map(() => call("POST", `/v2/${ep.id}/run`, { input: { op: "sleep", ms: 300_000 } }).body as Json);
@@ -163,6 +166,7 @@ t.test("endpoints: create and run jobs at once; update scales; delete cancels jo
   t.same(problemErrors(call("GET", `/v2/endpoints/${ep.id}`), 404), []);
   t.equal(queued.length, 4);
   t.equal(call("DELETE", `/v2/templates/${tpl2.id}`).status, 204, "free once the endpoint is gone");
+  t.notOk((call("GET", "/v2/billing/endpoints").body as Json).records.some((r: Json) => r.endpointId === ep.id), "nor billed");
   const stats = platform.serverless.healthOf(platform.serverless.endpointIndex("alpha-echo"));
   t.ok(stats, "other endpoints untouched");
 });
