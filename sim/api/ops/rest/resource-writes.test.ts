@@ -205,3 +205,23 @@ t.test("the OpenAPI document describes every new operation with its request sche
     if (request) t.ok(doc.components.schemas[request], `${request} is a component`);
   }
 });
+
+t.test("same seed, same session: the same answers, byte for byte", async (t) => {
+  const session = () => {
+    const { call, advance, platform } = api(5);
+    const out: string[] = [];
+    const tpl = call("POST", "/v2/templates", { name: "w", image: "w:1", serverless: true });
+    out.push(JSON.stringify(tpl.body));
+    out.push(JSON.stringify(call("POST", "/v2/networkvolumes", { name: "v", size: 10, dataCenterId: "US-KS-2" }).body));
+    out.push(JSON.stringify(call("POST", "/v2/containerregistryauth", { name: "r", username: "u", password: "p" }).body));
+    const ep = call("POST", "/v2/endpoints", { name: "e", templateId: (tpl.body as Json).id, gpu: { pools: ["ADA_24"] }, workers: { min: 1, max: 2 } });
+    out.push(JSON.stringify(ep.body));
+    for (let i = 0; i < 5; i++) out.push(JSON.stringify(call("POST", `/v2/${(ep.body as Json).id}/run`, { input: { op: "sleep", ms: 3000 * i } }).body));
+    advance(seconds(20));
+    out.push(JSON.stringify(call("GET", `/v2/${(ep.body as Json).id}/health`).body));
+    out.push(String(call("DELETE", `/v2/endpoints/${(ep.body as Json).id}`).headers["x-cancelled-jobs"]));
+    out.push(platform.hash());
+    return out.join("\n");
+  };
+  t.equal(session(), session());
+});
