@@ -12,3 +12,4 @@ export type { GraphqlParams } from "./request-params.ts";
 // The official Python client's documents, verbatim, for tests and the conformance suite.
 export * from "./python-client-documents.ts";
 export * from "./python-client-resource-documents.ts";
+export { graphqlResourceSchemas, GraphqlEndpoint, GraphqlNetworkVolume, GraphqlPodTemplate, GraphqlRegistryAuth } from "./resource-record-schemas.ts";

@@ -15,7 +15,15 @@ import {
   pythonUserQuery,
 } from "./python-client-resource-documents.ts";
 import { pythonDeployMutation } from "./python-client-documents.ts";
-import { ALPHA, ALPHA_READ, BETA, RTX4090, gql, newPlatform } from "./test-support.ts";
+import { graphqlResourceSchemas } from "./resource-record-schemas.ts";
+import { ALPHA, ALPHA_READ, BETA, RTX4090, gql, newPlatform, validator } from "./test-support.ts";
+
+for (const s of graphqlResourceSchemas) validator.ajv.addSchema(s);
+/** Throws with the schema's findings when a record does not fit its GraphQL record schema. */
+function checkShape(name: "GraphqlEndpoint" | "GraphqlPodTemplate" | "GraphqlNetworkVolume" | "GraphqlRegistryAuth", value: unknown): void {
+  const v = validator.validate(`cpsim:${name}`, value);
+  if (!v.ok) throw new Error(`${name}: ${v.errors.join("; ")} in ${JSON.stringify(value)}`);
+}
 
 t.test("get_user and update_user_settings", async (t) => {
   const platform = newPlatform();
@@ -26,7 +34,10 @@ t.test("get_user and update_user_settings", async (t) => {
   t.equal(me.id, "acct-alpha");
   t.equal(me.pubKey, "", "no keys yet");
   t.same(me.networkVolumes.map((v: any) => v.id), ["vol-alpha-ustx3", "vol-alpha-euro1", "vol-alpha-usks2"], "the account's volumes only");
-  for (const v of me.networkVolumes) t.same(Object.keys(v), ["id", "name", "size", "dataCenterId"]);
+  for (const v of me.networkVolumes) {
+    t.same(Object.keys(v), ["id", "name", "size", "dataCenterId"]);
+    checkShape("GraphqlNetworkVolume", v);
+  }
 
   const key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG0 alice@laptop";
   const updated = gql(platform, ALPHA, pythonUserMutation(key));
@@ -57,6 +68,7 @@ t.test("create_template, then create_pod from it", async (t) => {
   t.match(tpl, { name: "my-worker", imageName: "ghcr.io/me/worker:1", dockerArgs: 'python -u handler.py --say "hi"', containerDiskInGb: 15, volumeInGb: 20, volumeMountPath: "/data", ports: "8888/http,22/tcp", isServerless: false });
   t.same(tpl.env, [{ key: "MODEL", value: "tiny" }]);
   t.match(tpl.id, /^[a-z0-9]{10}$/);
+  checkShape("GraphqlPodTemplate", tpl);
 
   const again = gql(platform, ALPHA, doc);
   t.equal(again.body.errors?.[0].extensions.code, "CONFLICT", "template names are unique per account");
@@ -79,6 +91,7 @@ t.test("create_container_registry_auth, update and delete; a template refers to 
   t.equal(saved.status, 200, JSON.stringify(saved.body));
   const reg = saved.body.data!.saveRegistryAuth;
   t.same(Object.keys(reg), ["id", "name"]);
+  checkShape("GraphqlRegistryAuth", reg);
   t.equal(reg.name, "ghcr");
   t.notMatch(JSON.stringify(platform.resources.get("registries", reg.id)), /s3cret/, "the password is never kept");
 
@@ -109,6 +122,7 @@ t.test("create_endpoint, get_endpoints, update_endpoint_template; jobs run at on
   t.same(Object.keys(ep), ["id", "name", "templateId", "gpuIds", "networkVolumeId", "locations", "idleTimeout", "scalerType", "scalerValue", "workersMin", "workersMax"]);
   t.same({ ...ep, id: "" }, { id: "", name: "my-endpoint", templateId: tpl.id, gpuIds: "AMPERE_16", networkVolumeId: "vol-alpha-euro1", locations: "EU-RO-1", idleTimeout: 5, scalerType: "QUEUE_DELAY", scalerValue: 4, workersMin: 0, workersMax: 3 });
   t.match(ep.id, /^[a-z0-9]{14}$/);
+  checkShape("GraphqlEndpoint", ep);
   const model = platform.resources.get("endpoints", ep.id)!;
   t.ok(model.gpuTypeIds.every((g) => platform.catalog.gpuTypes.find((x) => x.id === g)!.memoryInGb === 24), "AMPERE_16, absent from the catalog, falls back to the smallest GPUs above 16 GB");
 
@@ -120,6 +134,7 @@ t.test("create_endpoint, get_endpoints, update_endpoint_template; jobs run at on
   t.same(rows.map((r) => r.id), own("acct-alpha"), "own endpoints only (the catalog's and the new one), no shared built-ins");
   t.match(row, { id: ep.id, aiKey: null, type: "QB", userId: "acct-alpha", version: 0, workersStandby: 0, gpuCount: 1, env: [{ key: "A", value: "1" }], networkVolume: { id: "vol-alpha-euro1", dataCenterId: "EU-RO-1" } });
   t.type(row.createdAt, "string");
+  for (const r of rows) checkShape("GraphqlEndpoint", r);
   t.notOk((gql(platform, BETA, pythonEndpointsQuery).body.data!.myself.endpoints as any[]).some((r) => r.id === ep.id));
 
   // Jobs can be sent at once, and run the conformance handler.
