@@ -88,7 +88,8 @@ export class Resources {
   newId(kind: Kind): string {
     return uniqueId(
       () => shortId(this.ids[kind], ID_LENGTH[kind]),
-      (id) => this.records[kind].has(id) || reserved.has(id) || (kind === "endpoints" && this.records.endpoints.has(id)),
+      // An endpoint id also must not be a public model's slug: both name a job route.
+      (id) => this.records[kind].has(id) || reserved.has(id) || (kind === "endpoints" && [...this.records.endpoints.values()].some((e) => e.slug === id)),
     );
   }
 
