@@ -10,6 +10,8 @@ export interface CheckedResponse {
   /** Lower-case header names. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly body: string;
+  /** Name of the scenario request this answers. */
+  readonly request?: string;
 }
 
 function at(value: unknown, path: string): unknown {
@@ -26,8 +28,8 @@ function header(r: CheckedResponse, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-export function applies(check: CheckSpec, status: number): boolean {
-  return check.when === undefined || check.when.status.includes(status);
+export function applies(check: CheckSpec, status: number, request?: string): boolean {
+  return (check.when === undefined || check.when.status.includes(status)) && (check.request === undefined || check.request === request);
 }
 
 /** Returns, per check, true (passed), false (failed) or undefined (does not apply). */
@@ -47,7 +49,7 @@ export function evaluateChecks(checks: readonly CheckSpec[], r: CheckedResponse,
   };
   for (let i = 0; i < checks.length; i++) {
     const c = checks[i];
-    if (!applies(c, r.status)) {
+    if (!applies(c, r.status, r.request)) {
       out[i] = undefined;
       continue;
     }

@@ -24,7 +24,7 @@ export async function runClosed(prepared: PreparedScenario, stats: ScenarioStats
     ...(wantsResponse
       ? {
           onResponse: (status: number, body: string, _context: unknown, headers?: Record<string, string | string[]>) => {
-            last = { status, body, headers: lowerHeaders(headers ?? {}) };
+            last = { status, body, headers: lowerHeaders(headers ?? {}), request: r.name };
           },
         }
       : {}),
@@ -37,13 +37,16 @@ export async function runClosed(prepared: PreparedScenario, stats: ScenarioStats
           url: prepared.origin,
           connections,
           pipelining: bounds.pipelining,
-          duration: bounds.durationS,
+          duration: Math.max(1, Math.ceil(bounds.durationS)),
           amount: bounds.maxRequests,
           timeout: bounds.timeoutS,
           requests: requests as autocannon.Request[],
         },
         (err) => (err ? reject(err) : resolve()),
       );
+      // autocannon lets `amount` override `duration`; both are limits here, whichever comes first.
+      const stopAt = setTimeout(() => instance.stop(), bounds.durationS * 1000);
+      instance.once("done", () => clearTimeout(stopAt));
       instance.on("response", (_client: unknown, status: number, bytes: number, ms: number) => {
         const r = last;
         last = undefined;

@@ -45,7 +45,7 @@ export async function runOpen(prepared: PreparedScenario, stats: ScenarioStats, 
       .then(async (res) => {
         const body = wantsResponse ? await res.body.text() : (await res.body.arrayBuffer(), "");
         const latencyUs = (performance.now() - intended) * 1000;
-        const checked = wantsResponse ? { status: res.statusCode, body, headers: lowerHeaders(res.headers) } : undefined;
+        const checked = wantsResponse ? { status: res.statusCode, body, headers: lowerHeaders(res.headers), request: r.name } : undefined;
         stats.response(latencyUs, res.statusCode, Buffer.byteLength(body), checked);
         if (checked && bounds.onResponse) bounds.onResponse(checked);
       })

@@ -83,18 +83,25 @@ export function prepareRequests(scenario: Scenario, target: LoadTarget, ids: Rea
   const expanded = scenario.requests.map(expand);
   if (expanded.length === 1) return { origin, requests: expanded[0], key };
   // A weighted mix: a seeded sequence, each pick taking its request's next id in turn.
+  const next = expanded.map(() => 0);
+  const requests = mixOrder(scenario, seed).map((k) => expanded[k][next[k]++ % expanded[k].length]);
+  return { origin, requests, key };
+}
+
+/** The seeded order of a weighted mix, as indexes into `scenario.requests` (k6 exports use it too). */
+export function mixOrder(scenario: Scenario, seed: number): number[] {
+  if (scenario.requests.length === 1) return [0];
   const rng = seedrandom(`${seed}:${scenario.name}`);
   const weights = scenario.requests.map((r) => r.weight ?? 1);
   const total = weights.reduce((a, b) => a + b, 0);
-  const next = expanded.map(() => 0);
-  const requests: PreparedRequest[] = [];
+  const order: number[] = [];
   for (let i = 0; i < MIX_LENGTH; i++) {
     let pick = rng() * total;
     let k = 0;
-    while (pick >= weights[k]) pick -= weights[k++];
-    requests.push(expanded[k][next[k]++ % expanded[k].length]);
+    while (k < weights.length - 1 && pick >= weights[k]) pick -= weights[k++];
+    order.push(k);
   }
-  return { origin, requests, key };
+  return order;
 }
 
 const FINAL = new Set(["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"]);

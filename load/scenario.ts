@@ -43,8 +43,10 @@ export type RequestSpec = Static<typeof RequestSchema>;
 
 const StatusList = Type.Array(Type.Integer({ minimum: 100, maximum: 599 }), { minItems: 1 });
 
-/** Which responses a check applies to; all when absent. */
+/** Which responses a check applies to (by status); all when absent. */
 const When = Type.Optional(Type.Object({ status: StatusList }, { additionalProperties: false }));
+/** The check applies only to the answers of the request with this name. */
+const ForRequest = Type.Optional(Type.String({ minLength: 1 }));
 
 export const CheckSchema = Type.Union([
   Type.Object(
@@ -56,6 +58,7 @@ export const CheckSchema = Type.Union([
       min: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
       max: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
       when: When,
+      request: ForRequest,
     },
     { additionalProperties: false },
   ),
@@ -66,6 +69,7 @@ export const CheckSchema = Type.Union([
       kind: Type.Literal("json-field"),
       path: Type.String({ minLength: 1 }),
       when: When,
+      request: ForRequest,
     },
     { additionalProperties: false },
   ),
@@ -77,6 +81,7 @@ export const CheckSchema = Type.Union([
       path: Type.String({ minLength: 1 }),
       minItems: Type.Integer({ minimum: 0 }),
       when: When,
+      request: ForRequest,
     },
     { additionalProperties: false },
   ),
@@ -87,6 +92,7 @@ export const CheckSchema = Type.Union([
       kind: Type.Literal("stream-chunks"),
       maxBytes: Type.Integer({ minimum: 1 }),
       when: When,
+      request: ForRequest,
     },
     { additionalProperties: false },
   ),
@@ -98,6 +104,7 @@ export const CheckSchema = Type.Union([
       header: Type.String({ pattern: "^[a-z0-9-]+$" }),
       integer: Type.Optional(Type.Boolean()),
       when: When,
+      request: ForRequest,
     },
     { additionalProperties: false },
   ),

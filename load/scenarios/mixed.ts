@@ -19,8 +19,8 @@ export const mixed: Scenario = {
   expectedStatuses: { min: 200, max: 499 },
   checks: [
     { name: "no 5xx", kind: "status", min: 200, max: 499 },
-    { name: "2xx has id or status", kind: "json-field", path: "status", when: { status: [200] } },
-    { name: "stream chunks at most 1 MB", kind: "stream-chunks", maxBytes: CHUNK_LIMIT_BYTES },
+    { name: "answers of 200 have a job status", kind: "json-field", path: "status", when: { status: [200] } },
+    { name: "stream chunks at most 1 MB", kind: "stream-chunks", maxBytes: CHUNK_LIMIT_BYTES, request: "stream" },
   ],
   thresholds: { checks: ["rate>0.99"], http_req_failed: ["rate<0.01"], http_req_duration: ["p(99)<500"] },
   defaults: { durationS: 10, connections: 8, maxRequests: 1_000_000 },

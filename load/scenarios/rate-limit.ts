@@ -17,5 +17,5 @@ export const rateLimit: Scenario = {
   ],
   thresholds: { checks: ["rate==1"], rate_limited: ["count>0"] },
   rateLimitSequence: true,
-  defaults: { durationS: 4, connections: 4, maxRequests: 400, rate: 25 },
+  defaults: { durationS: 4, connections: 4, maxRequests: 400, rate: 40 },
 };
