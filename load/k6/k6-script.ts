@@ -110,6 +110,7 @@ ${requests}
 ];
 /** Seeded order of a weighted mix (indexes into REQUESTS), as cpsim lays it out. */
 const ORDER = ${js(mixOrder(s, o.seed))};
+/** @type {{ name: string, count: number, input: Record<string, unknown>, wait: boolean }[]} */
 const SETUP = [
 ${setupSteps}
 ];
