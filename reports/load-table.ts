@@ -5,17 +5,17 @@ import { renderTextTable, type TextColumn } from "./text-table.ts";
 const COLUMNS: TextColumn[] = [
   { header: "scenario", flex: true, min: 10 },
   { header: "model" },
-  { header: "req", align: "right" },
+  { header: "req", align: "right", flex: true, optional: true, min: 7 },
   { header: "req/s", align: "right" },
   { header: "p50", align: "right" },
   { header: "p90", align: "right", flex: true, optional: true, min: 6 },
   { header: "p99", align: "right" },
   { header: "p99.9", align: "right", flex: true, optional: true, min: 6 },
-  { header: "max", align: "right" },
+  { header: "max", align: "right", flex: true, optional: true, min: 8 },
   { header: "bytes/s", align: "right", flex: true, optional: true, min: 8 },
   { header: "errors", align: "right" },
   { header: "429", align: "right" },
-  { header: "checks", align: "right" },
+  { header: "checks", align: "right", flex: true, optional: true, min: 6 },
   { header: "result" },
 ];
 
