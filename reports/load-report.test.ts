@@ -48,6 +48,6 @@ t.test("report.html renders in headless Chromium without console messages", { sk
   t.match(dom, /<body data-ready="true">/, "the inline script ran to the end");
   t.match(dom, /<tr data-scenario="run-small"><td>run-small<\/td><td>closed<\/td>/, "summary row");
   t.match(dom, /<figure id="latency-distribution"><svg[^>]*class="marks"/, "chart drawn");
-  t.match(dom, /<path[^>]*class="[^"]*mark-line/, "a line mark in the SVG");
+  t.match(dom, /<g class="mark-line role-mark[^"]*"[^>]*><path[^>]*d="M\d/, "a drawn line in the SVG");
   t.notMatch(dom, /<script>alert/, "target content stayed text");
 });
