@@ -13,6 +13,7 @@ import { errorKind, type ScenarioStats } from "./scenario-stats.ts";
 export async function runClosed(prepared: PreparedScenario, stats: ScenarioStats, bounds: RunBounds): Promise<void> {
   const connections = Math.max(1, Math.min(bounds.connections, bounds.maxRequests));
   const wantsResponse = stats.needsResponse || bounds.onResponse !== undefined;
+  const statusOnly = !wantsResponse && stats.scenario.checks.length > 0;
   // autocannon calls a request's onResponse and then, synchronously, emits 'response' with the
   // latency: the pair is joined through this slot.
   let last: CheckedResponse | undefined;
@@ -48,7 +49,8 @@ export async function runClosed(prepared: PreparedScenario, stats: ScenarioStats
       const stopAt = setTimeout(() => instance.stop(), bounds.durationS * 1000);
       instance.once("done", () => clearTimeout(stopAt));
       instance.on("response", (_client: unknown, status: number, bytes: number, ms: number) => {
-        const r = last;
+        // Status-only checks are judged without the body or the headers.
+        const r = last ?? (statusOnly ? { status, body: "", headers: {} } : undefined);
         last = undefined;
         stats.response(ms * 1000, status, bytes, r);
         if (r && bounds.onResponse) bounds.onResponse(r);

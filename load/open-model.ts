@@ -10,7 +10,7 @@
  */
 import { Pool } from "undici";
 import type { PreparedScenario } from "./prepare.ts";
-import { lowerHeaders, type RunBounds } from "./run-bounds.ts";
+import type { RunBounds } from "./run-bounds.ts";
 import { errorKind, type ScenarioStats } from "./scenario-stats.ts";
 
 /** A request written more than this after its intended time counts as sent late. */
@@ -37,23 +37,58 @@ export async function runOpen(prepared: PreparedScenario, stats: ScenarioStats, 
   const start = performance.now();
   const ticker = setInterval(() => bounds.onSecond?.(stats.tick()), 1000);
 
+  const statusOnly = !wantsResponse && stats.scenario.checks.length > 0;
+  // undici's dispatch API with a handler object: no promise or stream per request, so the
+  // generator's own cost stays small next to the target's.
   const send = (i: number, intended: number): void => {
     const r = requests[i % requests.length];
     inFlight++;
-    pool
-      .request({ path: r.path, method: r.method as "GET", headers: r.headers, body: r.body })
-      .then(async (res) => {
-        const body = wantsResponse ? await res.body.text() : (await res.body.arrayBuffer(), "");
-        const latencyUs = (performance.now() - intended) * 1000;
-        const checked = wantsResponse ? { status: res.statusCode, body, headers: lowerHeaders(res.headers), request: r.name } : undefined;
-        stats.response(latencyUs, res.statusCode, Buffer.byteLength(body), checked);
-        if (checked && bounds.onResponse) bounds.onResponse(checked);
-      })
-      .catch((err: unknown) => stats.error(errorKind(err)))
-      .finally(() => {
-        inFlight--;
-        if (idle) idle();
-      });
+    let status = 0;
+    let headers: Record<string, string | string[] | undefined> = {};
+    let bytes = 0;
+    const chunks: Buffer[] = [];
+    const done = (): void => {
+      inFlight--;
+      if (idle) idle();
+    };
+    pool.dispatch(
+      { origin: prepared.origin, path: r.path, method: r.method as "GET", headers: r.headers, body: r.body },
+      {
+        onConnect() {},
+        onHeaders(statusCode: number, raw: Buffer[] | string[] | null) {
+          status = statusCode;
+          if (wantsResponse && raw) {
+            for (let k = 0; k + 1 < raw.length; k += 2) {
+              const name = raw[k].toString().toLowerCase();
+              const value = raw[k + 1].toString();
+              const prev = headers[name];
+              headers[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+            }
+          }
+          return true;
+        },
+        onData(chunk: Buffer) {
+          bytes += chunk.length;
+          if (wantsResponse) chunks.push(chunk);
+          return true;
+        },
+        onComplete() {
+          const latencyUs = (performance.now() - intended) * 1000;
+          const checked = wantsResponse
+            ? { status, body: Buffer.concat(chunks).toString("utf8"), headers, request: r.name }
+            : statusOnly
+              ? { status, body: "", headers: {} }
+              : undefined;
+          stats.response(latencyUs, status, bytes, checked);
+          if (checked && bounds.onResponse) bounds.onResponse(checked);
+          done();
+        },
+        onError(err: Error) {
+          stats.error(errorKind(err));
+          done();
+        },
+      } as unknown as Parameters<Pool["dispatch"]>[1],
+    );
   };
 
   await new Promise<void>((resolve) => {

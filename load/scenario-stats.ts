@@ -86,9 +86,12 @@ export class ScenarioStats {
     this.rateLimit = new RateLimitWatch(scenario.rateLimitSequence === true);
   }
 
-  /** Whether this response's checks need its body and headers. */
+  /**
+   * Whether the checks need more than the status: the body, the headers or the request's name.
+   * When they do not, the generators skip collecting bodies and copying headers.
+   */
   get needsResponse(): boolean {
-    return this.scenario.checks.length > 0 || this.scenario.rateLimitSequence === true;
+    return this.scenario.rateLimitSequence === true || this.scenario.checks.some((c) => c.kind !== "status" || c.request !== undefined);
   }
 
   response(latencyUs: number, status: number, bytes: number, r?: CheckedResponse): void {
