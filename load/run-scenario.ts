@@ -6,6 +6,7 @@
 import type { LoadCheck, LoadScenarioResult } from "../reports/index.ts";
 import { runClosed } from "./closed-model.ts";
 import { runOpen } from "./open-model.ts";
+import type { LoadOptions } from "./options.ts";
 import { checkStreamReassembly, prepareRequests, runSetup, scenarioKey, startCanary, terminatePods } from "./prepare.ts";
 import { quotaRate } from "./rate-limit-pace.ts";
 import { CHUNK_LIMIT_BYTES, type Scenario } from "./scenario.ts";
@@ -13,15 +14,9 @@ import { ScenarioStats } from "./scenario-stats.ts";
 import type { LoadTarget } from "./target.ts";
 import { judgeThresholds, type MetricLookup } from "./thresholds.ts";
 
-export interface ScenarioRunOptions {
-  readonly durationS?: number;
-  readonly connections?: number;
-  readonly maxRequests?: number;
-  readonly rate?: number;
-  readonly pipelining: number;
-  readonly timeoutS: number;
+/** The run-wide options a scenario takes (bounds left undefined fall back to the scenario's own). */
+export interface ScenarioRunOptions extends Pick<LoadOptions, "durationS" | "connections" | "maxRequests" | "rate" | "pipelining" | "timeoutS" | "respectRateLimit"> {
   readonly seed: number;
-  readonly respectRateLimit: boolean;
   /** One line a second while it runs. */
   readonly progress?: (line: string) => void;
 }

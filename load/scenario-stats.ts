@@ -5,6 +5,7 @@
  * series (one row per second, capped), and counters. No per-request arrays.
  */
 import * as hdr from "hdr-histogram-js";
+import type { LoadLatency, LoadSecond } from "../reports/index.ts";
 import { evaluateChecks, type CheckedResponse } from "./checks.ts";
 import { RateLimitWatch, type RateLimitFindings } from "./rate-limit-watch.ts";
 import type { Scenario } from "./scenario.ts";
@@ -15,26 +16,9 @@ const HIGHEST_US = 3_600_000_000;
 
 export type ErrorKind = "reset" | "timeout" | "refused" | "other";
 
-export interface SecondRow {
-  /** Seconds since the scenario started (end of the interval). */
-  readonly t: number;
-  readonly requests: number;
-  readonly p50Us: number;
-  readonly p99Us: number;
-  readonly maxUs: number;
-  readonly errors: number;
-}
-
-export interface LatencySummary {
-  readonly count: number;
-  readonly minUs: number;
-  readonly meanUs: number;
-  readonly p50Us: number;
-  readonly p90Us: number;
-  readonly p99Us: number;
-  readonly p999Us: number;
-  readonly maxUs: number;
-}
+/** One second of the latency-over-time series, and the run's latency summary: the report's shapes. */
+export type SecondRow = LoadSecond;
+export type LatencySummary = LoadLatency;
 
 export interface CheckCount {
   readonly name: string;

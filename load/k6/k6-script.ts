@@ -7,14 +7,9 @@
  */
 import { bodyBytes, mixOrder } from "../prepare.ts";
 import type { CheckSpec, Scenario } from "../scenario.ts";
+import type { ExportK6Options } from "./export-k6.ts";
 
-export interface K6ScriptOptions {
-  readonly target?: string;
-  readonly serverlessUrl?: string;
-  readonly endpoint: string;
-  readonly durationS?: number;
-  readonly rate?: number;
-  readonly seed: number;
+export interface K6ScriptOptions extends ExportK6Options {
   readonly version: string;
 }
 
