@@ -30,7 +30,11 @@ export async function runClosed(prepared: PreparedScenario, stats: ScenarioStats
         }
       : {}),
   }));
-  const ticker = setInterval(() => bounds.onSecond?.(stats.tick()), 1000);
+  // The row is taken every second whether or not anyone prints it: the report charts the series.
+  const ticker = setInterval(() => {
+    const row = stats.tick();
+    bounds.onSecond?.(row);
+  }, 1000);
   try {
     await new Promise<void>((resolve, reject) => {
       const instance = autocannon(

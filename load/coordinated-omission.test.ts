@@ -47,6 +47,9 @@ t.test("the open model's p99 shows a 500 ms stall, the closed model's does not",
   t.ok(o.p99Us >= (STALL_MS - 100) * 1000, "open p99 shows the stall");
   t.ok(o.count >= 400, "the open model kept its schedule through the stall");
   t.equal(open.checkCounts()[0].fails, 0);
+  // Nobody printed progress, yet both kept a row a second for the latency-over-time chart.
+  t.ok(closed.series.length >= 2 && open.series.length >= 2, "per-second rows without a progress line");
+  t.ok(open.series.some((row) => row.maxUs >= (STALL_MS - 100) * 1000), "the stall shows in its second");
   closed.destroy();
   open.destroy();
 });

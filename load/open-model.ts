@@ -35,7 +35,11 @@ export async function runOpen(prepared: PreparedScenario, stats: ScenarioStats, 
   let inFlight = 0;
   let idle: (() => void) | undefined;
   const start = performance.now();
-  const ticker = setInterval(() => bounds.onSecond?.(stats.tick()), 1000);
+  // The row is taken every second whether or not anyone prints it: the report charts the series.
+  const ticker = setInterval(() => {
+    const row = stats.tick();
+    bounds.onSecond?.(row);
+  }, 1000);
 
   const statusOnly = !wantsResponse && stats.scenario.checks.length > 0;
   // undici's dispatch API with a handler object: no promise or stream per request, so the

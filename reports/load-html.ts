@@ -37,7 +37,7 @@ function latencyOverTime(report: LoadReport): TopLevelSpec {
     mark: { type: "line", point: true },
     encoding: {
       x: { field: "t", type: "quantitative", title: "seconds since the scenario started" },
-      y: { field: "ms", type: "quantitative", title: "latency (ms)" },
+      y: { field: "ms", type: "quantitative", title: "latency (ms)", scale: { type: "symlog" } },
       color: { field: "scenario", type: "nominal" },
       strokeDash: { field: "stat", type: "nominal" },
     },

@@ -46,7 +46,7 @@ export function renderLoadTable(report: LoadReport, width = 120): string {
     for (const t of s.thresholds) if (!t.ok) lines.push(`  ${s.name}: threshold ${t.metric} ${t.expression} failed (actual ${t.actual === undefined ? "none" : +t.actual.toFixed(4)})`);
     for (const c of s.checks) if (c.fails > 0) lines.push(`  ${s.name}: check "${c.name}" failed ${c.fails} of ${c.passes + c.fails}${c.detail ? ` (${c.detail})` : ""}`);
     if (s.first429) lines.push(`  ${s.name}: ${s.rateLimited} answers were 429; the ${s.first429.window} window ran out ${(s.first429.atMs / 1000).toFixed(1)} s in`);
-    if (s.model === "open" && (s.late > 0 || s.unsent > 0)) lines.push(`  ${s.name}: the generator sent ${s.late} request(s) late and ${s.unsent} not at all (the generator, not the target, was the limit)`);
+    if (s.model === "open" && (s.late > 0 || s.unsent > 0)) lines.push(`  ${s.name}: the generator sent ${s.late} request(s) late and ${s.unsent} not at all (their latency counts from the intended time; many mean the generator or this machine was the limit)`);
     for (const n of s.notes) lines.push(`  ${s.name}: ${n}`);
   }
   if (report.baseline) {

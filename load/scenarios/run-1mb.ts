@@ -11,5 +11,5 @@ export const run1mb: Scenario = {
   ],
   thresholds: { checks: ["rate>0.99"], http_req_failed: ["rate<0.01"], http_req_duration: ["p(99)<2000"] },
   // The emulator keeps each job's input until its result expires: bounded so memory stays bounded.
-  defaults: { durationS: 10, connections: 4, maxRequests: 2000 },
+  defaults: { durationS: 10, connections: 4, maxRequests: 200 },
 };

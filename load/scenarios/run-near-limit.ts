@@ -10,6 +10,6 @@ export const runNearLimit: Scenario = {
     { name: "has a job id", kind: "json-field", path: "id" },
   ],
   thresholds: { checks: ["rate>0.99"], http_req_failed: ["rate<0.01"] },
-  // Each accepted job holds its 10 MB input in the target until the result expires.
-  defaults: { durationS: 10, connections: 1, maxRequests: 30 },
+  // Each accepted job holds its 10 MB input in the target until the result expires (30 min).
+  defaults: { durationS: 10, connections: 1, maxRequests: 12 },
 };
