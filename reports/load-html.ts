@@ -23,7 +23,8 @@ const SCRIPT = `document.body.setAttribute("data-ready", "true");`;
 
 function latencyOverTime(report: LoadReport): TopLevelSpec {
   const values = report.scenarios.flatMap((s) =>
-    s.series.flatMap((r) => [
+    // A second without answers has no latency to draw (0 would read as "fast").
+    s.series.filter((r) => r.requests > 0).flatMap((r) => [
       { scenario: s.name, t: r.t, stat: "p50", ms: r.p50Us / 1000 },
       { scenario: s.name, t: r.t, stat: "p99", ms: r.p99Us / 1000 },
     ]),
