@@ -6,7 +6,7 @@
  */
 import autocannon from "autocannon";
 import type { CheckedResponse } from "./checks.ts";
-import type { PreparedScenario } from "./prepare.ts";
+import type { PreparedScenario } from "./prepare-requests.ts";
 import { lowerHeaders, type RunBounds } from "./run-bounds.ts";
 import { errorKind, type ScenarioStats } from "./scenario-stats.ts";
 

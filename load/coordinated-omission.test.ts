@@ -7,7 +7,7 @@
 import t from "tap";
 import { runClosed } from "./closed-model.ts";
 import { runOpen } from "./open-model.ts";
-import type { PreparedScenario } from "./prepare.ts";
+import type { PreparedScenario } from "./prepare-requests.ts";
 import { ScenarioStats } from "./scenario-stats.ts";
 import type { Scenario } from "./scenario.ts";
 import { STALL_MS, startTestServer } from "./test-server-process.ts";

@@ -9,7 +9,7 @@
  * undici's Pool.
  */
 import { Pool } from "undici";
-import type { PreparedScenario } from "./prepare.ts";
+import type { PreparedScenario } from "./prepare-requests.ts";
 import type { RunBounds } from "./run-bounds.ts";
 import { errorKind, type ScenarioStats } from "./scenario-stats.ts";
 

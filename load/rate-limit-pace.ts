@@ -4,7 +4,7 @@
  * instead of hammering the quota and measuring 429s.
  */
 import { request } from "undici";
-import type { PreparedScenario } from "./prepare.ts";
+import type { PreparedScenario } from "./prepare-requests.ts";
 import { parseRateLimitHeader } from "./rate-limit-watch.ts";
 
 /** Requests per second the quota allows now, or undefined when the target sends no RateLimit. */

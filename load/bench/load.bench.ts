@@ -14,7 +14,7 @@ import { access, constants } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { runClosed } from "../closed-model.ts";
 import { runOpen } from "../open-model.ts";
-import type { PreparedScenario } from "../prepare.ts";
+import type { PreparedScenario } from "../prepare-requests.ts";
 import type { Scenario } from "../scenario.ts";
 import { ScenarioStats } from "../scenario-stats.ts";
 import { startTestServer } from "../test-server-process.ts";

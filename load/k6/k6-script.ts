@@ -5,7 +5,7 @@
  * handleSummary that writes JSON `cpsim load --baseline` reads. Plain JavaScript with
  * `// @ts-check`, type-checked against @types/k6 in the tests; URLs and keys come from __ENV.
  */
-import { bodyBytes, mixOrder } from "../prepare.ts";
+import { bodyBytes, mixOrder } from "../prepare-requests.ts";
 import type { CheckSpec, Scenario } from "../scenario.ts";
 import type { ExportK6Options } from "./export-k6.ts";
 
