@@ -42,6 +42,16 @@ export async function runOpen(prepared: PreparedScenario, stats: ScenarioStats, 
   }, 1000);
 
   const statusOnly = !wantsResponse && stats.scenario.checks.length > 0;
+  let finished = false;
+  const sendDue = (now: number): void => {
+    while (sent < total && inFlight < MAX_IN_FLIGHT) {
+      const intended = start + sent * intervalMs;
+      if (intended > now) break;
+      if (now - intended > LATE_TOLERANCE_MS) stats.late++;
+      const i = sent++;
+      send(i, intended);
+    }
+  };
   // undici's dispatch API with a handler object: no promise or stream per request, so the
   // generator's own cost stays small next to the target's.
   const send = (i: number, intended: number): void => {
@@ -54,6 +64,8 @@ export async function runOpen(prepared: PreparedScenario, stats: ScenarioStats, 
     const done = (): void => {
       inFlight--;
       if (idle) idle();
+      // Answers arrive between timer wakes: send what fell due meanwhile now, not at the next wake.
+      if (!finished) sendDue(performance.now());
     };
     pool.dispatch(
       { origin: prepared.origin, path: r.path, method: r.method as "GET", headers: r.headers, body: r.body },
@@ -98,15 +110,10 @@ export async function runOpen(prepared: PreparedScenario, stats: ScenarioStats, 
   await new Promise<void>((resolve) => {
     const pump = (): void => {
       const now = performance.now();
-      while (sent < total && inFlight < MAX_IN_FLIGHT) {
-        const intended = start + sent * intervalMs;
-        if (intended > now) break;
-        if (now - intended > LATE_TOLERANCE_MS) stats.late++;
-        send(sent, intended);
-        sent++;
-      }
+      sendDue(now);
       const elapsed = now - start;
       if (sent >= total || elapsed >= durationMs) {
+        finished = true;
         // Due before the end but never written: the generator (or MAX_IN_FLIGHT) held them back.
         const due = Math.min(total, Math.floor(Math.min(elapsed, durationMs) / intervalMs) + 1);
         stats.unsent += Math.max(0, due - sent);
