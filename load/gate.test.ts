@@ -73,6 +73,13 @@ t.test("baseline gate: equal figures pass, a regression fails, thresholds fail",
   t.match(failed.out, /threshold http_req_duration p\(99\)<0.001 failed/);
   t.match(failed.out, /reproduce with: cpsim load --target/);
 
+  // A report folder that cannot be made: exit 2, and the figures still come out (on stdout).
+  await writeFile(join(dir, "a-file"), "x");
+  const unwritable = await cli([...common, "--report-dir", join(dir, "a-file", "sub")]);
+  t.equal(unwritable.code, 2);
+  t.match(unwritable.err, /cannot write the reports to .*a-file.*choose another --report-dir/);
+  t.equal((JSON.parse(unwritable.out.slice(unwritable.out.indexOf("{\n"))) as LoadReport).scenarios[0].name, "plain-get");
+
   // --json: report.json on stdout, the table on stderr.
   const json = await cli([...common, "--report-dir", join(dir, "e"), "--json"]);
   t.equal((JSON.parse(json.out) as LoadReport).tool, "cpsim load");

@@ -154,9 +154,18 @@ export async function load(options: Partial<LoadOptions> = {}, deps: LoadDeps = 
     passed: results.every((r) => r.passed) && (compared?.regressions.length ?? 0) === 0,
     reproduce: reproduce(o, seed, o.scenarios.length ? names : []),
   };
-  const files = await writeLoadReports(report, o.reportDir ?? defaultReportDir("load"));
   say(renderLoadTable(report, deps.terminalWidth ?? 120));
-  say(`reports: ${files.json}, ${files.html}\n`);
+  const dir = o.reportDir ?? defaultReportDir("load");
+  let files: { json: string; html: string } | undefined;
+  try {
+    files = await writeLoadReports(report, dir);
+    say(`reports: ${files.json}, ${files.html}\n`);
+  } catch (err) {
+    // The run's figures are not lost: report.json goes to stdout instead.
+    io.stderr(`cpsim load: cannot write the reports to ${dir} (${(err as Error).message}); choose another --report-dir. report.json follows on stdout.\n`);
+    io.stdout(renderLoadJson(report));
+    return { exitCode: 2, report };
+  }
   if (o.json) io.stdout(renderLoadJson(report));
   return { exitCode: report.passed ? 0 : 1, report, files };
 }
