@@ -59,11 +59,17 @@ export function k6ScriptFor(s: Scenario, o: K6ScriptOptions): string {
   const checks = s.checks.map((c) => `  { name: ${js(c.name)}, when: ${c.when ? js(c.when.status) : "null"}, request: ${c.request ? js(c.request) : "null"}, fn: ${checkFunction(c)} },`).join("\n");
   const setupSteps = (s.setup ?? []).map((st) => `  { name: ${js(st.name)}, count: ${st.count}, input: ${js(st.input)}, wait: ${st.waitForCompletion === true} },`).join("\n");
   const maxVUs = Math.max(10, Math.min(1000, Math.ceil(rate * 2)));
+  const offPath = [
+    s.canary ? "the canary (other requests keep being served)" : "",
+    s.streamReassembly ? "the reassembly of sample streams" : "",
+    s.rateLimitSequence ? "the RateLimit countdown and when 429s start" : "",
+  ].filter(Boolean);
+  const offPathNote = offPath.length ? `\n// Judged by \`cpsim load\` only, not by this script: ${offPath.join("; ")}.` : "";
   return `// @ts-check
 // cpsim load scenario "${s.name}" as a k6 script (exported by cpsim ${o.version}, seed ${o.seed}).
 // ${s.description.replace(/\n/g, " ")}
-// Run: k6 run -e BASE_URL=http://127.0.0.1:8080 -e API_KEY=... ${s.name}.js
-// Compare: cpsim load --baseline ${s.name}.summary.json --scenario ${s.name}
+// Run: k6 run -e BASE_URL=http://127.0.0.1:8080 -e ${s.key === "limited" ? "LIMITED_API_KEY" : "API_KEY"}=... ${s.name}.js
+// Compare: cpsim load --baseline ${s.name}.summary.json --scenario ${s.name}${offPathNote}
 import http from "k6/http";
 import { check, sleep } from "k6";
 import exec from "k6/execution";
