@@ -14,6 +14,7 @@ export const commands: Record<string, CommandEntry> = {
   simulate: { summary: "run the platform model with a workload scenario and summarize it", load: () => import("../plan/simulate-cli.ts") },
   serve: { summary: "serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)", load: () => import("../http/cli.ts") },
   conform: { summary: "check an implementation of the API against the specification, rule by rule", load: () => import("../../conformance/cli.ts") },
+  load: { summary: "run load scenarios (payload limits, streams, rate limits) with autocannon, or export them as k6 scripts", load: () => import("../../load/cli.ts") },
 };
 
 export function version(): string {

@@ -5,7 +5,7 @@ t.test("the package entry exposes the library API the CLI uses", async (t) => {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
   t.equal(pkg.exports["."].types, "./index.ts");
   const api = await import("../../index.ts");
-  for (const name of ["Engine", "Rng", "loadCatalog", "Platform", "PlatformApi", "startEmulator", "simulate", "conform", "createValidator", "openApiDocument"]) {
+  for (const name of ["Engine", "Rng", "loadCatalog", "Platform", "PlatformApi", "startEmulator", "simulate", "conform", "load", "exportK6", "createValidator", "openApiDocument"]) {
     t.type((api as Record<string, unknown>)[name], "function", name);
   }
   t.ok(api.rules.length > 100, "the rule catalog");

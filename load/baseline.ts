@@ -1,0 +1,72 @@
+/**
+ * The CI gate: compare this run's figures with an earlier report.json (or a k6 handleSummary
+ * file that an exported script wrote) and list every figure more than maxRegressionPct worse.
+ * Throughput is compared only between closed-model runs (an open model's rate is set, not
+ * measured); latency p50 and p99 always.
+ */
+import { readFile } from "node:fs/promises";
+import type { LoadRegression, LoadScenarioResult } from "../reports/index.ts";
+import { LoadConfigError } from "./options.ts";
+
+export interface BaselineFigures {
+  readonly name: string;
+  readonly model: string;
+  readonly rps: number;
+  readonly p50Us: number;
+  readonly p99Us: number;
+}
+
+interface K6Summary {
+  readonly cpsim?: { readonly scenario?: string };
+  readonly metrics?: Record<string, { readonly values?: Record<string, number> }>;
+}
+
+/** Reads a cpsim report.json or a k6 summary written by an exported script's handleSummary. */
+export function baselineFigures(value: unknown, file: string): BaselineFigures[] {
+  const v = value as { tool?: string; scenarios?: LoadScenarioResult[] } & K6Summary;
+  if (v?.tool === "cpsim load" && Array.isArray(v.scenarios)) {
+    return v.scenarios.map((s) => ({ name: s.name, model: s.model, rps: s.rps, p50Us: s.latency.p50Us, p99Us: s.latency.p99Us }));
+  }
+  const d = v?.metrics?.http_req_duration?.values;
+  if (v?.cpsim?.scenario && d) {
+    return [{ name: v.cpsim.scenario, model: "k6", rps: v.metrics?.http_reqs?.values?.rate ?? 0, p50Us: (d.med ?? 0) * 1000, p99Us: (d["p(99)"] ?? 0) * 1000 }];
+  }
+  throw new LoadConfigError(`--baseline ${file}: neither a cpsim load report.json nor a k6 summary written by an exported cpsim script`);
+}
+
+export async function readBaseline(file: string): Promise<BaselineFigures[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    throw new LoadConfigError(`--baseline ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pass an earlier reports/load/report.json`);
+  }
+  try {
+    return baselineFigures(JSON.parse(text), file);
+  } catch (err) {
+    if (err instanceof LoadConfigError) throw err;
+    throw new LoadConfigError(`--baseline ${file}: not JSON (${(err as Error).message})`);
+  }
+}
+
+export function compareWithBaseline(current: readonly LoadScenarioResult[], baseline: readonly BaselineFigures[], maxRegressionPct: number): { regressions: LoadRegression[]; missing: string[] } {
+  const byName = new Map(baseline.map((b) => [b.name, b]));
+  const regressions: LoadRegression[] = [];
+  const missing: string[] = [];
+  for (const s of current) {
+    const b = byName.get(s.name);
+    if (!b) {
+      missing.push(s.name);
+      continue;
+    }
+    const worse = (figure: string, base: number, now: number, higherIsBetter: boolean): void => {
+      if (!(base > 0) || !Number.isFinite(now)) return;
+      const pct = higherIsBetter ? ((base - now) / base) * 100 : ((now - base) / base) * 100;
+      if (pct > maxRegressionPct) regressions.push({ scenario: s.name, figure, baseline: base, current: now, worsePct: pct });
+    };
+    if (s.model === "closed" && b.model === "closed") worse("rps", b.rps, s.rps, true);
+    worse("p50_us", b.p50Us, s.latency.p50Us, false);
+    worse("p99_us", b.p99Us, s.latency.p99Us, false);
+  }
+  return { regressions, missing };
+}

@@ -1,0 +1,94 @@
+/**
+ * `cpsim load`: a thin parser over LoadOptions. Keys may come from the environment
+ * (CPSIM_API_KEY, CPSIM_LIMITED_API_KEY) so CI secrets need not appear on a command line.
+ */
+import { parseArgs, renderHelp, type CliIo, type CommandSpec } from "../sim/cli/args.ts";
+import { load, type LoadDeps } from "./load.ts";
+import { defaultOptions, type LoadEngine, type LoadOptions } from "./options.ts";
+import { builtinScenarios } from "./scenarios/index.ts";
+
+export const spec: CommandSpec = {
+  name: "load",
+  summary: "run load scenarios (payload limits, streams, rate limits) with autocannon, or export them as k6 scripts",
+  usage:
+    "cpsim load [--target URL] [--serverless-url URL] [--api-key KEY] [--endpoint ID] [--scenario NAME ...] [--scenario-file FILE] " +
+    "[--duration S] [--connections N] [--rate RPS] [--pipelining N] [--seed N] [--baseline FILE] [--max-regression PCT] " +
+    "[--report-dir DIR] [--json] [--export-k6 DIR] [--engine autocannon|k6] [--respect-rate-limit]",
+  description:
+    "Without --target, the embedded emulator runs in a child process (never in the generator's event loop) and its " +
+    "rate-limit-exempt key is used. Closed model (default): autocannon connections, each sending when the previous " +
+    "answer came. Open model (--rate): a fixed arrival rate, latency measured from each request's intended send time " +
+    "(no coordinated omission). Latency in an HDR histogram at microsecond resolution.\n" +
+    `Scenarios: ${builtinScenarios.map((s) => s.name).join(", ")}.`,
+  flags: [
+    { name: "target", type: "string", value: "URL", help: "{base_url} of the REST and GraphQL API (default: the embedded emulator)" },
+    { name: "serverless-url", type: "string", value: "URL", help: "{serverless_url} of the job endpoints (default: --target)" },
+    { name: "api-key", type: "string", value: "KEY", help: "key of the run (default: $CPSIM_API_KEY; embedded: its exempt key)" },
+    { name: "limited-api-key", type: "string", value: "KEY", help: "a rate-limited key for the rate-limit scenario (default: $CPSIM_LIMITED_API_KEY, else --api-key)" },
+    { name: "endpoint", type: "string", value: "ID", help: "job endpoint running the conformance handler", default: defaultOptions.endpoint },
+    { name: "scenario", type: "string", value: "NAME", help: "a built-in scenario to run (default: all)", multiple: true },
+    { name: "scenario-file", type: "string", value: "FILE", help: "your own scenarios: JSON, or a .ts/.js module with a default export", multiple: true },
+    { name: "duration", type: "number", value: "S", help: "seconds per scenario (default: each scenario's own)", min: 0.1, max: 3600 },
+    { name: "connections", type: "integer", value: "N", help: "connections (default: each scenario's own)", min: 1, max: 10_000 },
+    { name: "max-requests", type: "integer", value: "N", help: "at most this many requests per scenario (default: each scenario's own)", min: 1, max: 100_000_000 },
+    { name: "rate", type: "number", value: "RPS", help: "open model at this arrival rate (requests/s)", min: 0.1, max: 1_000_000 },
+    { name: "pipelining", type: "integer", value: "N", help: "requests in flight per connection", default: defaultOptions.pipelining, min: 1, max: 1000 },
+    { name: "timeout", type: "number", value: "S", help: "per-request timeout in seconds", default: defaultOptions.timeoutS, min: 0.1, max: 600 },
+    { name: "seed", type: "integer", value: "N", help: "seed of the run (mix order, emulator; default: random, printed)", min: 0, max: 2 ** 31 - 1 },
+    { name: "baseline", type: "string", value: "FILE", help: "an earlier report.json (or k6 summary): fail when a figure regressed" },
+    { name: "max-regression", type: "number", value: "PCT", help: "percent a figure may be worse than the baseline", default: defaultOptions.maxRegressionPct, min: 0, max: 10_000 },
+    { name: "report-dir", type: "string", value: "DIR", help: "where report.json and report.html go (default: reports/load)" },
+    { name: "json", type: "boolean", help: "print report.json on stdout; progress and the table go to stderr" },
+    { name: "export-k6", type: "string", value: "DIR", help: "write k6 scripts, a k6-operator TestRun and a ConfigMap recipe to DIR, and stop" },
+    { name: "engine", type: "enum", choices: ["autocannon", "k6"], help: "what sends the requests", default: defaultOptions.engine },
+    { name: "respect-rate-limit", type: "boolean", help: "pace each scenario to the target's RateLimit quota instead of spending it" },
+    { name: "quiet", type: "boolean", help: "no progress line" },
+  ],
+  examples: [
+    "cpsim load --scenario run-small --duration 5",
+    "cpsim load --rate 2000 --scenario status-poll --duration 30",
+    "cpsim load --target http://127.0.0.1:8080 --api-key \"$KEY\" --baseline main/report.json --max-regression 15",
+    "cpsim load --export-k6 k6/ --target https://api.example.com",
+  ],
+};
+
+type Flags = Record<string, string | number | boolean | string[] | undefined>;
+
+export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.env): Partial<LoadOptions> {
+  const str = (n: string) => flags[n] as string | undefined;
+  return {
+    target: str("target"),
+    serverlessUrl: str("serverless-url"),
+    apiKey: str("api-key") ?? (env.CPSIM_API_KEY || undefined),
+    limitedApiKey: str("limited-api-key") ?? (env.CPSIM_LIMITED_API_KEY || undefined),
+    endpoint: str("endpoint"),
+    scenarios: (flags.scenario as string[] | undefined)?.flatMap((s) => s.split(",")).filter(Boolean) ?? [],
+    scenarioFiles: (flags["scenario-file"] as string[] | undefined) ?? [],
+    durationS: flags.duration as number | undefined,
+    connections: flags.connections as number | undefined,
+    maxRequests: flags["max-requests"] as number | undefined,
+    rate: flags.rate as number | undefined,
+    pipelining: flags.pipelining as number | undefined,
+    timeoutS: flags.timeout as number | undefined,
+    seed: flags.seed as number | undefined,
+    baseline: str("baseline"),
+    maxRegressionPct: flags["max-regression"] as number | undefined,
+    reportDir: str("report-dir"),
+    json: flags.json === true,
+    exportK6: str("export-k6"),
+    engine: flags.engine as LoadEngine | undefined,
+    respectRateLimit: flags["respect-rate-limit"] === true,
+    progress: flags.quiet !== true,
+  };
+}
+
+/** Parses argv and runs; configuration errors (typed, exit code 2) are turned into messages by the dispatcher. */
+export async function run(argv: readonly string[], io: CliIo, deps: LoadDeps = {}): Promise<number> {
+  const parsed = parseArgs(spec, argv);
+  if (parsed.help) {
+    io.stdout(renderHelp(spec));
+    return 0;
+  }
+  const result = await load(optionsFromFlags(parsed.flags), { io, terminalWidth: process.stdout.columns, ...deps });
+  return result.exitCode;
+}
