@@ -27,6 +27,8 @@ export const spec: CommandSpec = {
     { name: "control", type: "boolean", help: "Serve the control API under /_sim/ (--no-control: those paths answer 404)", default: defaultOptions.control },
     { name: "fixtures", type: "string", value: "DIR", help: "Fixtures directory (catalogs, accounts, endpoints); the built-in ones by default" },
     { name: "json", type: "boolean", help: "Print one JSON object {baseUrl, serverlessUrl, apiKeys} as the first line of stdout" },
+    { name: "max-output-mb", type: "number", value: "MB", help: "Largest output kept for one job; a larger one FAILS its job with an error saying so", default: 16, min: 0.001, max: 4096 },
+    { name: "results-budget-mb", type: "number", value: "MB", help: "Job inputs and outputs held at once; past it jobs FAIL (outputs) or run/runsync answer 503 (inputs)", default: 256, min: 0.001, max: 65536 },
   ],
   examples: [
     "cpsim serve --port 8000",
@@ -78,6 +80,10 @@ export function optionsFromFlags(flags: Record<string, unknown>): Partial<Emulat
     speed,
     control: flags.control as boolean,
     fixtures,
+    memory: {
+      maxOutputBytes: Math.round((flags["max-output-mb"] as number) * 1024 * 1024),
+      resultsBudgetBytes: Math.round((flags["results-budget-mb"] as number) * 1024 * 1024),
+    },
   };
 }
 

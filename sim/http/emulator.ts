@@ -16,6 +16,7 @@ import { CONTROL_PREFIX, type ClockView, type ControlTarget, clockView, controlR
 import { createDefaultBackend } from "./default-backend.ts";
 import { ListenError, PortInUseError } from "./errors.ts";
 import { BodyRejection, contentTypeProblem, parseJsonBody } from "./json-body.ts";
+import { isLargeBody, writeJsonStream } from "./json-stream.ts";
 import { type EmulatorLimits, type EmulatorOptions, resolveOptions } from "./options.ts";
 import { RouteTable } from "./route-table.ts";
 import { VirtualClock } from "./virtual-clock.ts";
@@ -67,7 +68,9 @@ declare module "fastify" {
 export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promise<EmulatorHandle> {
   const options = resolveOptions(given);
   const limits = options.limits;
-  const backend = options.backend ?? (await (options.createBackend ?? createDefaultBackend)({ seed: options.seed, fixtures: options.fixtures }));
+  const backend =
+    options.backend ??
+    (await (options.createBackend ?? createDefaultBackend)({ seed: options.seed, fixtures: options.fixtures, ...(options.memory ? { memory: options.memory } : {}) }));
   const table = new RouteTable(backend.routes(), limits.defaultBodyLimit);
   const controlTable = options.control ? new RouteTable(controlRoutes, limits.controlBodyLimit) : undefined;
   const maxBodyLimit = Math.max(table.maxBodyLimit, controlTable?.maxBodyLimit ?? 0);
@@ -326,6 +329,10 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       return;
     }
     if (headers["content-type"] === undefined) res.setHeader("content-type", JSON_CONTENT_TYPE);
+    if (isLargeBody(response.body)) {
+      writeJsonStream(res, response.body).catch((err) => reply.log.error({ err }, "streaming a large answer failed"));
+      return;
+    }
     res.end(JSON.stringify(response.body));
   }
 

@@ -2,7 +2,7 @@
  * The options of `startEmulator` and `cpsim serve`, with one `defaultOptions`, and every limit
  * the transport enforces in one place. The CLI maps its flags onto the same object.
  */
-import type { BackendFactory, EmulatorBackend } from "./backend.ts";
+import type { BackendFactory, EmulatorBackend, MemoryBudget } from "./backend.ts";
 import { EmulatorOptionsError } from "./errors.ts";
 
 const KiB = 1024;
@@ -93,6 +93,8 @@ export interface EmulatorOptions {
   readonly createBackend?: BackendFactory;
   readonly logger: boolean;
   readonly limits?: Partial<EmulatorLimits>;
+  /** Per-job output limit and budget of held job data, handed to the backend factory. */
+  readonly memory?: MemoryBudget;
 }
 
 export const defaultOptions: EmulatorOptions = {
