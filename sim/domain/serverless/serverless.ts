@@ -332,7 +332,25 @@ export class Serverless {
   health(endpointId: string, accountId: string): Outcome<{ health: Health }> {
     const access = this.access(endpointId, accountId);
     if (typeof access !== "number") return access;
-    return { ok: true, health: this.healthOf(access) };
+    const health = this.healthOf(access);
+    // A shared endpoint (the conformance one, public models) serves every account: each caller
+    // sees its own jobs only, or one account could watch another's traffic. Workers are shared.
+    if (this.endpoints[access].ownerIndex !== -1) return { ok: true, health };
+    return { ok: true, health: { ...health, jobs: this.accountJobs(access, this.account(accountId)) } };
+  }
+
+  /** Health's job counts of one account on one endpoint: a walk of the job table. */
+  private accountJobs(endpoint: number, account: number): Health["jobs"] {
+    const J = this.jobs;
+    const now = this.engine.now;
+    const c = new Int32Array(7);
+    let retried = 0;
+    for (let slot = 0; slot < J.used; slot++) {
+      if (J.endpoint[slot] !== endpoint || J.owner[slot] !== account || !this.isLive(slot, now)) continue;
+      c[J.state[slot]]++;
+      if ((J.flags[slot] & F_RETRIED) !== 0) retried++;
+    }
+    return { completed: c[COMPLETED], failed: c[FAILED] + c[TIMED_OUT], inProgress: c[IN_PROGRESS], inQueue: c[IN_QUEUE], retried };
   }
 
   /**
