@@ -14,6 +14,7 @@ import type { ApiOutcome, ApiRequest, ApiResponse, HttpMethod } from "../api/typ
 import type { BackendApiKey, EmulatorBackend, WebhookDelivery } from "./backend.ts";
 import { CONTROL_PREFIX, type ClockView, type ControlTarget, clockView, controlRoutes, handleControl } from "./control.ts";
 import { createDefaultBackend } from "./default-backend.ts";
+import { controlRefusal } from "./control-guard.ts";
 import { ListenError, PortInUseError } from "./errors.ts";
 import { BodyRejection, contentTypeProblem, parseJsonBody } from "./json-body.ts";
 import { isLargeBody, writeJsonStream } from "./json-stream.ts";
@@ -42,6 +43,8 @@ export interface EmulatorHandle {
 }
 
 export interface EmulatorStats {
+  /** Answers of 500 (bugs in cpsim, each logged): the fuzzer's target is 0. */
+  readonly internalErrors: number;
   readonly waits: number;
   readonly webhooksPending: number;
   readonly webhooksSent: number;
@@ -81,6 +84,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   let generation = 0;
   const deliveryGeneration = new WeakMap<WebhookDelivery, number>();
   let closing = false;
+  let internalErrors = 0;
   let closePromise: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   /** Wall time (performance.now) the armed timer fires at. */
@@ -124,6 +128,17 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     },
   });
   app.server.headersTimeout = limits.headersTimeoutMs;
+  // Node closes a CONNECT without a word unless someone listens; it is answered like any method
+  // the emulator does not serve.
+  app.server.on("connect", (_req, socket: Socket) => {
+    const body = JSON.stringify(problemBody(405, "CONNECT is not supported; the emulator is not a proxy"));
+    socket.on("error", () => socket.destroy());
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nAllow: GET, POST, PATCH, DELETE, OPTIONS\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    setTimeout(() => socket.destroy(), 1_000).unref();
+  });
   // One more than allowed, so that a request over the limit is seen (node drops the rest).
   app.server.maxHeadersCount = limits.maxHeaders + 1;
   app.decorateRequest("cpsimBodyLimit", 0);
@@ -142,7 +157,10 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const mapped = mapError(err, request);
-    if (mapped.status >= 500) request.log.error({ err }, "internal error");
+    if (mapped.status >= 500) {
+      internalErrors++;
+      request.log.error({ err }, "internal error");
+    }
     // A body refused while it streams in leaves bytes unread: fastify asked for the connection to close.
     const connection = reply.getHeader("connection");
     sendResponse(reply, problem(mapped.status, mapped.detail), connection === "close" ? { connection: "close" } : undefined);
@@ -246,6 +264,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       outcome = backend.handle(apiRequest);
     } catch (err) {
       request.log.error({ err }, "backend failed");
+      internalErrors++;
       sendProblem(reply, 500, "the emulator failed to answer this request; this is a bug in cpsim");
       afterModelChange();
       return;
@@ -301,6 +320,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       response = wait.render(backend.now());
     } catch (err) {
       reply.log.error({ err }, "backend failed to render a wait");
+      internalErrors++;
       response = problem(500, "the emulator failed to answer this request; this is a bug in cpsim");
     }
     sendResponse(reply, response);
@@ -341,9 +361,15 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   }
 
   async function serveControl(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const refused = controlRefusal(request.headers, options.host, options.controlToken);
+    if (refused !== undefined) {
+      sendResponse(reply, refused);
+      return;
+    }
     try {
       sendResponse(reply, await handleControl(control, request.raw.method ?? "GET", request.cpsimPath, request.body));
     } catch (err) {
+      internalErrors++;
       request.log.error({ err }, "control API failed");
       sendProblem(reply, 500, "the control API failed; this is a bug in cpsim");
     }
@@ -456,8 +482,32 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       status = 431;
       detail = `the request line and headers are larger than ${limits.maxHeaderBytes} bytes`;
     }
-    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (socket.writable && !inFlight?.headersSent) {
+    // Requests pipelined before the bad one are answered first, in order: their answers are the
+    // client's, and the 400 comes after them (bounded: a parked wait is not waited for long).
+    // (Only for parse errors: on a timeout the in-flight answer is the late request's own.)
+    const deadline = performance.now() + (err.code?.startsWith("HPE_") ? PIPELINE_DRAIN_MS : 0);
+    const answer = (): void => {
+      if (socket.destroyed) return;
+      const inFlight = (socket as Socket & { _httpMessage?: { writableFinished?: boolean; req?: { complete?: boolean }; once(e: string, f: () => void): void } })
+        ._httpMessage;
+      // A request whose body is still incomplete is the bad one itself: answer it at once.
+      if (inFlight && !inFlight.writableFinished && inFlight.req?.complete === true && performance.now() < deadline) {
+        let next = false;
+        const again = (): void => {
+          if (next) return;
+          next = true;
+          setImmediate(answer);
+        };
+        inFlight.once("finish", again);
+        inFlight.once("close", again);
+        setTimeout(again, Math.max(1, deadline - performance.now())).unref();
+        return;
+      }
+      // An answer already on its way cannot be followed by another; one not started is replaced.
+      if (!socket.writable || (inFlight && !inFlight.writableFinished && (inFlight as { headersSent?: boolean }).headersSent)) {
+        socket.destroy();
+        return;
+      }
       const body = JSON.stringify(problemBody(status, detail));
       socket.end(
         `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
@@ -465,9 +515,8 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       );
       // Let the answer reach the client, then drop whatever else it is still sending.
       setTimeout(() => socket.destroy(), 1_000).unref();
-    } else {
-      socket.destroy();
-    }
+    };
+    answer();
   }
 
   function mapError(err: FastifyError, request: FastifyRequest): { status: number; detail: string } {
@@ -528,6 +577,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       webhooksSent: webhooks.sent,
       webhooksDelivered: webhooks.delivered,
       timerArmed: timer !== undefined,
+      internalErrors,
     }),
     close: () => (closePromise ??= close()),
     forceClose: () => {
@@ -597,6 +647,9 @@ function urlHost(host: string): string {
   if (host === "::") return "[::1]";
   return host.includes(":") ? `[${host}]` : host;
 }
+
+/** How long a malformed pipelined request waits for the answers of the requests before it. */
+const PIPELINE_DRAIN_MS = 5_000;
 
 /** How long a connection closed after an early answer keeps draining what the client still sends. */
 const LINGER_MS = 2_000;
