@@ -9,6 +9,7 @@ import { type CliIo, type CommandModule, type CommandSpec, UsageError, parseArgs
 import type { BackendFactory } from "./backend.ts";
 import { type EmulatorHandle, startEmulator } from "./emulator.ts";
 import { PortInUseError } from "./errors.ts";
+import { JournalError } from "./state-journal.ts";
 import { type ClockMode, type EmulatorOptions, MAX_SPEED, defaultOptions, isLoopbackHost } from "./options.ts";
 
 export const spec: CommandSpec = {
@@ -29,6 +30,7 @@ export const spec: CommandSpec = {
     { name: "fixtures", type: "string", value: "DIR", help: "Fixtures directory (catalogs, accounts, endpoints); the built-in ones by default" },
     { name: "json", type: "boolean", help: "Print one JSON object {baseUrl, serverlessUrl, apiKeys} as the first line of stdout" },
     { name: "control-token", type: "string", value: "TOKEN|none", help: "Token the control API requires in X-Cpsim-Control-Token; default a random one with --clock real, none with --clock manual" },
+    { name: "state", type: "string", value: "DIR", help: "Keep the session in DIR (a journal of every request, replayed on start): pods and jobs survive a crash or restart" },
     { name: "max-output-mb", type: "number", value: "MB", help: "Largest output kept for one job; a larger one FAILS its job with an error saying so", default: 16, min: 0.001, max: 4096 },
     { name: "results-budget-mb", type: "number", value: "MB", help: "Job inputs and outputs held at once; past it jobs FAIL (outputs) or run/runsync answer 503 (inputs)", default: 256, min: 0.001, max: 65536 },
   ],
@@ -36,6 +38,7 @@ export const spec: CommandSpec = {
     "cpsim serve --port 8000",
     "cpsim serve --clock manual --seed 42 --json",
     "cpsim serve --speed 60   # one virtual minute per second",
+    "cpsim serve --state ./cpsim-state   # pods and jobs survive a restart",
   ],
 };
 
@@ -80,7 +83,10 @@ export function optionsFromFlags(flags: Record<string, unknown>): Partial<Emulat
   }
   // A real clock serves people and their browsers: the control API is locked unless told otherwise.
   const controlToken = token === "none" ? undefined : (token ?? (flags.clock === "real" ? randomBytes(16).toString("hex") : undefined));
+  const state = flags.state as string | undefined;
+  if (state !== undefined && state.trim() === "") throw new UsageError("--state needs a directory", "serve");
   return {
+    ...(state !== undefined ? { state } : {}),
     controlToken,
     port: flags.port as number,
     host: flags.host as string,
@@ -117,12 +123,17 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
       try {
         emulator = await startEmulator({ ...options, createBackend: deps.createBackend });
       } catch (err) {
+        if (err instanceof JournalError) {
+          io.stderr(`cpsim serve: ${err.message}\n`);
+          return 2;
+        }
         if (err instanceof PortInUseError) {
           io.stderr(`cpsim serve: ${err.message}\n`);
           return 2;
         }
         throw err;
       }
+      for (const warning of emulator.stateWarnings) io.stderr(`cpsim serve: warning: ${warning}\n`);
       const json = parsed.flags.json === true;
       if (json) {
         io.stdout(
@@ -169,6 +180,7 @@ function banner(e: EmulatorHandle): string {
   ];
   if (o.control) lines.push(`  control API     ${e.baseUrl}/_sim/clock, POST /_sim/clock/advance {"ms": N}, POST /_sim/reset {"seed": N}`);
   if (o.control && o.controlToken !== undefined) lines.push(`  control token   ${o.controlToken}   (header X-Cpsim-Control-Token; --control-token none drops it)`);
+  if (o.state !== undefined) lines.push(`  state           ${o.state} (journal of every request, replayed on start)`);
   lines.push("  API keys:");
   const width = Math.max(...e.apiKeys.map((k) => k.key.length), 3);
   for (const k of e.apiKeys) lines.push(`    ${k.key.padEnd(width)}  ${k.access.padEnd(9)}  account ${k.account}`);

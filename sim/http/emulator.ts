@@ -16,6 +16,7 @@ import { CONTROL_PREFIX, type ClockView, type ControlTarget, clockView, controlR
 import { createDefaultBackend } from "./default-backend.ts";
 import { controlRefusal } from "./control-guard.ts";
 import { ListenError, PortInUseError } from "./errors.ts";
+import { type JournalRecord, type StateJournal, openJournal } from "./state-journal.ts";
 import { BodyRejection, contentTypeProblem, parseJsonBody } from "./json-body.ts";
 import { isLargeBody, writeJsonStream } from "./json-stream.ts";
 import { type EmulatorLimits, type EmulatorOptions, resolveOptions } from "./options.ts";
@@ -36,6 +37,8 @@ export interface EmulatorHandle {
   readonly options: Readonly<EmulatorOptions> & { readonly limits: EmulatorLimits };
   /** Counters for diagnostics and tests. */
   stats(): EmulatorStats;
+  /** What opening the --state journal reported (a torn last record dropped, …). */
+  readonly stateWarnings: readonly string[];
   /** Stops accepting, answers parked waits with 503, lets in-flight requests finish (bounded). Idempotent. */
   close(): Promise<void>;
   /** Drops every open connection now (a second Ctrl+C); close() then resolves promptly. */
@@ -77,9 +80,24 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   const table = new RouteTable(backend.routes(), limits.defaultBodyLimit);
   const controlTable = options.control ? new RouteTable(controlRoutes, limits.controlBodyLimit) : undefined;
   const maxBodyLimit = Math.max(table.maxBodyLimit, controlTable?.maxBodyLimit ?? 0);
+  let seed = options.seed;
+  const stateWarnings: string[] = [];
+  let journal: StateJournal | undefined;
+  if (options.state !== undefined) {
+    const opened = openJournal(options.state, options.seed);
+    journal = opened.journal;
+    stateWarnings.push(...opened.warnings);
+    if (opened.seed !== undefined) {
+      if (opened.seed !== options.seed) {
+        stateWarnings.push(`${options.state} was started with seed ${opened.seed}; it replays with that seed, not ${options.seed}`);
+      }
+      seed = opened.seed;
+      if (seed !== options.seed) backend.reset(seed);
+      seed = replayJournal(backend, opened.records, seed);
+    }
+  }
   const clock = new VirtualClock(options.clock, options.speed, backend.now());
   const waits = new WaitSet(limits.maxWaits);
-  let seed = options.seed;
   /** Bumped by reset; a delivery's result counts only for the generation that made it due. */
   let generation = 0;
   const deliveryGeneration = new WeakMap<WebhookDelivery, number>();
@@ -260,18 +278,58 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       body: request.body,
     };
     let outcome: ApiOutcome;
+    const at = backend.now();
     try {
       outcome = backend.handle(apiRequest);
     } catch (err) {
       request.log.error({ err }, "backend failed");
       internalErrors++;
-      sendProblem(reply, 500, "the emulator failed to answer this request; this is a bug in cpsim");
+      journalRequest(apiRequest, at);
+      whenDurable(reply, () => sendProblem(reply, 500, "the emulator failed to answer this request; this is a bug in cpsim"));
       afterModelChange();
       return;
     }
-    if (outcome.kind === "response") sendResponse(reply, outcome.response);
-    else park(reply, outcome);
+    journalRequest(apiRequest, at);
+    if (outcome.kind === "response") {
+      const response = outcome.response;
+      whenDurable(reply, () => sendResponse(reply, response));
+    } else {
+      const wait = outcome;
+      whenDurable(reply, () => park(reply, wait));
+    }
     afterModelChange();
+  }
+
+  /** Every request the model saw goes to the journal (reads too: they count against rate limits). */
+  function journalRequest(r: ApiRequest, t: Micros): void {
+    if (journal === undefined) return;
+    const h: Record<string, string> = {};
+    const auth = r.headers["authorization"];
+    const length = r.headers["content-length"];
+    if (auth !== undefined) h.authorization = auth;
+    if (length !== undefined) h["content-length"] = length;
+    journal.append({
+      k: "req",
+      t,
+      m: r.method,
+      p: r.path,
+      ...(Object.keys(r.query).length > 0 ? { q: { ...r.query } } : {}),
+      ...(Object.keys(h).length > 0 ? { h } : {}),
+      ...(r.body !== undefined ? { b: r.body } : {}),
+    });
+  }
+
+  /** Answers once every journal record so far is on disk (group commit); at once without --state. */
+  function whenDurable(reply: FastifyReply, send: () => void): void {
+    if (journal === undefined || !journal.busy) {
+      send();
+      return;
+    }
+    journal.flushed().then(send, (err: Error) => {
+      internalErrors++;
+      reply.log.error({ err }, "state journal failed");
+      sendProblem(reply, 503, `${err.message}; this change may not survive a restart`, { "retry-after": "5" });
+    });
   }
 
   /** Parks a request until its job is final or virtual time reaches the deadline. */
@@ -367,7 +425,9 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       return;
     }
     try {
-      sendResponse(reply, await handleControl(control, request.raw.method ?? "GET", request.cpsimPath, request.body));
+      const response = await handleControl(control, request.raw.method ?? "GET", request.cpsimPath, request.body);
+      await journal?.flushed();
+      sendResponse(reply, response);
     } catch (err) {
       internalErrors++;
       request.log.error({ err }, "control API failed");
@@ -449,6 +509,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       const target: Micros = backend.now() + msValue * 1000;
       if (options.clock === "real") clock.shift(msValue * 1000);
       backend.advanceTo(target);
+      journal?.append({ k: "time", t: target });
       waits.expire(backend.now());
       afterModelChange();
       // In manual mode the advance answers after the webhooks it made due were attempted, so a
@@ -462,6 +523,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       waits.cancelAll("the simulation was reset");
       webhooks.clear();
       backend.reset(seed);
+      journal?.append({ k: "reset", seed });
       clock.rebase(backend.now());
       disarm();
       afterModelChange();
@@ -560,6 +622,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     } finally {
       clearTimeout(grace);
       await webhooks.close();
+      journal?.close();
     }
   }
 
@@ -571,6 +634,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     host: options.host,
     port,
     options,
+    stateWarnings,
     stats: () => ({
       waits: waits.size,
       webhooksPending: webhooks.pending,
@@ -589,6 +653,32 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
 }
 
 const EMPTY_QUERY: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
+
+/**
+ * Replays journal records onto a backend fresh from `seed`: each request at the virtual time it
+ * was handled, each advance and reset. Webhooks that fall due meanwhile are dropped (they were
+ * sent before the restart, or are lost with it). Returns the seed in force at the end.
+ */
+export function replayJournal(backend: EmulatorBackend, records: readonly JournalRecord[], seed: number): number {
+  for (const r of records) {
+    if (r.k === "time") backend.advanceTo(r.t);
+    else if (r.k === "reset") {
+      backend.reset(r.seed);
+      seed = r.seed;
+    } else if (r.k === "req") {
+      backend.advanceTo(r.t);
+      const query: Record<string, string> = Object.create(null);
+      if (r.q) for (const [k, v] of Object.entries(r.q)) query[k] = v;
+      try {
+        backend.handle({ method: r.m as HttpMethod, path: r.p, query, headers: { ...r.h }, body: r.b });
+      } catch {
+        // It answered 500 the first time too; its effects up to the throw are replayed all the same.
+      }
+    }
+    backend.drainWebhooks();
+  }
+  return seed;
+}
 
 /** Query strings as strings; the first value of a repeated key wins. A null-prototype object, so no key is special. */
 export function parseQuery(search: string): Record<string, string> {

@@ -98,6 +98,8 @@ export interface EmulatorOptions {
    * (`cpsim serve --clock real` makes one up unless told otherwise.)
    */
   readonly controlToken?: string;
+  /** A directory for the state journal (`--state`): the session is replayed from it on start. */
+  readonly state?: string;
   /** Per-job output limit and budget of held job data, handed to the backend factory. */
   readonly memory?: MemoryBudget;
 }
