@@ -4,7 +4,7 @@
  * becomes the component `<Name>`, and every `$ref` to it points there.
  */
 import type { TSchema } from "@sinclair/typebox";
-import { allSchemas } from "./schemas/index.ts";
+import { JOB_TTL_RANGE, allSchemas } from "./schemas/index.ts";
 import { SCHEMA_ID_PREFIX } from "./schemas/schema-helpers.ts";
 import { routes, type RouteDef } from "./routes.ts";
 import { REST_RESOURCE_RESPONSES, restResourceSchemas } from "./ops/rest/resource-schemas.ts";
@@ -92,7 +92,9 @@ function operationObject(r: RouteDef) {
   if (r.op === "jobRunsync" || r.op === "jobStatusSync") {
     query.push({ name: "wait", in: "query", required: false, schema: { type: "integer", minimum: 1000, maximum: 300000, default: 90000 } });
   }
-  if (r.op === "jobStatus") query.push({ name: "ttl", in: "query", required: false, schema: { type: "integer", minimum: 1 } });
+  if (r.op === "jobStatus" || r.op === "jobStatusSync") {
+    query.push({ name: "ttl", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: JOB_TTL_RANGE.maximum } });
+  }
   if (r.op === "listGpuTypes") query.push({ name: "cloud", in: "query", required: false, schema: { enum: ["SECURE", "COMMUNITY"], default: "SECURE" } });
   if (r.auth === "graphql") query.push({ name: "api_key", in: "query", required: false, schema: { type: "string" } });
   const responses: Record<string, object> = {};

@@ -65,6 +65,16 @@ export interface BackendOptions {
   readonly seed: number;
   /** A fixtures directory; the built-in fixtures when absent. */
   readonly fixtures?: string;
+  /** The memory budget of job data (the model's defaults when absent). */
+  readonly memory?: MemoryBudget;
+}
+
+/** Bounds on the job data the model holds: see `cpsim serve --max-output-mb / --results-budget-mb`. */
+export interface MemoryBudget {
+  /** Largest output kept for one job, in bytes; a larger one fails its job. */
+  readonly maxOutputBytes?: number;
+  /** Bytes of job inputs and outputs (of 4 KiB and more) held at once. */
+  readonly resultsBudgetBytes?: number;
 }
 
 export type BackendFactory = (options: BackendOptions) => EmulatorBackend | Promise<EmulatorBackend>;

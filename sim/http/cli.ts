@@ -3,17 +3,19 @@
  * where it listens and the API keys, then serves until SIGINT or SIGTERM and stops gracefully.
  * With `--json` the first line of stdout is one JSON object for scripts and CI.
  */
+import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { type CliIo, type CommandModule, type CommandSpec, UsageError, parseArgs, renderHelp } from "../cli/args.ts";
 import type { BackendFactory } from "./backend.ts";
 import { type EmulatorHandle, startEmulator } from "./emulator.ts";
 import { PortInUseError } from "./errors.ts";
+import { JournalError } from "./state-journal.ts";
 import { type ClockMode, type EmulatorOptions, MAX_SPEED, defaultOptions, isLoopbackHost } from "./options.ts";
 
 export const spec: CommandSpec = {
   name: "serve",
   summary: "Serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
-  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--fixtures DIR] [--json]",
+  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--fixtures DIR] [--json]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
     "The official SDKs take the serverless URL with /v2 appended as their base URL.\n" +
@@ -27,11 +29,16 @@ export const spec: CommandSpec = {
     { name: "control", type: "boolean", help: "Serve the control API under /_sim/ (--no-control: those paths answer 404)", default: defaultOptions.control },
     { name: "fixtures", type: "string", value: "DIR", help: "Fixtures directory (catalogs, accounts, endpoints); the built-in ones by default" },
     { name: "json", type: "boolean", help: "Print one JSON object {baseUrl, serverlessUrl, apiKeys} as the first line of stdout" },
+    { name: "control-token", type: "string", value: "TOKEN|none", help: "Token the control API requires in X-Cpsim-Control-Token; default a random one with --clock real, none with --clock manual" },
+    { name: "state", type: "string", value: "DIR", help: "Keep the session in DIR (a journal of every request, replayed on start): pods and jobs survive a crash or restart" },
+    { name: "max-output-mb", type: "number", value: "MB", help: "Largest output kept for one job; a larger one FAILS its job with an error saying so", default: 16, min: 0.001, max: 4096 },
+    { name: "results-budget-mb", type: "number", value: "MB", help: "Job inputs and outputs held at once; past it jobs FAIL (outputs) or run/runsync answer 503 (inputs)", default: 256, min: 0.001, max: 65536 },
   ],
   examples: [
     "cpsim serve --port 8000",
     "cpsim serve --clock manual --seed 42 --json",
     "cpsim serve --speed 60   # one virtual minute per second",
+    "cpsim serve --state ./cpsim-state   # pods and jobs survive a restart",
   ],
 };
 
@@ -70,7 +77,17 @@ export function optionsFromFlags(flags: Record<string, unknown>): Partial<Emulat
     }
     if (!isDir) throw new UsageError(`--fixtures ${fixtures} is not a directory`, "serve");
   }
+  const token = flags["control-token"] as string | undefined;
+  if (token !== undefined && token !== "none" && !/^[\x21-\x7e]{8,256}$/.test(token)) {
+    throw new UsageError(`--control-token must be 8 to 256 visible ASCII characters, or "none"`, "serve");
+  }
+  // A real clock serves people and their browsers: the control API is locked unless told otherwise.
+  const controlToken = token === "none" ? undefined : (token ?? (flags.clock === "real" ? randomBytes(16).toString("hex") : undefined));
+  const state = flags.state as string | undefined;
+  if (state !== undefined && state.trim() === "") throw new UsageError("--state needs a directory", "serve");
   return {
+    ...(state !== undefined ? { state } : {}),
+    controlToken,
     port: flags.port as number,
     host: flags.host as string,
     seed: flags.seed as number,
@@ -78,6 +95,10 @@ export function optionsFromFlags(flags: Record<string, unknown>): Partial<Emulat
     speed,
     control: flags.control as boolean,
     fixtures,
+    memory: {
+      maxOutputBytes: Math.round((flags["max-output-mb"] as number) * 1024 * 1024),
+      resultsBudgetBytes: Math.round((flags["results-budget-mb"] as number) * 1024 * 1024),
+    },
   };
 }
 
@@ -102,12 +123,17 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
       try {
         emulator = await startEmulator({ ...options, createBackend: deps.createBackend });
       } catch (err) {
+        if (err instanceof JournalError) {
+          io.stderr(`cpsim serve: ${err.message}\n`);
+          return 2;
+        }
         if (err instanceof PortInUseError) {
           io.stderr(`cpsim serve: ${err.message}\n`);
           return 2;
         }
         throw err;
       }
+      for (const warning of emulator.stateWarnings) io.stderr(`cpsim serve: warning: ${warning}\n`);
       const json = parsed.flags.json === true;
       if (json) {
         io.stdout(
@@ -115,6 +141,7 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
             baseUrl: emulator.baseUrl,
             serverlessUrl: emulator.serverlessUrl,
             apiKeys: emulator.apiKeys.map((k) => ({ key: k.key, account: k.account, access: k.access })),
+            ...(emulator.options.controlToken !== undefined ? { controlToken: emulator.options.controlToken } : {}),
           })}\n`,
         );
       } else {
@@ -152,6 +179,8 @@ function banner(e: EmulatorHandle): string {
     `  serverless URL  ${e.serverlessUrl}        job endpoints (/v2/{endpoint_id}/run, ...); official SDKs: ${e.serverlessUrl}/v2`,
   ];
   if (o.control) lines.push(`  control API     ${e.baseUrl}/_sim/clock, POST /_sim/clock/advance {"ms": N}, POST /_sim/reset {"seed": N}`);
+  if (o.control && o.controlToken !== undefined) lines.push(`  control token   ${o.controlToken}   (header X-Cpsim-Control-Token; --control-token none drops it)`);
+  if (o.state !== undefined) lines.push(`  state           ${o.state} (journal of every request, replayed on start)`);
   lines.push("  API keys:");
   const width = Math.max(...e.apiKeys.map((k) => k.key.length), 3);
   for (const k of e.apiKeys) lines.push(`    ${k.key.padEnd(width)}  ${k.access.padEnd(9)}  account ${k.account}`);

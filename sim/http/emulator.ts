@@ -14,8 +14,11 @@ import type { ApiOutcome, ApiRequest, ApiResponse, HttpMethod } from "../api/typ
 import type { BackendApiKey, EmulatorBackend, WebhookDelivery } from "./backend.ts";
 import { CONTROL_PREFIX, type ClockView, type ControlTarget, clockView, controlRoutes, handleControl } from "./control.ts";
 import { createDefaultBackend } from "./default-backend.ts";
+import { controlRefusal } from "./control-guard.ts";
 import { ListenError, PortInUseError } from "./errors.ts";
+import { type JournalRecord, type StateJournal, openJournal } from "./state-journal.ts";
 import { BodyRejection, contentTypeProblem, parseJsonBody } from "./json-body.ts";
+import { isLargeBody, writeJsonStream } from "./json-stream.ts";
 import { type EmulatorLimits, type EmulatorOptions, resolveOptions } from "./options.ts";
 import { RouteTable } from "./route-table.ts";
 import { VirtualClock } from "./virtual-clock.ts";
@@ -34,6 +37,8 @@ export interface EmulatorHandle {
   readonly options: Readonly<EmulatorOptions> & { readonly limits: EmulatorLimits };
   /** Counters for diagnostics and tests. */
   stats(): EmulatorStats;
+  /** What opening the --state journal reported (a torn last record dropped, …). */
+  readonly stateWarnings: readonly string[];
   /** Stops accepting, answers parked waits with 503, lets in-flight requests finish (bounded). Idempotent. */
   close(): Promise<void>;
   /** Drops every open connection now (a second Ctrl+C); close() then resolves promptly. */
@@ -41,6 +46,8 @@ export interface EmulatorHandle {
 }
 
 export interface EmulatorStats {
+  /** Answers of 500 (bugs in cpsim, each logged): the fuzzer's target is 0. */
+  readonly internalErrors: number;
   readonly waits: number;
   readonly webhooksPending: number;
   readonly webhooksSent: number;
@@ -67,17 +74,35 @@ declare module "fastify" {
 export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promise<EmulatorHandle> {
   const options = resolveOptions(given);
   const limits = options.limits;
-  const backend = options.backend ?? (await (options.createBackend ?? createDefaultBackend)({ seed: options.seed, fixtures: options.fixtures }));
+  const backend =
+    options.backend ??
+    (await (options.createBackend ?? createDefaultBackend)({ seed: options.seed, fixtures: options.fixtures, ...(options.memory ? { memory: options.memory } : {}) }));
   const table = new RouteTable(backend.routes(), limits.defaultBodyLimit);
   const controlTable = options.control ? new RouteTable(controlRoutes, limits.controlBodyLimit) : undefined;
   const maxBodyLimit = Math.max(table.maxBodyLimit, controlTable?.maxBodyLimit ?? 0);
+  let seed = options.seed;
+  const stateWarnings: string[] = [];
+  let journal: StateJournal | undefined;
+  if (options.state !== undefined) {
+    const opened = openJournal(options.state, options.seed);
+    journal = opened.journal;
+    stateWarnings.push(...opened.warnings);
+    if (opened.seed !== undefined) {
+      if (opened.seed !== options.seed) {
+        stateWarnings.push(`${options.state} was started with seed ${opened.seed}; it replays with that seed, not ${options.seed}`);
+      }
+      seed = opened.seed;
+      if (seed !== options.seed) backend.reset(seed);
+      seed = replayJournal(backend, opened.records, seed);
+    }
+  }
   const clock = new VirtualClock(options.clock, options.speed, backend.now());
   const waits = new WaitSet(limits.maxWaits);
-  let seed = options.seed;
   /** Bumped by reset; a delivery's result counts only for the generation that made it due. */
   let generation = 0;
   const deliveryGeneration = new WeakMap<WebhookDelivery, number>();
   let closing = false;
+  let internalErrors = 0;
   let closePromise: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   /** Wall time (performance.now) the armed timer fires at. */
@@ -121,6 +146,17 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     },
   });
   app.server.headersTimeout = limits.headersTimeoutMs;
+  // Node closes a CONNECT without a word unless someone listens; it is answered like any method
+  // the emulator does not serve.
+  app.server.on("connect", (_req, socket: Socket) => {
+    const body = JSON.stringify(problemBody(405, "CONNECT is not supported; the emulator is not a proxy"));
+    socket.on("error", () => socket.destroy());
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nAllow: GET, POST, PATCH, DELETE, OPTIONS\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    setTimeout(() => socket.destroy(), 1_000).unref();
+  });
   // One more than allowed, so that a request over the limit is seen (node drops the rest).
   app.server.maxHeadersCount = limits.maxHeaders + 1;
   app.decorateRequest("cpsimBodyLimit", 0);
@@ -139,7 +175,10 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const mapped = mapError(err, request);
-    if (mapped.status >= 500) request.log.error({ err }, "internal error");
+    if (mapped.status >= 500) {
+      internalErrors++;
+      request.log.error({ err }, "internal error");
+    }
     // A body refused while it streams in leaves bytes unread: fastify asked for the connection to close.
     const connection = reply.getHeader("connection");
     sendResponse(reply, problem(mapped.status, mapped.detail), connection === "close" ? { connection: "close" } : undefined);
@@ -239,17 +278,58 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       body: request.body,
     };
     let outcome: ApiOutcome;
+    const at = backend.now();
     try {
       outcome = backend.handle(apiRequest);
     } catch (err) {
       request.log.error({ err }, "backend failed");
-      sendProblem(reply, 500, "the emulator failed to answer this request; this is a bug in cpsim");
+      internalErrors++;
+      journalRequest(apiRequest, at);
+      whenDurable(reply, () => sendProblem(reply, 500, "the emulator failed to answer this request; this is a bug in cpsim"));
       afterModelChange();
       return;
     }
-    if (outcome.kind === "response") sendResponse(reply, outcome.response);
-    else park(reply, outcome);
+    journalRequest(apiRequest, at);
+    if (outcome.kind === "response") {
+      const response = outcome.response;
+      whenDurable(reply, () => sendResponse(reply, response));
+    } else {
+      const wait = outcome;
+      whenDurable(reply, () => park(reply, wait));
+    }
     afterModelChange();
+  }
+
+  /** Every request the model saw goes to the journal (reads too: they count against rate limits). */
+  function journalRequest(r: ApiRequest, t: Micros): void {
+    if (journal === undefined) return;
+    const h: Record<string, string> = {};
+    const auth = r.headers["authorization"];
+    const length = r.headers["content-length"];
+    if (auth !== undefined) h.authorization = auth;
+    if (length !== undefined) h["content-length"] = length;
+    journal.append({
+      k: "req",
+      t,
+      m: r.method,
+      p: r.path,
+      ...(Object.keys(r.query).length > 0 ? { q: { ...r.query } } : {}),
+      ...(Object.keys(h).length > 0 ? { h } : {}),
+      ...(r.body !== undefined ? { b: r.body } : {}),
+    });
+  }
+
+  /** Answers once every journal record so far is on disk (group commit); at once without --state. */
+  function whenDurable(reply: FastifyReply, send: () => void): void {
+    if (journal === undefined || !journal.busy) {
+      send();
+      return;
+    }
+    journal.flushed().then(send, (err: Error) => {
+      internalErrors++;
+      reply.log.error({ err }, "state journal failed");
+      sendProblem(reply, 503, `${err.message}; this change may not survive a restart`, { "retry-after": "5" });
+    });
   }
 
   /** Parks a request until its job is final or virtual time reaches the deadline. */
@@ -298,6 +378,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       response = wait.render(backend.now());
     } catch (err) {
       reply.log.error({ err }, "backend failed to render a wait");
+      internalErrors++;
       response = problem(500, "the emulator failed to answer this request; this is a bug in cpsim");
     }
     sendResponse(reply, response);
@@ -326,6 +407,10 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       return;
     }
     if (headers["content-type"] === undefined) res.setHeader("content-type", JSON_CONTENT_TYPE);
+    if (isLargeBody(response.body)) {
+      writeJsonStream(res, response.body).catch((err) => reply.log.error({ err }, "streaming a large answer failed"));
+      return;
+    }
     res.end(JSON.stringify(response.body));
   }
 
@@ -334,9 +419,17 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   }
 
   async function serveControl(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const refused = controlRefusal(request.headers, options.host, options.controlToken);
+    if (refused !== undefined) {
+      sendResponse(reply, refused);
+      return;
+    }
     try {
-      sendResponse(reply, await handleControl(control, request.raw.method ?? "GET", request.cpsimPath, request.body));
+      const response = await handleControl(control, request.raw.method ?? "GET", request.cpsimPath, request.body);
+      await journal?.flushed();
+      sendResponse(reply, response);
     } catch (err) {
+      internalErrors++;
       request.log.error({ err }, "control API failed");
       sendProblem(reply, 500, "the control API failed; this is a bug in cpsim");
     }
@@ -416,6 +509,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       const target: Micros = backend.now() + msValue * 1000;
       if (options.clock === "real") clock.shift(msValue * 1000);
       backend.advanceTo(target);
+      journal?.append({ k: "time", t: target });
       waits.expire(backend.now());
       afterModelChange();
       // In manual mode the advance answers after the webhooks it made due were attempted, so a
@@ -429,6 +523,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       waits.cancelAll("the simulation was reset");
       webhooks.clear();
       backend.reset(seed);
+      journal?.append({ k: "reset", seed });
       clock.rebase(backend.now());
       disarm();
       afterModelChange();
@@ -449,8 +544,32 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       status = 431;
       detail = `the request line and headers are larger than ${limits.maxHeaderBytes} bytes`;
     }
-    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (socket.writable && !inFlight?.headersSent) {
+    // Requests pipelined before the bad one are answered first, in order: their answers are the
+    // client's, and the 400 comes after them (bounded: a parked wait is not waited for long).
+    // (Only for parse errors: on a timeout the in-flight answer is the late request's own.)
+    const deadline = performance.now() + (err.code?.startsWith("HPE_") ? PIPELINE_DRAIN_MS : 0);
+    const answer = (): void => {
+      if (socket.destroyed) return;
+      const inFlight = (socket as Socket & { _httpMessage?: { writableFinished?: boolean; req?: { complete?: boolean }; once(e: string, f: () => void): void } })
+        ._httpMessage;
+      // A request whose body is still incomplete is the bad one itself: answer it at once.
+      if (inFlight && !inFlight.writableFinished && inFlight.req?.complete === true && performance.now() < deadline) {
+        let next = false;
+        const again = (): void => {
+          if (next) return;
+          next = true;
+          setImmediate(answer);
+        };
+        inFlight.once("finish", again);
+        inFlight.once("close", again);
+        setTimeout(again, Math.max(1, deadline - performance.now())).unref();
+        return;
+      }
+      // An answer already on its way cannot be followed by another; one not started is replaced.
+      if (!socket.writable || (inFlight && !inFlight.writableFinished && (inFlight as { headersSent?: boolean }).headersSent)) {
+        socket.destroy();
+        return;
+      }
       const body = JSON.stringify(problemBody(status, detail));
       socket.end(
         `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
@@ -458,9 +577,8 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       );
       // Let the answer reach the client, then drop whatever else it is still sending.
       setTimeout(() => socket.destroy(), 1_000).unref();
-    } else {
-      socket.destroy();
-    }
+    };
+    answer();
   }
 
   function mapError(err: FastifyError, request: FastifyRequest): { status: number; detail: string } {
@@ -504,6 +622,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     } finally {
       clearTimeout(grace);
       await webhooks.close();
+      journal?.close();
     }
   }
 
@@ -515,12 +634,14 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     host: options.host,
     port,
     options,
+    stateWarnings,
     stats: () => ({
       waits: waits.size,
       webhooksPending: webhooks.pending,
       webhooksSent: webhooks.sent,
       webhooksDelivered: webhooks.delivered,
       timerArmed: timer !== undefined,
+      internalErrors,
     }),
     close: () => (closePromise ??= close()),
     forceClose: () => {
@@ -532,6 +653,32 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
 }
 
 const EMPTY_QUERY: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
+
+/**
+ * Replays journal records onto a backend fresh from `seed`: each request at the virtual time it
+ * was handled, each advance and reset. Webhooks that fall due meanwhile are dropped (they were
+ * sent before the restart, or are lost with it). Returns the seed in force at the end.
+ */
+export function replayJournal(backend: EmulatorBackend, records: readonly JournalRecord[], seed: number): number {
+  for (const r of records) {
+    if (r.k === "time") backend.advanceTo(r.t);
+    else if (r.k === "reset") {
+      backend.reset(r.seed);
+      seed = r.seed;
+    } else if (r.k === "req") {
+      backend.advanceTo(r.t);
+      const query: Record<string, string> = Object.create(null);
+      if (r.q) for (const [k, v] of Object.entries(r.q)) query[k] = v;
+      try {
+        backend.handle({ method: r.m as HttpMethod, path: r.p, query, headers: { ...r.h }, body: r.b });
+      } catch {
+        // It answered 500 the first time too; its effects up to the throw are replayed all the same.
+      }
+    }
+    backend.drainWebhooks();
+  }
+  return seed;
+}
 
 /** Query strings as strings; the first value of a repeated key wins. A null-prototype object, so no key is special. */
 export function parseQuery(search: string): Record<string, string> {
@@ -590,6 +737,9 @@ function urlHost(host: string): string {
   if (host === "::") return "[::1]";
   return host.includes(":") ? `[${host}]` : host;
 }
+
+/** How long a malformed pipelined request waits for the answers of the requests before it. */
+const PIPELINE_DRAIN_MS = 5_000;
 
 /** How long a connection closed after an early answer keeps draining what the client still sends. */
 const LINGER_MS = 2_000;

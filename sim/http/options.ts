@@ -2,7 +2,7 @@
  * The options of `startEmulator` and `cpsim serve`, with one `defaultOptions`, and every limit
  * the transport enforces in one place. The CLI maps its flags onto the same object.
  */
-import type { BackendFactory, EmulatorBackend } from "./backend.ts";
+import type { BackendFactory, EmulatorBackend, MemoryBudget } from "./backend.ts";
 import { EmulatorOptionsError } from "./errors.ts";
 
 const KiB = 1024;
@@ -93,6 +93,15 @@ export interface EmulatorOptions {
   readonly createBackend?: BackendFactory;
   readonly logger: boolean;
   readonly limits?: Partial<EmulatorLimits>;
+  /**
+   * A token the control API requires in the X-Cpsim-Control-Token header; none when absent.
+   * (`cpsim serve --clock real` makes one up unless told otherwise.)
+   */
+  readonly controlToken?: string;
+  /** A directory for the state journal (`--state`): the session is replayed from it on start. */
+  readonly state?: string;
+  /** Per-job output limit and budget of held job data, handed to the backend factory. */
+  readonly memory?: MemoryBudget;
 }
 
 export const defaultOptions: EmulatorOptions = {
@@ -119,6 +128,9 @@ export function resolveOptions(given: Partial<EmulatorOptions> = {}): EmulatorOp
   if (o.clock !== "real" && o.clock !== "manual") throw new EmulatorOptionsError(`clock must be "real" or "manual", got ${String(o.clock)}`);
   if (typeof o.speed !== "number" || !Number.isFinite(o.speed) || o.speed <= 0 || o.speed > MAX_SPEED) {
     throw new EmulatorOptionsError(`speed must be a number above 0 and at most ${MAX_SPEED}, got ${o.speed}`);
+  }
+  if (o.controlToken !== undefined && (typeof o.controlToken !== "string" || !/^[\x21-\x7e]{8,256}$/.test(o.controlToken))) {
+    throw new EmulatorOptionsError("controlToken must be 8 to 256 visible ASCII characters");
   }
   for (const [name, value] of Object.entries(limits)) {
     if (!Number.isSafeInteger(value) || value < 0) throw new EmulatorOptionsError(`limits.${name} must be a non-negative integer, got ${value}`);

@@ -52,7 +52,10 @@ export class PlatformBackend implements EmulatorBackend {
   }
 
   private build(seed: number): void {
-    this.platform = new Platform({ ...this.options.model, seed, catalog: this.catalog });
+    const model = this.options.model;
+    const memory = this.options.memory;
+    const serverless = memory === undefined ? model?.serverless : { ...model?.serverless, ...stripUndefined(memory) };
+    this.platform = new Platform({ ...model, ...(serverless ? { serverless } : {}), seed, catalog: this.catalog });
     this.api = new PlatformApi(this.platform, operations);
     this.owners.clear();
     this.retries = [];
@@ -139,6 +142,12 @@ export class PlatformBackend implements EmulatorBackend {
   routes(): BackendRoute[] {
     return routes.map((r) => ({ method: r.method, pattern: r.pattern, bodyLimit: r.bodyLimit }));
   }
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
 }
 
 function ownerKey(endpointId: string, jobId: string): string {

@@ -53,6 +53,8 @@ export interface TargetCatalog {
   readonly flavors: readonly TargetFlavor[];
   readonly dataCenters: readonly TargetDataCenter[];
   readonly volumes: readonly { readonly id: string; readonly dataCenterId: string }[];
+  /** The caller's registry credentials; undefined when the target lists none the suite can read. */
+  readonly registries?: readonly { readonly id: string }[];
   /** Where each part came from, or why it is empty: for skip reasons and the log. */
   readonly notes: readonly string[];
 }
@@ -199,13 +201,26 @@ async function readVolumes(ctx: CheckContext, notes: string[]): Promise<TargetCa
   return out;
 }
 
+async function readRegistries(ctx: CheckContext, notes: string[]): Promise<TargetCatalog["registries"]> {
+  // Not in the spec either: the emulator's path and list key, with a bare array as a fallback.
+  const list = listOf(await getJson(ctx, "/v2/containerregistryauth"), "registries");
+  if (list === undefined) {
+    notes.push("no registry credentials read (GET /v2/containerregistryauth gave no list): `registry` rules are skipped");
+    return undefined;
+  }
+  const out = list.filter((r): r is Record<string, unknown> => isObject(r) && nonEmpty(r.id)).map((r) => ({ id: r.id as string }));
+  notes.push(`${out.length} registry credentials from GET /v2/containerregistryauth`);
+  return out;
+}
+
 async function readCatalog(ctx: CheckContext): Promise<TargetCatalog> {
   const notes: string[] = [];
   const gpus = await readGpus(ctx, notes);
   const flavors = await readFlavors(ctx, notes);
   const dataCenters = await readDataCenters(ctx, notes);
   const volumes = await readVolumes(ctx, notes);
-  return { gpus, flavors, dataCenters, volumes, notes };
+  const registries = await readRegistries(ctx, notes);
+  return { gpus, flavors, dataCenters, volumes, ...(registries ? { registries } : {}), notes };
 }
 
 export const globalNetworkDc = (dc: TargetDataCenter): boolean => dc.globalNetwork === true;
@@ -221,6 +236,7 @@ export function knownCatalog(tc: TargetCatalog, opts: { knownMakers?: boolean; e
       .map((f) => ({ id: f.id, vcpuCounts: f.vcpuCounts ?? [2] })),
     networkVolumes: tc.volumes,
     dataCenters: tc.dataCenters.map((d) => ({ id: d.id, globalNetwork: globalNetworkDc(d) })),
+    ...(tc.registries ? { registries: tc.registries } : {}),
   };
 }
 
@@ -240,5 +256,6 @@ export function usableCatalog(tc: TargetCatalog): ArbitraryCatalog {
     cpuFlavors: flavors,
     networkVolumes: tc.volumes,
     dataCenters: tc.dataCenters.map((d) => ({ id: d.id, globalNetwork: globalNetworkDc(d) })),
+    ...(tc.registries ? { registries: tc.registries } : {}),
   };
 }

@@ -13,5 +13,6 @@ export function createPodContext(platform: Platform, accountId: string): CreateP
     cpuFlavor: (id) => index.cpuFlavor.get(id),
     networkVolume: (id) => platform.catalog.networkVolumes.find((v) => v.id === id && v.accountId === accountId),
     dataCenter: (id) => index.dataCenter.get(id),
+    registry: (id) => platform.catalog.registries.find((r) => r.id === id && r.accountId === accountId),
   };
 }

@@ -10,10 +10,12 @@
  * clients raise any top-level `errors` as an exception); variables that do not fit their types
  * answer 400, since nothing ran. Every error body is the standard `{"errors": [...]}` envelope.
  */
-import { GraphQLError, executeSync, getOperationAST, parse, specifiedRules, validate, type DocumentNode } from "graphql";
+import { GraphQLError, Kind, executeSync, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 import type { Micros } from "../../core/index.ts";
 import type { Platform } from "../../domain/platform.ts";
 import { json } from "../json-response.ts";
+import { formatRateLimitHeaders, rateLimitDetail } from "../../domain/ratelimit/index.ts";
+import { documentNesting } from "./document-nesting.ts";
 import type { Principal } from "../op-context.ts";
 import type { ApiResponse } from "../types.ts";
 import { GraphqlCode } from "./error-codes.ts";
@@ -58,6 +60,25 @@ export function executeGraphql(
   now: Micros,
   options: ExecuteOptions = {},
 ): ApiResponse {
+  try {
+    return executeChecked(platform, principal, request, now, options);
+  } catch (error) {
+    // The nesting limit keeps graphql-js's recursion far from the stack's end; should anything
+    // still recurse too deep, the answer is the client's 400, not a crash or a 500.
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      return single(400, "The document nests too deeply to be processed; send a flatter document.", GraphqlCode.QUERY_TOO_COMPLEX);
+    }
+    throw error;
+  }
+}
+
+function executeChecked(
+  platform: Platform,
+  principal: Principal,
+  request: GraphqlRequest,
+  now: Micros,
+  options: ExecuteOptions,
+): ApiResponse {
   const limits = options.limits ?? defaultGraphqlLimits;
   const params = paramsFromBody(request);
   if (!params.ok) return single(400, params.message, GraphqlCode.BAD_REQUEST);
@@ -66,6 +87,11 @@ export function executeGraphql(
   // Cheap bound first: a UTF-16 unit is at most 3 UTF-8 bytes.
   if (query.length * 3 > limits.maxDocumentBytes && Buffer.byteLength(query, "utf8") > limits.maxDocumentBytes) {
     return single(400, `The query is ${Buffer.byteLength(query, "utf8")} bytes; the limit is ${limits.maxDocumentBytes}. Send a smaller document.`, GraphqlCode.QUERY_TOO_LARGE);
+  }
+
+  const maxNesting = limits.maxNesting ?? defaultGraphqlLimits.maxNesting!;
+  if (documentNesting(query, maxNesting) > maxNesting) {
+    return single(400, `The document nests brackets ({, [ or () more than ${maxNesting} levels deep, the limit; send a flatter document.`, GraphqlCode.QUERY_TOO_COMPLEX);
   }
 
   let document: DocumentNode;
@@ -104,6 +130,23 @@ export function executeGraphql(
     if (principal.access === "read-only") {
       return single(403, "This API key is read-only; mutations need a key with write access. Queries work with this key.", GraphqlCode.FORBIDDEN);
     }
+    // Rate limits count work, not envelopes: each mutation field takes one unit of quota (the
+    // request itself took the first), and a document holds at most maxMutationFields of them.
+    const maxMutations = limits.maxMutationFields ?? defaultGraphqlLimits.maxMutationFields!;
+    const mutations = rootFieldCount(operation, document, maxMutations + 1);
+    if (mutations > maxMutations) {
+      return single(400, `The mutation has more than ${maxMutations} fields (aliases and fragments counted), the limit per document; send the rest in further requests.`, GraphqlCode.QUERY_TOO_COMPLEX);
+    }
+    if (mutations > 1 && principal.accountId !== "") {
+      const decision = platform.rateLimits.check(principal.accountId, now, { exempt: principal.access === "exempt", cost: mutations - 1 });
+      if (!decision.allowed) {
+        const h = formatRateLimitHeaders(decision);
+        const headers: Record<string, string> = {};
+        if (h?.["Retry-After"] !== undefined) headers["retry-after"] = h["Retry-After"];
+        const detail = rateLimitDetail(decision) ?? "rate limit exceeded";
+        return single(429, `The document holds ${mutations} mutations, each counted against the rate limit: ${detail}`, "RATE_LIMITED", headers);
+      }
+    }
   }
 
   const contextValue: ResolverContext = { platform, principal, now };
@@ -119,4 +162,30 @@ export function executeGraphql(
   // No `data` at all: the request failed before execution (variables that do not coerce).
   if (!("data" in result) || result.data === undefined) return errorResponse(400, errors);
   return json(200, plain(errors.length > 0 ? { errors, data: result.data } : { data: result.data }));
+}
+
+/** Root fields of an operation, fragments and inline fragments expanded, counted up to `cap`. */
+export function rootFieldCount(operation: OperationDefinitionNode, document: DocumentNode, cap: number): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  let count = 0;
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode): void => {
+    for (const s of set.selections) {
+      if (count >= cap) return;
+      if (s.kind === Kind.FIELD) {
+        if (s.name.value !== "__typename") count++;
+      } else if (s.kind === Kind.INLINE_FRAGMENT) {
+        walk(s.selectionSet);
+      } else {
+        // A fragment spread twice at the root still runs its fields once (field merging).
+        const f = fragments.get(s.name.value);
+        if (f === undefined || seen.has(s.name.value)) continue;
+        seen.add(s.name.value);
+        walk(f.selectionSet);
+      }
+    }
+  };
+  walk(operation.selectionSet);
+  return Math.min(count, cap);
 }

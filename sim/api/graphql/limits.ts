@@ -27,6 +27,10 @@ export interface GraphqlLimits {
   readonly maxDepth: number;
   /** Field selections of one operation, fragments expanded and aliases counted. */
   readonly maxFields: number;
+  /** Nesting of `{`, `[` and `(` in the document text, checked before parsing (document-nesting.ts). */
+  readonly maxNesting?: number;
+  /** Root fields of one mutation operation, fragments expanded; each also counts against the rate limit. */
+  readonly maxMutationFields?: number;
 }
 
 /**
@@ -35,7 +39,17 @@ export interface GraphqlLimits {
  * deep, through its `ofType` chain), which tools such as GraphiQL send. The schema's own types
  * nest at most 5 deep, so only introspection chains can come near the depth limit.
  */
-export const defaultGraphqlLimits: GraphqlLimits = Object.freeze({ maxDocumentBytes: 64 * 1024, maxTokens: 10_000, maxDepth: 15, maxFields: 1000 });
+export const defaultGraphqlLimits: GraphqlLimits = Object.freeze({
+  maxDocumentBytes: 64 * 1024,
+  maxTokens: 10_000,
+  maxDepth: 15,
+  maxFields: 1000,
+  // Far below the few thousand levels at which graphql-js's recursion overflows the stack, and
+  // far above any real document (introspection's deepest is about 12).
+  maxNesting: 64,
+  // The official clients send one mutation per document; a few batched ones stay possible.
+  maxMutationFields: 10,
+});
 
 /** The code in `extensions.code` of a limit error. */
 export const QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX";

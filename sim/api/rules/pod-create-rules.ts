@@ -142,6 +142,12 @@ export const podCreateRules = [
     spec: VOLUME_ID, section: "Mounts", source: "spec", severity: "error", kind: "request", status: 400, strictStatuses: [400],
   },
   {
+    id: "pods.create.unknown-registry", title: "`registry` names one of the caller's container registry credentials",
+    spec: "registry | string or null | Container registry credential ID, for private images",
+    section: "Container configuration (shared by templates, pods and serverless endpoints)",
+    source: "spec", severity: "error", kind: "request", status: 400, strictStatuses: [400],
+  },
+  {
     id: "pods.create.network-volume-data-center", title: "The network volume lies in one of the requested data centers",
     spec: VOLUME_ID, section: "Mounts", source: "spec", severity: "error", kind: "request", status: 400, strictStatuses: [400],
   },

@@ -74,7 +74,14 @@ export function createPodBodyArb(catalog: ArbitraryCatalog = sampleCatalog): fc.
       disk: optional(fc.integer({ min: 1, max: 500 })),
       ports: optional(fc.array(portArb, { maxLength: 3 })),
       env: optional(envArb),
-      registry: optional(registryArb),
+      // A valid body names one of the caller's registry credentials, or none: a made-up id is
+      // refused (pods.create.unknown-registry), so without a known list it sends null (drawn
+      // as before, so that seeded runs keep the sequences they had).
+      registry: optional(
+        catalog.registries === undefined || catalog.registries.length === 0
+          ? registryArb.map(() => null)
+          : fc.option(fc.constantFrom(...catalog.registries.map((r) => r.id)), { nil: null }),
+      ),
       cloud: optional(fc.constantFrom("SECURE", "COMMUNITY")),
     })
     .map((d) => {

@@ -168,6 +168,7 @@ export const createPodBreakers: Readonly<Partial<Record<RuleId, CreateBreaker>>>
     return d;
   },
   "pods.create.unknown-network-volume": (b) => ({ ...copy(b), mounts: { network: [{ volumeId: "vol-no-such-volume", path: MOUNT_PATH }] } }),
+  "pods.create.unknown-registry": (b, c) => (c.registries === undefined ? undefined : { ...copy(b), registry: "reg-no-such-registry" }),
   "pods.create.network-volume-data-center": (b, c) => {
     for (const volume of c.networkVolumes) {
       const other = c.dataCenters.find((dc) => dc.id !== volume.dataCenterId);

@@ -12,6 +12,8 @@ export interface ArbitraryCatalog {
   readonly cpuFlavors: readonly { readonly id: string; readonly vcpuCounts: readonly number[] }[];
   readonly networkVolumes: readonly { readonly id: string; readonly dataCenterId: string }[];
   readonly dataCenters: readonly { readonly id: string; readonly globalNetwork: boolean }[];
+  /** The caller's container registry credentials; without them `registry` is not checked. */
+  readonly registries?: readonly { readonly id: string }[];
 }
 
 export const sampleCatalog: ArbitraryCatalog = {
@@ -35,6 +37,7 @@ export const sampleCatalog: ArbitraryCatalog = {
     { id: "US-TX-3", globalNetwork: true },
     { id: "CA-MTL-1", globalNetwork: false },
   ],
+  registries: [{ id: "reg-sample-ghcr" }],
 };
 
 /** The lookups validateCreatePod needs, answered from a catalog. */
@@ -44,11 +47,13 @@ export function catalogContext(catalog: ArbitraryCatalog): CreatePodContext {
   const flavors = index(catalog.cpuFlavors);
   const volumes = index(catalog.networkVolumes);
   const dataCenters = index(catalog.dataCenters);
+  const registries = catalog.registries === undefined ? undefined : index(catalog.registries);
   return {
     gpuType: (id) => gpus.get(id),
     cpuFlavor: (id) => flavors.get(id),
     networkVolume: (id) => volumes.get(id),
     dataCenter: (id) => dataCenters.get(id),
+    ...(registries === undefined ? {} : { registry: (id: string) => registries.get(id) }),
   };
 }
 

@@ -23,6 +23,8 @@ export interface CreatePodContext {
   cpuFlavor(id: string): { readonly vcpuCounts: readonly number[] } | undefined;
   networkVolume(id: string): { readonly dataCenterId: string } | undefined;
   dataCenter(id: string): { readonly globalNetwork: boolean } | undefined;
+  /** The caller's own registry credential with this id; when absent, `registry` is not checked. */
+  registry?(id: string): { readonly id: string } | undefined;
 }
 
 /** The emulator's container disk when the body names none, in GB. */
@@ -173,6 +175,16 @@ function handlerViolations(body: JsonObject, ctx: CreatePodContext): Violation[]
       });
     }
   });
+
+  // A registry credential is the caller's own: another account's id is as unknown as a made-up one.
+  const registry = own(body, "registry");
+  if (typeof registry === "string" && ctx.registry !== undefined && ctx.registry(registry) === undefined) {
+    out.push({
+      ruleId: "pods.create.unknown-registry",
+      path: "/registry",
+      message: `registry ${JSON.stringify(registry)} is not one of your container registry credentials; send an id listed by GET /v2/containerregistryauth, or null.`,
+    });
+  }
 
   // The data centers the pod could run in: those asked for, narrowed to each volume's.
   let candidates: string[] | undefined = requested.length > 0 ? [...requested] : undefined;

@@ -5,7 +5,7 @@
 
 import { alphabetString } from "./alphabet.ts";
 import { InputError, isObject, readInt, type JsonObject } from "./input-error.ts";
-import type { HandlerPlan, JobHandler, StreamEmission } from "./types.ts";
+import type { HandlerContext, HandlerPlan, JobHandler, StreamEmission } from "./types.ts";
 
 /** Bounds that keep one job's plan (and its memory) finite; the contract sets none. */
 export const CONFORMANCE_LIMITS = {
@@ -42,12 +42,17 @@ function failOp(input: JsonObject): HandlerPlan {
   return fail(`fail: "message" must be a string, got ${JSON.stringify(message)}`);
 }
 
-function bytes(input: JsonObject): HandlerPlan {
+type Refusal = HandlerContext["outputRefusal"];
+
+function bytes(input: JsonObject, refusal: Refusal): HandlerPlan {
   const n = readInt(input, "n", 0, L.bytesMax, undefined, "bytes: ");
+  // Refused before the string is built: a 50 MB output would otherwise be made only to be dropped.
+  const refused = refusal?.(n + 2);
+  if (refused !== undefined) return fail(refused);
   return complete(0, alphabetString(n));
 }
 
-function stream(input: JsonObject): HandlerPlan {
+function stream(input: JsonObject, refusal: Refusal): HandlerPlan {
   const k = readInt(input, "chunks", 0, L.streamChunksMax, undefined, "stream: ");
   const b = readInt(input, "bytes", 0, L.streamBytesMax, undefined, "stream: ");
   const m = readInt(input, "ms", 0, L.sleepMaxMs, 0, "stream: ");
@@ -57,14 +62,18 @@ function stream(input: JsonObject): HandlerPlan {
   if (k * m > L.streamTotalMsMax) {
     throw new InputError(`stream: chunks * ms must be at most ${L.streamTotalMsMax}, got ${k * m}`);
   }
+  // The outputs serialise to K copies of the piece: the model's output limit applies to that.
+  const refused = refusal?.(k * (b + 3) + 2);
+  if (refused !== undefined) return fail(refused);
   // Every output is the same string, so the plan shares one value instead of copying it K times.
-  const piece = alphabetString(b);
+  const piece = k === 0 ? "" : alphabetString(b);
   const emissions: StreamEmission[] = [];
   for (let i = 0; i < k; i++) emissions.push({ atMs: (i + 1) * m, output: piece });
   return complete(k * m, emissions.map((e) => e.output), emissions);
 }
 
-function plan(input: unknown): HandlerPlan {
+function plan(input: unknown, ctx?: HandlerContext): HandlerPlan {
+  const refusal = ctx?.outputRefusal;
   // Without an op the handler echoes, whatever the input is (the platform only sends objects).
   if (!isObject(input) || !Object.prototype.hasOwnProperty.call(input, "op")) return complete(0, input);
   const op = input["op"];
@@ -77,9 +86,9 @@ function plan(input: unknown): HandlerPlan {
       case "fail":
         return failOp(input);
       case "bytes":
-        return bytes(input);
+        return bytes(input, refusal);
       case "stream":
-        return stream(input);
+        return stream(input, refusal);
       default:
         return fail(`unknown op ${JSON.stringify(op)}`);
     }
@@ -92,5 +101,5 @@ function plan(input: unknown): HandlerPlan {
 export const conformanceHandler: JobHandler = {
   name: "conformance",
   streaming: true,
-  plan: (input) => plan(input),
+  plan: (input, ctx) => plan(input, ctx),
 };

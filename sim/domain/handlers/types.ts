@@ -10,6 +10,13 @@ export interface HandlerContext {
    * may use, so that the same seed and input always give the same plan.
    */
   readonly seed: number;
+  /**
+   * The model's memory budget, when it keeps one: given an output's size in bytes (about its
+   * JSON length), the sentence the job fails with if the model would not keep it, else undefined.
+   * A handler that knows the size before building the output asks first and fails the job with
+   * that sentence, so an output that will be refused is never built.
+   */
+  readonly outputRefusal?: (bytes: number) => string | undefined;
 }
 
 /**

@@ -44,6 +44,8 @@ export interface RateAccount {
 export interface RateCheckOptions {
   /** The request's key is exempt from limits (the catalog's `exempt` access). */
   readonly exempt?: boolean;
+  /** Units of quota the request takes (default 1): a GraphQL document counts each mutation. All or none are counted. */
+  readonly cost?: number;
 }
 
 const UNLIMITED: RateDecision = Object.freeze({ allowed: true, unlimited: true, windows: Object.freeze([]) });
@@ -80,15 +82,16 @@ export class RateLimiter {
     if (options.exempt === true || this.limited[a] === 0) return UNLIMITED;
     this.roll(a, now);
     const base = a * N;
+    const cost = options.cost ?? 1;
     let denied = -1;
     for (let w = 0; w < N; w++) {
-      if (this.used[base + w] >= this.quota[base + w]) {
+      if (this.used[base + w] + cost > this.quota[base + w]) {
         // The window that resets last is the one a retry must wait for.
         if (denied < 0 || this.resetMicros(w, now) >= this.resetMicros(denied, now)) denied = w;
       }
     }
     if (denied < 0) {
-      for (let w = 0; w < N; w++) this.used[base + w] += 1;
+      for (let w = 0; w < N; w++) this.used[base + w] += cost;
       return { allowed: true, unlimited: false, windows: this.states(a, now) };
     }
     return {

@@ -28,7 +28,9 @@
 import type { Engine, EventKind, Micros, Rng } from "../../core/index.ts";
 import type { GpuPool } from "../gpu-pool.ts";
 import { getHandler } from "../handlers/index.ts";
-import type { HandlerContext, JobHandler } from "../handlers/index.ts";
+import type { HandlerContext, HandlerPlan, JobHandler } from "../handlers/index.ts";
+import { outputTooLarge, resultsBudgetFull } from "../handlers/output-limit.ts";
+import { jsonSizeAtMost } from "./json-size.ts";
 import { EndpointState } from "./endpoint-state.ts";
 import type { ServerlessEndpointConfig } from "./endpoint-state.ts";
 import { ExpiryFifo } from "./expiry-fifo.ts";
@@ -107,14 +109,21 @@ export const SERVERLESS_DEFAULTS = {
   executionOverheadMs: 0,
   webhookOutboxLimit: 10_000,
   listenerLimit: 1000,
+  maxOutputBytes: 16 * 1024 * 1024,
+  resultsBudgetBytes: 256 * 1024 * 1024,
 } as const;
+/** Outputs below this size are not tracked by the results budget: job limits bound their number. */
+const BUDGET_MIN_BYTES = 4096;
 const NO_OPTIONS: FastSubmitOptions = Object.freeze({});
 
 /** The context handed to handler.plan, reused for every job: the id string is built only if read. */
 class PlanContext implements HandlerContext {
   seed = 0;
   slot = 0;
-  constructor(private readonly model: Serverless) {}
+  constructor(
+    private readonly model: Serverless,
+    readonly outputRefusal: (bytes: number) => string | undefined,
+  ) {}
   get jobId(): string {
     return this.model.jobIdOf(this.slot) ?? "";
   }
@@ -142,7 +151,14 @@ export class Serverless {
   private readonly listeners = new Map<number, FinalListener[]>();
   private readonly streams = new Map<number, FlatStream>();
   private readonly outbox: WebhookOutbox;
-  private readonly ctx = new PlanContext(this);
+  private readonly ctx: PlanContext;
+  /** The memory budget: sizes of the outputs of BUDGET_MIN_BYTES and more held now, by slot. */
+  private readonly bigResults = new Map<number, number>();
+  /** Sizes of the inputs of BUDGET_MIN_BYTES and more held now, by slot (same budget). */
+  private readonly bigInputs = new Map<number, number>();
+  private retainedBytes = 0;
+  private readonly maxOutputBytes: number;
+  private readonly resultsBudgetBytes: number;
   private readonly kindFinish: EventKind;
   private readonly kindReady: EventKind;
   private readonly kindIdle: EventKind;
@@ -185,6 +201,9 @@ export class Serverless {
     this.sweepIntervalUs = opt("sweepIntervalMs") * US;
     this.overheadUs = opt("executionOverheadMs") * US;
     this.listenerLimit = opt("listenerLimit");
+    this.maxOutputBytes = opt("maxOutputBytes");
+    this.resultsBudgetBytes = opt("resultsBudgetBytes");
+    this.ctx = new PlanContext(this, (bytes) => this.outputRefusal(bytes));
     this.onTransition = options.onTransition;
     this.outbox = new WebhookOutbox(opt("webhookOutboxLimit"));
     const ids = rng.fork("ids");
@@ -227,6 +246,17 @@ export class Serverless {
     const access = this.access(req.endpointId, req.accountId);
     if (typeof access !== "number") return access;
     const p = req.policy;
+    // Inputs are held as long as their job, so they count against the same budget as outputs.
+    const inputSize = jsonSizeAtMost(req.input, this.resultsBudgetBytes);
+    if (inputSize >= BUDGET_MIN_BYTES && this.retainedBytes + inputSize > this.resultsBudgetBytes) {
+      return {
+        ok: false,
+        error: "over-budget",
+        message:
+          `The emulator holds ${this.retainedBytes} of its ${this.resultsBudgetBytes} bytes of job inputs and results; ` +
+          `this input of about ${inputSize} bytes does not fit. Retry once results expire or are purged (or raise cpsim serve --results-budget-mb)`,
+      };
+    }
     const slot = this.submitFast(access, this.account(req.accountId), req.input, {
       sync: req.mode === "runsync",
       lowPriority: p?.lowPriority,
@@ -234,6 +264,10 @@ export class Serverless {
       executionTimeoutMs: p?.executionTimeout,
       webhook: req.webhook,
     });
+    if (inputSize >= BUDGET_MIN_BYTES) {
+      this.retainedBytes += inputSize;
+      this.bigInputs.set(slot, inputSize);
+    }
     return { ok: true, jobId: this.idOf(slot), status: "IN_QUEUE" };
   }
 
@@ -303,7 +337,25 @@ export class Serverless {
   health(endpointId: string, accountId: string): Outcome<{ health: Health }> {
     const access = this.access(endpointId, accountId);
     if (typeof access !== "number") return access;
-    return { ok: true, health: this.healthOf(access) };
+    const health = this.healthOf(access);
+    // A shared endpoint (the conformance one, public models) serves every account: each caller
+    // sees its own jobs only, or one account could watch another's traffic. Workers are shared.
+    if (this.endpoints[access].ownerIndex !== -1) return { ok: true, health };
+    return { ok: true, health: { ...health, jobs: this.accountJobs(access, this.account(accountId)) } };
+  }
+
+  /** Health's job counts of one account on one endpoint: a walk of the job table. */
+  private accountJobs(endpoint: number, account: number): Health["jobs"] {
+    const J = this.jobs;
+    const now = this.engine.now;
+    const c = new Int32Array(7);
+    let retried = 0;
+    for (let slot = 0; slot < J.used; slot++) {
+      if (J.endpoint[slot] !== endpoint || J.owner[slot] !== account || !this.isLive(slot, now)) continue;
+      c[J.state[slot]]++;
+      if ((J.flags[slot] & F_RETRIED) !== 0) retried++;
+    }
+    return { completed: c[COMPLETED], failed: c[FAILED] + c[TIMED_OUT], inProgress: c[IN_PROGRESS], inQueue: c[IN_QUEUE], retried };
   }
 
   /**
@@ -659,7 +711,7 @@ export class Serverless {
     const hi = seq < 4294967296 ? 0 : mix32(Math.floor(seq / 4294967296));
     const attempt = (flags & F_RETRIED) === 0 ? 0 : J.attempt[slot];
     ctx.seed = mix32(e.seedSalt ^ mix32((seq ^ hi) + Math.imul(attempt, 0x9e3779b9)));
-    const plan = e.handler.plan(J.inputs[slot], ctx);
+    const plan = this.withinBudget(e.handler.plan(J.inputs[slot], ctx), slot);
     // Only what a read needs is kept: the plan object itself dies young unless it streams.
     if (plan.kind === "complete") {
       J.results[slot] = plan.output;
@@ -782,6 +834,7 @@ export class Serverless {
     J.attempt[slot]++;
     J.plans[slot] = undefined;
     J.results[slot] = undefined;
+    if (this.bigResults.size > 0) this.releaseResult(slot);
     if ((J.flags[slot] & F_STREAMED) !== 0) {
       this.streams.delete(slot);
       J.flags[slot] &= ~F_STREAMED;
@@ -836,6 +889,8 @@ export class Serverless {
     }
     if ((J.flags[slot] & F_LISTENERS) !== 0) this.fireListeners(slot, undefined);
     if ((J.flags[slot] & F_STREAMED) !== 0) this.streams.delete(slot);
+    if (this.bigResults.size > 0) this.releaseResult(slot);
+    if (this.bigInputs.size > 0) this.releaseInput(slot);
     J.release(slot);
   }
 
@@ -848,7 +903,55 @@ export class Serverless {
     if ((flags & F_RETRIED) !== 0) e.retried--;
     if (this.onTransition !== undefined) this.trace(slot, state, -1, "expire");
     if ((flags & F_STREAMED) !== 0) this.streams.delete(slot);
+    if (this.bigResults.size > 0) this.releaseResult(slot);
+    if (this.bigInputs.size > 0) this.releaseInput(slot);
     J.release(slot);
+  }
+
+  /**
+   * The memory budget: an output above maxOutputBytes, or one that would take the retained
+   * outputs past resultsBudgetBytes, turns the plan into a failure saying so (same duration), so
+   * no key can hold more memory than the budget however many jobs it submits.
+   */
+  private withinBudget(plan: HandlerPlan, slot: number): HandlerPlan {
+    if (plan.kind !== "complete") return plan;
+    const max = this.maxOutputBytes;
+    let size = jsonSizeAtMost(plan.output, max);
+    if (plan.stream !== undefined) for (const s of plan.stream) if (size <= max) size += jsonSizeAtMost(s.output, max);
+    const refused = this.outputRefusal(size);
+    if (refused !== undefined) return { kind: "fail", durationMs: plan.durationMs, error: refused };
+    if (size < BUDGET_MIN_BYTES) return plan;
+    this.retainedBytes += size;
+    this.bigResults.set(slot, size);
+    return plan;
+  }
+
+  /** Why an output of `bytes` would not be kept now, or undefined when it would. */
+  private outputRefusal(bytes: number): string | undefined {
+    if (bytes > this.maxOutputBytes) return outputTooLarge(bytes, this.maxOutputBytes);
+    if (bytes >= BUDGET_MIN_BYTES && this.retainedBytes + bytes > this.resultsBudgetBytes) {
+      return resultsBudgetFull(bytes, this.retainedBytes, this.resultsBudgetBytes);
+    }
+    return undefined;
+  }
+
+  private releaseResult(slot: number): void {
+    const size = this.bigResults.get(slot);
+    if (size === undefined) return;
+    this.retainedBytes -= size;
+    this.bigResults.delete(slot);
+  }
+
+  private releaseInput(slot: number): void {
+    const size = this.bigInputs.get(slot);
+    if (size === undefined) return;
+    this.retainedBytes -= size;
+    this.bigInputs.delete(slot);
+  }
+
+  /** Bytes of job inputs and outputs the budget counts now, the budget, and the jobs holding them. */
+  retainedResults(): { bytes: number; budget: number; jobs: number } {
+    return { bytes: this.retainedBytes, budget: this.resultsBudgetBytes, jobs: new Set([...this.bigResults.keys(), ...this.bigInputs.keys()]).size };
   }
 
   private applyStatusTtl(slot: number, ttlMs: number): void {

@@ -25,6 +25,10 @@ export interface ServerlessOptions {
   readonly webhookOutboxLimit?: number;
   /** Completion listeners one job may have at once. */
   readonly listenerLimit?: number;
+  /** Largest output (about its JSON size in bytes) kept for one job; a larger one fails the job. Default 16 MiB. */
+  readonly maxOutputBytes?: number;
+  /** Bytes of outputs of 4 KiB and more held at once; a job whose output does not fit fails. Default 256 MiB. */
+  readonly resultsBudgetBytes?: number;
   /** Handler lookup by the endpoint's `handler` name; default the built-in handlers. */
   readonly resolveHandler?: (name: string) => JobHandler | undefined;
   /** Called on every job state change; for invariant checkers and traces (costs nothing when absent). */
@@ -121,7 +125,9 @@ export type ServerlessErrorCode =
   /** onFinal on a job that is already final. */
   | "already-final"
   /** onFinal beyond listenerLimit. */
-  | "too-many-listeners";
+  | "too-many-listeners"
+  /** The submission's input does not fit the budget for retained job data (resultsBudgetBytes). */
+  | "over-budget";
 
 export interface Failure {
   readonly ok: false;

@@ -57,6 +57,8 @@ export function failureResponse(f: Failure, s: FailureSubject): ApiResponse {
       return problem(400, `The handler of endpoint ${s.endpointId} does not stream; read the job's result with status instead.`);
     case "too-many-listeners":
       return problem(503, `Too many requests are already waiting for job ${JSON.stringify(s.jobId ?? "")}; poll status instead, or try again shortly.`);
+    case "over-budget":
+      return problem(503, `${f.message}.`, { headers: { "retry-after": "60" } });
     default: {
       const unreachable: never = f.error;
       return problem(500, `Unexpected model failure ${String(unreachable)}: ${f.message}`);

@@ -81,3 +81,17 @@ t.test("health of unknown endpoints and of another account's endpoint answers 40
   expectProblem(t, h.call("GET", "/v2/alpha-echo/health", { key: "beta" }), 404);
   t.equal(h.call("GET", "/v2/alpha-echo/health", { key: "alphaRead" }).status, 200, "a read-only key reads health");
 });
+
+t.test("on the shared conformance endpoint each account's health counts its own jobs only", async (t) => {
+  const h = new Harness();
+  const jobs = (key: "alpha" | "beta") => (h.call("GET", "/v2/conformance/health", { key }).body as Health).jobs;
+  h.run("conformance", { op: "sleep", ms: 100 }, {}, "alpha");
+  h.run("conformance", { op: "sleep", ms: 100 }, {}, "alpha");
+  h.run("conformance", { op: "fail", message: "x" }, {}, "beta");
+  const before = jobs("alpha");
+  t.equal(before.inQueue + before.inProgress, 2, "alpha sees its two jobs");
+  t.equal(jobs("beta").inQueue + jobs("beta").inProgress, 1, "beta sees its one");
+  h.advance(60_000);
+  t.same(jobs("alpha"), { completed: 2, failed: 0, inProgress: 0, inQueue: 0, retried: 0 });
+  t.same(jobs("beta"), { completed: 0, failed: 1, inProgress: 0, inQueue: 0, retried: 0 });
+});

@@ -14,5 +14,6 @@ export function createPodContext(catalog: Catalog, accountId: string): CreatePod
     cpuFlavor: (id) => index.cpuFlavor.get(id),
     networkVolume: (id) => catalog.networkVolumes.find((v) => v.id === id && v.accountId === accountId),
     dataCenter: (id) => index.dataCenter.get(id),
+    registry: (id) => catalog.registries.find((r) => r.id === id && r.accountId === accountId),
   };
 }

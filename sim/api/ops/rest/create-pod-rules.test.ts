@@ -15,6 +15,7 @@ const alphaCatalog: ArbitraryCatalog = {
   cpuFlavors: catalog.cpuFlavors,
   networkVolumes: catalog.networkVolumes.filter((v) => v.accountId === "acct-alpha"),
   dataCenters: catalog.dataCenters,
+  registries: catalog.registries.filter((r) => r.accountId === "acct-alpha"),
 };
 
 /** The words that make each rule's sentence that rule's, whichever base body it broke. */
@@ -46,6 +47,7 @@ const RULE_WORDS: Readonly<Record<string, RegExp>> = {
   "pods.create.unknown-gpu-type": /is not a GPU type of the catalog/,
   "pods.create.unknown-cpu-flavor": /^cpu\.id "cpu-no-such-flavor" is not a CPU flavor of the catalog/,
   "pods.create.unknown-network-volume": /"vol-no-such-volume" is not an existing network volume/,
+  "pods.create.unknown-registry": /^registry "reg-no-such-registry" is not one of your container registry credentials/,
   "pods.create.network-volume-data-center": /^The network volume "vol-alpha-\w+" is in [A-Z-0-9]+, which dataCenterIds does not include/,
   "pods.create.unknown-data-center": /"XX-NOWHERE-0" is not a data center of the catalog/,
   "pods.create.global-networking-nvidia": /^globalNetworking needs an NVIDIA GPU/,
