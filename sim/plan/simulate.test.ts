@@ -35,7 +35,7 @@ t.test("a bad scenario names the file, the path and the problem", async (t) => {
     message: /must NOT have additional properties \(extra\)/,
   });
   t.throws(() => loadScenario("no-such-scenario"), ScenarioError);
-  const bad = { ...scenario, jobs: [{ ...scenario.jobs[0], endpoint: "nope" }] };
+  const bad = { ...scenario, jobs: [{ ...(scenario.jobs ?? [])[0], endpoint: "nope" }] };
   t.throws(() => simulate({ scenario: bad, seed: 1, hours: 0.1 }), { message: /\/jobs\/0\/endpoint: no endpoint "nope"/ });
 });
 
