@@ -24,3 +24,17 @@ export { renderJUnit } from "./junit.ts";
 export { renderSummaryTable, type SummaryTableOptions } from "./summary-table.ts";
 export { renderTextTable, truncate, type TextColumn } from "./text-table.ts";
 export { defaultReportDir, writeConformanceReports, type WriteReportsOptions, type WrittenReports } from "./write-reports.ts";
+export type {
+  PlanCheck,
+  PlanDistEstimate,
+  PlanEndpointConfig,
+  PlanEndpointFigures,
+  PlanEstimate,
+  PlanFind,
+  PlanPoint,
+  PlanReport,
+} from "./plan-report.ts";
+export { renderPlanSummary } from "./plan-summary.ts";
+export { renderPlanCsv } from "./plan-csv.ts";
+export { renderPlanHtml } from "./plan-html.ts";
+export { renderPlanJson, writePlanReports, type WrittenPlanReports } from "./write-plan-reports.ts";

@@ -23,7 +23,7 @@ export interface ReportMeta {
 const LIMIT_TEXT = {
   gpuStock: "GPU stock (workers throttled: no free GPUs of the endpoint's types)",
   coldStart: "cold starts (workers starting)",
-  workerCap: "the worker cap (workersMax)",
+  workerCap: "the worker cap",
   scaler: "the scaler (below workersMax, no worker starting)",
 } as const;
 
@@ -51,7 +51,7 @@ function endpointFigures(rs: readonly EndpointSeedResult[], stepS: number, warmu
     const [name, est] = (Object.entries(heldBy) as Array<[keyof typeof heldBy, PlanEstimate]>).reduce((a, b) => (b[1].mean > a[1].mean ? b : a));
     const share = tidy(est.mean / total);
     const cfg = rs[0].config;
-    const detail = name === "workerCap" ? ` (${cfg.workersMax} workers)` : name === "gpuStock" ? ` (${cfg.gpuTypeIds.join(", ")})` : "";
+    const detail = name === "workerCap" ? ` (workersMax ${cfg.workersMax})` : name === "gpuStock" ? ` (${cfg.gpuTypeIds.join(", ")})` : "";
     limit = { name, share, text: `${Math.round(share * 100)}% of the waiting happened at ${LIMIT_TEXT[name]}${detail}` };
   }
   const costs = rs.map((r) => r.costPer1000).filter((x): x is number => x !== null);

@@ -78,7 +78,9 @@ export function estimate(xs: readonly number[]): Estimate {
   if (n < 2) return { mean: tidy(mean), lo: null, hi: null, n };
   const variance = xs.reduce((a, x) => a + (x - mean) * (x - mean), 0) / (n - 1);
   const half = studentTQuantile(0.975, n - 1) * Math.sqrt(variance / n);
-  return { mean: tidy(mean), lo: tidy(mean - half), hi: tidy(mean + half), n };
+  // A figure that cannot be negative (counts, times, money) gets no negative lower bound.
+  const floor = xs.every((x) => x >= 0) ? 0 : -Infinity;
+  return { mean: tidy(mean), lo: tidy(Math.max(floor, mean - half)), hi: tidy(mean + half), n };
 }
 
 /** Rounded to 9 significant digits: figures stay readable and JSON stays stable. */
