@@ -172,7 +172,7 @@ export function aggregate(meta: ReportMeta, results: readonly SeedResult[]): Pla
     seeds: meta.seeds,
     hours: meta.hours,
     warmupMinutes: meta.warmupMinutes,
-    percentileResolution: `percentiles within ${(RESOLUTION * 100).toFixed(2)}% below the exact value (exact below 2.048 ms), never above the max; means, counts and max exact`,
+    percentileResolution: `percentiles within ±${((RESOLUTION / 2) * 100).toFixed(2)}% of the exact value (exact below 2.048 ms), never above the max; means, counts and max exact`,
     sweep: meta.sweep,
     find: null,
     points,

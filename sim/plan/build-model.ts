@@ -8,7 +8,7 @@ import { loadCatalog, type Catalog, type Endpoint, type GpuHost, type Host } fro
 import { Platform } from "../domain/platform.ts";
 import { getHandler, type JobHandler } from "../domain/handlers/index.ts";
 import type { GpuLease } from "../domain/gpu-pool.ts";
-import type { FastSubmitOptions, ServerlessObserver } from "../domain/serverless/index.ts";
+import type { FastSubmitOptions, JobTransition, ServerlessObserver } from "../domain/serverless/index.ts";
 import { planHandler, meanMs } from "./plan-handler.ts";
 import { ScenarioError, type EndpointSpec, type LoadedScenario, type Scenario } from "./scenario.ts";
 import { installWorkload, type WorkloadCounters } from "./workload.ts";
@@ -55,6 +55,8 @@ export interface BuildOptions {
   readonly hours?: number;
   readonly catalog?: Catalog;
   readonly observer?: ServerlessObserver;
+  /** Every job state change (cpsim simulate's per-status counts). */
+  readonly onTransition?: (t: JobTransition) => void;
 }
 
 /** The catalog with the scenario applied, and the planner handlers by name. */
@@ -163,6 +165,7 @@ export function buildModel(loaded: LoadedScenario, options: BuildOptions): Built
     },
     serverless: {
       ...(options.observer !== undefined ? { observer: options.observer } : {}),
+      ...(options.onTransition !== undefined ? { onTransition: options.onTransition } : {}),
       resolveHandler: (name) => handlers.get(name) ?? getHandler(name),
     },
   });
