@@ -103,7 +103,7 @@ t.test("Erlang C and Little's law checks on an M/M/c", async (t) => {
   const meta = { scenario: "m", description: "", seeds: [1, 2, 3, 4, 5], hours: 1, warmupMinutes: 5, sweep: [], pointParams: [{}] };
   const report = aggregate(meta, results);
   const erlang = report.checks.find((c) => c.kind === "erlang-c");
-  t.equal(erlang?.ok, true, erlang?.message);
+  t.equal(erlang?.ok, true, erlang?.message ?? "no Erlang C check");
   t.ok(Math.abs((erlang?.expected ?? 0) - erlangCMeanWait(4, 3, 1)) < 1e-6);
   t.equal(report.checks.find((c) => c.kind === "little")?.ok, true);
   t.same(report.notes, [], "no warnings");
@@ -176,7 +176,7 @@ t.test("--find returns the Erlang C answer on an M/M/c", async (t) => {
   t.equal(answer, 5);
   const loaded = mmc(1, lambda, 1);
   const report = await plan({ loaded, seed: 1, seeds: 4, workers: 2, find: { param: "workers", slo: `mean delay < ${Math.round(target * 1000)}ms`, range: [1, 12] } });
-  t.equal(report.find?.answer, answer, report.find?.text);
+  t.equal(report.find?.answer, answer, report.find?.text ?? "no find result");
   t.ok((report.find?.evaluated.length ?? 99) <= 8, `bounded search: ${report.find?.evaluated.join(", ")}`);
   t.match(report.find?.text, /cheapest workers meeting "mean delay < \d+ms" at the upper 95% bound: 5 .*neighbours: workers=4 misses it .*workers=6 meets it/);
   const p5 = report.points.find((p) => p.params.workers === 5);
