@@ -5,46 +5,11 @@
  * so any such line counts as an error: the report has no reason to log anything.
  */
 import t from "tap";
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { chromiumSkip as skip, dumpDom } from "./chromium-dom.ts";
 import { renderHtmlReport } from "./html-report.ts";
 import { sampleReport } from "./sample-report.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (CI installs Debian's chromium; locally: apt-get install -y chromium)`;
-
-async function dumpDom(file: string): Promise<{ dom: string; console: string[] }> {
-  const profile = await mkdtemp(join(tmpdir(), "cpsim-chromium-"));
-  const args = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    `--user-data-dir=${profile}`,
-    "--enable-logging=stderr",
-    "--v=0",
-    "--virtual-time-budget=2000",
-    "--dump-dom",
-    pathToFileURL(file).href,
-  ];
-  try {
-    return await new Promise((resolve, reject) => {
-      execFile(CHROMIUM, args, { timeout: 60_000, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
-        if (err) reject(new Error(`chromium failed: ${err.message}\n${stderr}`));
-        else resolve({ dom: stdout, console: stderr.split("\n").filter((l) => /:CONSOLE[:(]/.test(l)) });
-      });
-    });
-  } finally {
-    await rm(profile, { recursive: true, force: true });
-  }
-}
 
 t.test("the report renders in headless Chromium without console errors", { skip }, async (t) => {
   const dir = t.testdir();

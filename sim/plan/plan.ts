@@ -10,7 +10,7 @@ import { UsageError } from "../cli/args.ts";
 import { aggregate, type ReportMeta } from "./aggregate.ts";
 import { applyParam, checkValue, parseSweep, resolveParam, type ParamRef } from "./params.ts";
 import type { PlanTask } from "./plan-worker.ts";
-import { runTasks } from "./pool.ts";
+import { runTasks, TaskRunner } from "./pool.ts";
 import { ScenarioError, type LoadedScenario, type Scenario } from "./scenario.ts";
 import type { SeedResult } from "./seed-result.ts";
 import { parseSlo, type SloTerm } from "./slo.ts";
@@ -192,6 +192,25 @@ async function findPlan(o: PlanOptions, find: FindOptions): Promise<PlanReport> 
   if (range === undefined) throw new UsageError(`--find ${param.name}: give --range LO..HI (no default range for this parameter)`);
   const values = grid(param, range);
   const seeds = seedList(o);
+  const runner = new TaskRunner(Math.max(1, Math.min(o.workers, seeds.length)));
+  try {
+    return await search(o, find, param, terms, range, values, seeds, runner);
+  } finally {
+    await runner.close();
+  }
+}
+
+async function search(
+  o: PlanOptions,
+  find: FindOptions,
+  param: ParamRef,
+  terms: readonly SloTerm[],
+  range: readonly [number, number],
+  values: readonly number[],
+  seeds: readonly number[],
+  runner: TaskRunner,
+): Promise<PlanReport> {
+  const s = o.loaded.scenario;
   const cache = new Map<number, Evaluated>();
   const order: number[] = [];
   const evaluate = async (i: number): Promise<Evaluated> => {
@@ -201,7 +220,7 @@ async function findPlan(o: PlanOptions, find: FindOptions): Promise<PlanReport> 
     if (order.length >= MAX_FIND_STEPS) throw new ScenarioError(`--find stopped after ${MAX_FIND_STEPS} evaluations`);
     const scenario = applyParam(s, param, v);
     const tasks = seeds.map((seed) => ({ loaded: withScenario(o.loaded, scenario), point: 0, seed, hours: o.hours ?? scenario.hours }));
-    const { results } = await runTasks(tasks, { workers: o.workers, onProgress: o.onProgress });
+    const { results } = await runner.run(tasks, o.onProgress);
     const one = aggregate(metaOf(o, [{ [param.name]: v }]), results);
     const e: Evaluated = { value: v, results, ...judge(one, param.endpoint === "" ? [] : [param.endpoint], terms) };
     cache.set(v, e);

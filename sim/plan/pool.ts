@@ -34,35 +34,57 @@ export interface TaskRun {
   readonly taskMs: number;
 }
 
-export async function runTasks(tasks: readonly PlanTask[], options: RunTasksOptions): Promise<TaskRun> {
-  const results: SeedResult[] = new Array(tasks.length);
-  let taskMs = 0;
-  let done = 0;
-  const strip = (r: SeedResult & { taskMs: number }): SeedResult => {
-    taskMs += r.taskMs;
-    const { taskMs: _t, ...rest } = r;
-    return rest;
-  };
-  const workers = Math.max(1, Math.min(options.workers, tasks.length));
-  if (workers === 1) {
-    for (let i = 0; i < tasks.length; i++) {
-      results[i] = strip(runTask(tasks[i]));
-      options.onProgress?.(++done, tasks.length);
-      // Let the progress line reach the terminal between seeds.
-      await new Promise<void>((r) => setImmediate(r));
+/**
+ * Runs task lists, keeping one pool of worker threads across calls (--find runs a list per step):
+ * threads start once. close() ends them.
+ */
+export class TaskRunner {
+  private pool: Piscina<PlanTask, SeedResult & { taskMs: number }> | undefined;
+
+  constructor(private readonly workers: number) {}
+
+  async run(tasks: readonly PlanTask[], onProgress?: (done: number, total: number) => void): Promise<TaskRun> {
+    const results: SeedResult[] = new Array(tasks.length);
+    let taskMs = 0;
+    let done = 0;
+    const strip = (r: SeedResult & { taskMs: number }): SeedResult => {
+      taskMs += r.taskMs;
+      const { taskMs: _t, ...rest } = r;
+      return rest;
+    };
+    if (this.workers <= 1 || (tasks.length <= 1 && this.pool === undefined)) {
+      for (let i = 0; i < tasks.length; i++) {
+        results[i] = strip(runTask(tasks[i]));
+        onProgress?.(++done, tasks.length);
+        // Let the progress line reach the terminal between seeds.
+        await new Promise<void>((r) => setImmediate(r));
+      }
+      return { results, taskMs };
     }
-    return { results, taskMs };
-  }
-  const pool = new Piscina<PlanTask, SeedResult & { taskMs: number }>({ filename: planWorkerFile(), minThreads: workers, maxThreads: workers, idleTimeout: 1000 });
-  try {
+    this.pool ??= new Piscina({ filename: planWorkerFile(), minThreads: this.workers, maxThreads: this.workers, idleTimeout: 60_000 });
+    const pool = this.pool;
     await Promise.all(
       tasks.map(async (task, i) => {
         results[i] = strip(await pool.run(task));
-        options.onProgress?.(++done, tasks.length);
+        onProgress?.(++done, tasks.length);
       }),
     );
-  } finally {
-    await pool.destroy();
+    return { results, taskMs };
   }
-  return { results, taskMs };
+
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    if (pool !== undefined) await pool.destroy();
+  }
+}
+
+/** Runs one task list on a runner of its own. */
+export async function runTasks(tasks: readonly PlanTask[], options: RunTasksOptions): Promise<TaskRun> {
+  const runner = new TaskRunner(Math.max(1, Math.min(options.workers, tasks.length)));
+  try {
+    return await runner.run(tasks, options.onProgress);
+  } finally {
+    await runner.close();
+  }
 }
