@@ -7,7 +7,10 @@
 import type { PlanCheck, PlanEndpointFigures, PlanEstimate, PlanPoint, PlanReport } from "../../reports/plan-report.ts";
 import { coarseBinMs, RESOLUTION } from "./log-histogram.ts";
 import type { Dist, EndpointSeedResult, SeedResult } from "./seed-result.ts";
-import { erlangCMeanWait, estimate, tidy } from "./stats.ts";
+import { erlangC, erlangCMeanWait, estimate, tidy } from "./stats.ts";
+
+/** Jobs that must wait per seed, by Erlang C, before a mean wait is judged (rarer waits make per-seed means too skewed for a t interval). */
+const MIN_WAITING_JOBS = 200;
 
 export interface ReportMeta {
   readonly scenario: string;
@@ -102,8 +105,10 @@ function checks(point: number, rs: readonly EndpointSeedResult[]): PlanCheck[] {
   if (mmc !== null && clean) {
     const expected = erlangCMeanWait(mmc.c, mmc.lambda, mmc.mu);
     const est = estimate(rs.map((r) => r.delayMs.mean / 1000));
+    const waiting = erlangC(mmc.c, mmc.lambda / mmc.mu) * Math.min(...rs.map((r) => r.submitted));
     if (Number.isFinite(expected)) {
-      const ok = est.lo === null || est.hi === null ? null : est.lo <= expected && expected <= est.hi;
+      const judged = est.lo !== null && est.hi !== null && waiting >= MIN_WAITING_JOBS;
+      const ok = judged ? (est.lo as number) <= expected && expected <= (est.hi as number) : null;
       out.push({
         kind: "erlang-c",
         point,
@@ -113,7 +118,8 @@ function checks(point: number, rs: readonly EndpointSeedResult[]): PlanCheck[] {
         estimate: est,
         message:
           `M/M/${mmc.c} (λ ${fmt(mmc.lambda)}/s, μ ${fmt(mmc.mu)}/s): Erlang C mean wait ${fmt(expected)} s, simulated ${fmt(est.mean)} s, ${interval(est)}` +
-          (ok === false ? ": outside the interval" : ""),
+          (ok === false ? ": outside the interval" : "") +
+          (waiting < MIN_WAITING_JOBS ? `: not judged, only about ${Math.round(waiting)} jobs per seed wait (fewer than ${MIN_WAITING_JOBS}); run longer` : ""),
       });
     }
   }
