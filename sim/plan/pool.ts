@@ -61,7 +61,9 @@ export class TaskRunner {
       }
       return { results, taskMs };
     }
-    this.pool ??= new Piscina({ filename: planWorkerFile(), minThreads: this.workers, maxThreads: this.workers, idleTimeout: 60_000 });
+    // A small young generation per worker: each thread's garbage is short-lived job plans, and the
+    // process's peak memory (every thread together) stays under the bench's 500 MB with 2 threads.
+    this.pool ??= new Piscina({ filename: planWorkerFile(), minThreads: this.workers, maxThreads: this.workers, idleTimeout: 60_000, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     const pool = this.pool;
     await Promise.all(
       tasks.map(async (task, i) => {
