@@ -46,13 +46,28 @@ export function meanMs(d: Distribution): number {
   }
 }
 
+/** A sampler for one distribution, chosen once: the per-job path has no switch. */
+function sampler(d: Distribution): (seed: number) => number {
+  switch (d.dist) {
+    case "constant":
+      return () => d.value;
+    case "exponential": {
+      const mean = d.mean;
+      return (seed) => -mean * Math.log(unit(seed, 0x2545f491));
+    }
+    default:
+      return (seed) => drawMs(d, unit(seed, 0x2545f491), unit(seed, 0x68e31da4));
+  }
+}
+
 export function planHandler(name: string, execution: Distribution, failureProbability: number): JobHandler {
+  const draw = sampler(execution);
   return {
     name,
     streaming: false,
     plan(input, ctx): HandlerPlan {
-      const traced = (input as { durationMs?: unknown } | null)?.durationMs;
-      const ms = typeof traced === "number" ? traced : drawMs(execution, unit(ctx.seed, 0x2545f491), unit(ctx.seed, 0x68e31da4));
+      const traced = input === null || typeof input !== "object" ? undefined : (input as { durationMs?: unknown }).durationMs;
+      const ms = typeof traced === "number" ? traced : draw(ctx.seed);
       // Durations are whole milliseconds, as handlers' are.
       const durationMs = Math.max(0, Math.round(ms));
       if (failureProbability > 0 && unit(ctx.seed, 0x1b873593) < failureProbability) return { kind: "fail", durationMs, error: "simulated failure" };
