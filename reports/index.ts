@@ -30,3 +30,17 @@ export { renderLoadHtml } from "./load-html.ts";
 export { renderLoadTable } from "./load-table.ts";
 export { renderLoadJson, writeLoadReports } from "./write-load-reports.ts";
 export { vegaLiteToSvg } from "./vega-svg.ts";
+export type {
+  PlanCheck,
+  PlanDistEstimate,
+  PlanEndpointConfig,
+  PlanEndpointFigures,
+  PlanEstimate,
+  PlanFind,
+  PlanPoint,
+  PlanReport,
+} from "./plan-report.ts";
+export { renderPlanSummary } from "./plan-summary.ts";
+export { renderPlanCsv } from "./plan-csv.ts";
+export { renderPlanHtml } from "./plan-html.ts";
+export { renderPlanJson, writePlanReports, type WrittenPlanReports } from "./write-plan-reports.ts";

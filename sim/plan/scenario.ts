@@ -5,7 +5,7 @@
  * validated at load with a message naming the file, the JSON path and what was expected.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Type, type Static } from "@sinclair/typebox";
 import { Ajv } from "ajv";
@@ -35,12 +35,80 @@ export const JobInput = Type.Object(
   { additionalProperties: false },
 );
 
+/** A duration distribution in milliseconds. */
+export const Distribution = Type.Union(
+  [
+    Type.Object({ dist: Type.Literal("constant"), value: Type.Number({ minimum: 0, maximum: 7 * 86_400_000 }) }, { additionalProperties: false }),
+    Type.Object({ dist: Type.Literal("exponential"), mean: Type.Number({ exclusiveMinimum: 0, maximum: 7 * 86_400_000 }) }, { additionalProperties: false }),
+    Type.Object(
+      { dist: Type.Literal("lognormal"), mean: Type.Number({ exclusiveMinimum: 0, maximum: 7 * 86_400_000 }), cv: Type.Number({ minimum: 0, maximum: 10 }) },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { dist: Type.Literal("uniform"), min: Type.Number({ minimum: 0, maximum: 7 * 86_400_000 }), max: Type.Number({ minimum: 0, maximum: 7 * 86_400_000 }) },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: "milliseconds: constant {value}, exponential {mean}, lognormal {mean, cv} or uniform {min, max}" },
+);
+export type Distribution = Static<typeof Distribution>;
+
+/**
+ * A serverless endpoint for the scenario. With the id of a catalog endpoint, the fields given
+ * replace the catalog's (worker limits, scaler...) without editing the catalog; with a new id, it
+ * is a planner endpoint whose jobs take `executionMs` (the job input is not read).
+ */
+export const EndpointSpec = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$" }),
+    gpuTypeIds: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 16, description: "GPU types in order of preference" })),
+    gpuCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 8 })),
+    workersMin: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+    workersMax: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    scaler: Type.Optional(
+      Type.Object(
+        {
+          type: Type.Union([Type.Literal("QueueDelay"), Type.Literal("RequestCount")]),
+          value: Type.Number({ exclusiveMinimum: 0, maximum: 3600, description: "QueueDelay: seconds of wait; RequestCount: jobs per worker" }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400_000 })),
+    coldStartMs: Type.Optional(LognormalColdStart()),
+    executionMs: Type.Optional(Distribution),
+    failureProbability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+    executionTimeoutMs: Type.Optional(Type.Integer({ minimum: 5000, maximum: 7 * 86_400_000 })),
+    ttlMs: Type.Optional(Type.Integer({ minimum: 10_000, maximum: 7 * 86_400_000, description: "job lifetime from submission (policy.ttl)" })),
+  },
+  { additionalProperties: false },
+);
+export type EndpointSpec = Static<typeof EndpointSpec>;
+
+function LognormalColdStart() {
+  return Type.Object(
+    { mean: Type.Number({ minimum: 0, maximum: 3_600_000 }), cv: Type.Number({ minimum: 0, maximum: 10 }) },
+    { additionalProperties: false, description: "lognormal cold start in ms; mean 0: none" },
+  );
+}
+
+export const Burst = Type.Object(
+  {
+    startMinute: Type.Number({ minimum: 0 }),
+    durationMinutes: Type.Number({ exclusiveMinimum: 0 }),
+    multiplier: Type.Number({ minimum: 0, maximum: 1000 }),
+    everyMinutes: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "repeat period; once when absent" })),
+  },
+  { additionalProperties: false },
+);
+
 export const JobWorkload = Type.Object(
   {
     endpoint: Type.String({ minLength: 1 }),
-    account: Type.String({ minLength: 1 }),
+    /** Default: the catalog's first account. */
+    account: Type.Optional(Type.String({ minLength: 1 })),
     /** Mean job arrivals per second (Poisson). */
-    perSecond: Type.Number({ exclusiveMinimum: 0, maximum: 100000 }),
+    perSecond: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100000 })),
     /** A daily cycle: the rate swings ±amplitude around perSecond, peaking at peakHour (virtual time of day). */
     diurnal: Type.Optional(
       Type.Object(
@@ -48,7 +116,13 @@ export const JobWorkload = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    inputs: Type.Array(JobInput, { minItems: 1, maxItems: 100 }),
+    /** A daily curve: 24 rate multipliers, one per hour of the day, linearly interpolated. */
+    curve: Type.Optional(Type.Array(Type.Number({ minimum: 0, maximum: 1000 }), { minItems: 24, maxItems: 24 })),
+    /** Periods when the rate is multiplied. */
+    bursts: Type.Optional(Type.Array(Burst, { maxItems: 100 })),
+    /** A CSV trace (relative to the scenario file): columns offset_s (arrival) and duration_ms (optional). Replaces the rate. */
+    trace: Type.Optional(Type.String({ minLength: 1 })),
+    inputs: Type.Optional(Type.Array(JobInput, { minItems: 1, maxItems: 100 })),
   },
   { additionalProperties: false },
 );
@@ -60,6 +134,8 @@ export const Scenario = Type.Object(
     description: Type.String(),
     /** Default virtual hours to run (the CLI's --hours overrides). */
     hours: Type.Number({ exclusiveMinimum: 0, maximum: 24 * 365 }),
+    /** Minutes at the start left out of every figure (the system fills up). */
+    warmupMinutes: Type.Optional(Type.Number({ minimum: 0, maximum: 7 * 1440 })),
     outsideDemand: Type.Optional(
       Type.Object(
         {
@@ -69,14 +145,34 @@ export const Scenario = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    pods: Type.Array(PodWorkload, { maxItems: 100 }),
-    jobs: Type.Array(JobWorkload, { maxItems: 100 }),
+    /** GPUs of each listed type on the platform (hosts are trimmed or added); the catalog's otherwise. */
+    gpuSupply: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Integer({ minimum: 0, maximum: 100_000 }))),
+    /** USD per GPU-hour for workers of each listed type; the catalog's price of the lease's cloud otherwise. */
+    prices: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Number({ minimum: 0, maximum: 1000 }))),
+    endpoints: Type.Optional(Type.Array(EndpointSpec, { maxItems: 100 })),
+    pods: Type.Optional(Type.Array(PodWorkload, { maxItems: 100 })),
+    jobs: Type.Optional(Type.Array(JobWorkload, { maxItems: 100 })),
   },
   { additionalProperties: false },
 );
 export type Scenario = Static<typeof Scenario>;
 export type PodWorkload = Static<typeof PodWorkload>;
 export type JobWorkload = Static<typeof JobWorkload>;
+
+/** A parsed CSV trace: arrival offsets (µs from the start) and durations (ms, NaN when absent). */
+export interface Trace {
+  readonly offsetsUs: number[];
+  readonly durationsMs: number[];
+}
+
+/** A scenario with where it came from and its traces read. Plain data: it crosses to worker threads. */
+export interface LoadedScenario {
+  readonly scenario: Scenario;
+  /** How messages name it: the path given or fixtures/scenarios/NAME.json. */
+  readonly label: string;
+  /** By trace file name as written in the scenario. */
+  readonly traces: Readonly<Record<string, Trace>>;
+}
 
 export class ScenarioError extends Error {
   override readonly name = "ScenarioError";
@@ -114,6 +210,16 @@ export function bundledScenarios(): string[] {
 
 /** A bundled scenario's name (`default`) or a path to a JSON file. */
 export function loadScenario(nameOrPath: string): Scenario {
+  return loadScenarioFile(nameOrPath).scenario;
+}
+
+/** The JSON Schema of scenarios, as `cpsim plan --schema` prints it. */
+export function scenarioJsonSchema(): object {
+  return JSON.parse(JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", title: "cpsim plan scenario", ...Scenario })) as object;
+}
+
+/** Reads, validates and completes a scenario: its traces are read and parsed too. */
+export function loadScenarioFile(nameOrPath: string): LoadedScenario {
   const looksLikePath = nameOrPath.includes("/") || nameOrPath.endsWith(".json");
   const file = looksLikePath
     ? isAbsolute(nameOrPath) ? nameOrPath : resolve(process.cwd(), nameOrPath)
@@ -138,5 +244,46 @@ export function loadScenario(nameOrPath: string): Scenario {
   } catch (err) {
     throw new ScenarioError(`${nameOrPath}: not valid JSON: ${(err as Error).message}`);
   }
-  return parseScenario(json, looksLikePath ? nameOrPath : `fixtures/scenarios/${nameOrPath}.json`);
+  const label = looksLikePath ? nameOrPath : `fixtures/scenarios/${nameOrPath}.json`;
+  const scenario = parseScenario(json, label);
+  const traces: Record<string, Trace> = {};
+  (scenario.jobs ?? []).forEach((w, i) => {
+    if (w.trace === undefined || traces[w.trace] !== undefined) return;
+    const path = isAbsolute(w.trace) ? w.trace : resolve(dirname(file), w.trace);
+    let csv: string;
+    try {
+      csv = readFileSync(path, "utf8");
+    } catch (err) {
+      throw new ScenarioError(`${label}: /jobs/${i}/trace: cannot read ${w.trace}: ${(err as Error).message}`);
+    }
+    traces[w.trace] = parseTrace(csv, `${label}: /jobs/${i}/trace (${w.trace})`);
+  });
+  return { scenario, label, traces };
+}
+
+/** At most this many arrivals per trace: a limit on everything. */
+export const TRACE_LIMIT = 10_000_000;
+
+/** CSV with a header naming offset_s and optionally duration_ms; offsets need not be sorted. */
+export function parseTrace(csv: string, label: string): Trace {
+  const lines = csv.split(/\r?\n/).filter((l) => l.trim() !== "" && !l.startsWith("#"));
+  if (lines.length === 0) throw new ScenarioError(`${label}: empty trace; expected a header "offset_s,duration_ms" and rows`);
+  const header = lines[0].split(",").map((h) => h.trim());
+  const oi = header.indexOf("offset_s");
+  const di = header.indexOf("duration_ms");
+  if (oi < 0) throw new ScenarioError(`${label}: the header must name offset_s (and optionally duration_ms), got "${lines[0]}"`);
+  if (lines.length - 1 > TRACE_LIMIT) throw new ScenarioError(`${label}: ${lines.length - 1} rows, at most ${TRACE_LIMIT}`);
+  const rows: Array<[number, number]> = [];
+  for (let r = 1; r < lines.length; r++) {
+    const cells = lines[r].split(",");
+    const offset = Number(cells[oi]);
+    const duration = di >= 0 ? Number(cells[di]) : Number.NaN;
+    if (!(Number.isFinite(offset) && offset >= 0)) throw new ScenarioError(`${label}: line ${r + 1}: offset_s must be a number >= 0, got "${cells[oi] ?? ""}"`);
+    if (di >= 0 && !(Number.isFinite(duration) && duration >= 0)) {
+      throw new ScenarioError(`${label}: line ${r + 1}: duration_ms must be a number >= 0, got "${cells[di] ?? ""}"`);
+    }
+    rows.push([offset, duration]);
+  }
+  rows.sort((a, b) => a[0] - b[0]);
+  return { offsetsUs: rows.map((x) => Math.round(x[0] * 1_000_000)), durationsMs: rows.map((x) => x[1]) };
 }

@@ -1,18 +1,20 @@
 /** `cpsim simulate SCENARIO [--seed N] [--hours H] [--json]`: a thin parser over simulate(). */
 import { parseArgs, renderHelp, type CliIo, type CommandSpec } from "../cli/args.ts";
-import { bundledScenarios, loadScenario } from "./scenario.ts";
+import { bundledScenarios, loadScenarioFile } from "./scenario.ts";
 import { formatSummary, simulate } from "./simulate.ts";
 
 export const defaultOptions = { seed: 1, json: false } as const;
 
 export const spec: CommandSpec = {
   name: "simulate",
-  summary: "run the platform model with a workload scenario and summarize it",
+  summary: "one seeded run of the whole platform (pods, jobs, stock) with its event-log hash, for reproducing a run",
   usage: "cpsim simulate SCENARIO [--seed N] [--hours H] [--json]",
   description:
     "SCENARIO is a bundled scenario name (" +
     (bundledScenarios().join(", ") || "see fixtures/scenarios") +
-    ") or a path to a scenario JSON file. The same seed gives the same summary and event-log hash, byte for byte.",
+    ") or a path to a scenario JSON file. The same seed gives the same summary and event-log hash, byte for byte. " +
+    "simulate is one run of one seed, pods included, for reproducing and debugging; for capacity questions (figures across seeds with " +
+    "confidence intervals, sweeps, the cheapest setting meeting an SLO) use cpsim plan on the same scenario.",
   positionals: [{ name: "SCENARIO", help: "bundled scenario name or path to a JSON file", required: true }],
   flags: [
     { name: "seed", type: "integer", value: "N", help: "seed of every random stream", default: defaultOptions.seed, min: 0, max: 2 ** 32 - 1 },
@@ -28,7 +30,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout(renderHelp(spec));
     return 0;
   }
-  const scenario = loadScenario(args.positionals[0]);
+  const loaded = loadScenarioFile(args.positionals[0]);
+  const scenario = loaded.scenario;
   const seed = args.flags.seed as number;
   const hours = args.flags.hours as number | undefined;
   const json = args.flags.json === true;
@@ -36,6 +39,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (!json) io.stderr(`simulating ${scenario.name} for ${hours ?? scenario.hours} virtual hours, seed ${seed}\n`);
   const summary = simulate({
     scenario,
+    loaded,
     seed,
     hours,
     onProgress: json ? undefined : (f) => io.stderr(`  ${Math.round(f * 100)}%\r`),

@@ -1,5 +1,5 @@
 import t from "tap";
-import { simulate } from "./simulate.ts";
+import { formatSummary, simulate } from "./simulate.ts";
 import { loadScenario, parseScenario, ScenarioError } from "./scenario.ts";
 import { run } from "./simulate-cli.ts";
 
@@ -35,7 +35,7 @@ t.test("a bad scenario names the file, the path and the problem", async (t) => {
     message: /must NOT have additional properties \(extra\)/,
   });
   t.throws(() => loadScenario("no-such-scenario"), ScenarioError);
-  const bad = { ...scenario, jobs: [{ ...scenario.jobs[0], endpoint: "nope" }] };
+  const bad = { ...scenario, jobs: [{ ...(scenario.jobs ?? [])[0], endpoint: "nope" }] };
   t.throws(() => simulate({ scenario: bad, seed: 1, hours: 0.1 }), { message: /\/jobs\/0\/endpoint: no endpoint "nope"/ });
 });
 
@@ -47,4 +47,28 @@ t.test("the CLI prints JSON with --json and rejects bad flags", async (t) => {
   t.equal(summary.seed, 3);
   t.match(summary.hash, /^[0-9a-f]{16}$/);
   await t.rejects(run(["default", "--hours", "zero"], io), { code: "CPSIM_ERR_USAGE" });
+});
+
+t.test("a saturated endpoint: every job counted, percentiles never above the max, the worker cap named", async (t) => {
+  const saturated = parseScenario(
+    {
+      name: "saturated",
+      description: "alpha-echo (2 workers) at 20 one-second jobs per second",
+      hours: 0.5,
+      outsideDemand: { intensity: 0.5 },
+      jobs: [{ endpoint: "alpha-echo", account: "acct-alpha", perSecond: 20, inputs: [{ weight: 1, input: { op: "sleep", ms: 1000 } }] }],
+    },
+    "saturated.json",
+  );
+  const s = simulate({ scenario: saturated, seed: 1 });
+  const finals = Object.values(s.jobs.byStatus).reduce((x, y) => x + y, 0);
+  t.equal(finals + s.jobs.unfinished.queued + s.jobs.unfinished.running, s.jobs.submitted, "final + queued + running = submitted");
+  t.ok(s.jobs.unfinished.queued > 0.8 * s.jobs.submitted, `the backlog is reported: ${s.jobs.unfinished.queued} queued`);
+  t.ok(s.jobs.unfinished.oldestQueuedMs > 20 * 60_000, "with the age of the oldest");
+  for (const p of [s.jobs.delayMs, s.jobs.executionMs]) t.ok(p.p50 <= p.p90 && p.p90 <= p.p99 && p.p99 <= p.max, `p99 ${p.p99} <= max ${p.max}`);
+  t.equal(s.endpoints[0].limit, "worker cap");
+  t.equal(s.endpoints[0].throttledWorkerMinutes, 0, "a worker cap is not a GPU shortage");
+  const text = formatSummary(s);
+  t.match(text, /unfinished at the end: \d+ queued \(oldest waiting [0-9.]+ min\)/);
+  t.match(text, /alpha-echo: .* the queue was held by the worker cap \(workersMax 2\) 100% of the waiting/);
 });

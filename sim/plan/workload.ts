@@ -9,7 +9,8 @@ import { hours, minutes, seconds } from "../core/index.ts";
 import type { Platform } from "../domain/platform.ts";
 import { catalogContext } from "../api/validate/index.ts";
 import { validateCreatePod, type NormalizedCreatePod } from "../api/validate/index.ts";
-import type { JobWorkload, PodWorkload, Scenario } from "./scenario.ts";
+import type { FastSubmitOptions } from "../domain/serverless/index.ts";
+import type { JobWorkload, PodWorkload, Scenario, Trace } from "./scenario.ts";
 import { ScenarioError } from "./scenario.ts";
 
 export interface WorkloadCounters {
@@ -30,6 +31,12 @@ interface PodSource {
 
 interface JobSource {
   readonly spec: JobWorkload;
+  /** Jobs per second before the daily cycle, curve and bursts. */
+  readonly perSecond: number;
+  /** Whether the rate varies (thinning draws a number per candidate). */
+  readonly variable: boolean;
+  readonly trace: Trace | undefined;
+  readonly submitOptions: FastSubmitOptions | undefined;
   readonly endpoint: number;
   readonly account: number;
   readonly rng: Rng;
@@ -39,13 +46,20 @@ interface JobSource {
   readonly inputs: readonly unknown[];
 }
 
+export interface WorkloadExtras {
+  /** Parsed traces by file name (see LoadedScenario). */
+  readonly traces?: Readonly<Record<string, Trace>>;
+  /** Per-endpoint submission options (policy.ttl of planner endpoints), by endpoint id. */
+  readonly submitOptions?: Readonly<Record<string, FastSubmitOptions>>;
+}
+
 /** Installs the workload's arrival processes; they run until `endUs`. */
-export function installWorkload(platform: Platform, scenario: Scenario, rng: Rng, endUs: Micros): WorkloadCounters {
+export function installWorkload(platform: Platform, scenario: Scenario, rng: Rng, endUs: Micros, extras: WorkloadExtras = {}): WorkloadCounters {
   const engine = platform.engine;
   const counters: WorkloadCounters = { podsRequested: 0, podsCreated: 0, podStockOuts: 0, podsTerminated: 0, jobsSubmitted: 0 };
   const ctx = catalogContext(platform.catalog);
 
-  const podSources: PodSource[] = scenario.pods.map((spec, i) => {
+  const podSources: PodSource[] = (scenario.pods ?? []).map((spec, i) => {
     const validated = validateCreatePod(spec.request, ctx);
     if (!validated.ok) {
       const why = validated.violations.map((v) => `${v.path || "/"}: ${v.message}`).join("; ");
@@ -57,21 +71,35 @@ export function installWorkload(platform: Platform, scenario: Scenario, rng: Rng
     return { spec, body: validated.value, rng: rng.fork(`pods:${i}`), meanGapUs: hours(1) / spec.perHour };
   });
 
-  const jobSources: JobSource[] = scenario.jobs.map((spec, i) => {
+  const jobSources: JobSource[] = (scenario.jobs ?? []).map((spec, i) => {
+    const where = `scenario ${scenario.name}: /jobs/${i}`;
     const endpoint = platform.serverless.endpointIndex(spec.endpoint);
-    if (endpoint < 0) throw new ScenarioError(`scenario ${scenario.name}: /jobs/${i}/endpoint: no endpoint "${spec.endpoint}" in the catalog`);
-    const account = platform.serverless.accountIndex(spec.account);
-    if (account < 0) throw new ScenarioError(`scenario ${scenario.name}: /jobs/${i}/account: no account "${spec.account}" in the catalog`);
-    if (!spec.inputs.some((x) => x.weight > 0)) throw new ScenarioError(`scenario ${scenario.name}: /jobs/${i}/inputs: needs a positive weight`);
+    if (endpoint < 0) throw new ScenarioError(`${where}/endpoint: no endpoint "${spec.endpoint}" in the catalog or the scenario's endpoints`);
+    const accountId = spec.account ?? platform.catalog.accounts[0]?.id ?? "";
+    const account = platform.serverless.accountIndex(accountId);
+    if (account < 0) throw new ScenarioError(`${where}/account: no account "${accountId}" in the catalog`);
+    const inputs = spec.inputs ?? [{ weight: 1, input: {} }];
+    if (!inputs.some((x) => x.weight > 0)) throw new ScenarioError(`${where}/inputs: needs a positive weight`);
+    const trace = spec.trace === undefined ? undefined : extras.traces?.[spec.trace];
+    if (spec.trace !== undefined && trace === undefined) throw new ScenarioError(`${where}/trace: trace ${spec.trace} was not loaded`);
+    if (trace === undefined && spec.perSecond === undefined) throw new ScenarioError(`${where}: needs perSecond (a Poisson rate) or trace (a CSV file)`);
+    const perSecond = spec.perSecond ?? 1;
     const amplitude = spec.diurnal?.amplitude ?? 0;
+    const curveMax = spec.curve === undefined ? 1 : Math.max(...spec.curve);
+    const burstMax = Math.max(1, ...(spec.bursts ?? []).map((b) => b.multiplier));
+    if (trace === undefined && !(curveMax > 0)) throw new ScenarioError(`${where}/curve: needs a positive multiplier`);
     return {
       spec,
+      perSecond,
+      variable: spec.diurnal !== undefined || spec.curve !== undefined || spec.bursts !== undefined,
+      trace,
+      submitOptions: extras.submitOptions?.[spec.endpoint],
       endpoint,
       account,
       rng: rng.fork(`jobs:${i}`),
-      peakRatePerUs: (spec.perSecond * (1 + amplitude)) / seconds(1),
-      weights: spec.inputs.map((x) => x.weight),
-      inputs: spec.inputs.map((x) => x.input),
+      peakRatePerUs: (perSecond * (1 + amplitude) * curveMax * burstMax) / seconds(1),
+      weights: inputs.map((x) => x.weight),
+      inputs: inputs.map((x) => x.input),
     };
   });
 
@@ -105,25 +133,63 @@ export function installWorkload(platform: Platform, scenario: Scenario, rng: Rng
   const jobArrival = engine.defineKind("workload.job-arrival", (i, now) => {
     const src = jobSources[i];
     // Thinning (Lewis–Shedler): candidates at the peak rate, each kept with rate(t)/peak.
-    if (src.spec.diurnal === undefined || src.rng.next() < rateAt(src, now) / (src.peakRatePerUs * seconds(1))) {
+    if (!src.variable || src.rng.next() < rateAt(src, now) / (src.peakRatePerUs * seconds(1))) {
       const input = src.inputs.length === 1 ? src.inputs[0] : src.rng.weightedChoice(src.inputs, src.weights);
-      platform.serverless.submitFast(src.endpoint, src.account, input);
+      platform.serverless.submitFast(src.endpoint, src.account, input, src.submitOptions);
       counters.jobsSubmitted++;
     }
     const next = now + Math.max(1, Math.round(src.rng.exponential(1 / src.peakRatePerUs)));
     if (next <= endUs) engine.at(next, jobArrival, i);
   });
 
+  // A trace replays its rows in order: one event per arrival, the row index in a per-source cursor.
+  const cursors = new Int32Array(jobSources.length);
+  const traceArrival = engine.defineKind("workload.trace-arrival", (i, now) => {
+    const src = jobSources[i];
+    const trace = src.trace as Trace;
+    let k = cursors[i];
+    // Rows at the same microsecond arrive in one event.
+    for (; k < trace.offsetsUs.length && start + trace.offsetsUs[k] <= now; k++) {
+      const d = trace.durationsMs[k];
+      const input = Number.isNaN(d) ? src.inputs[0] : { durationMs: d };
+      platform.serverless.submitFast(src.endpoint, src.account, input, src.submitOptions);
+      counters.jobsSubmitted++;
+    }
+    cursors[i] = k;
+    if (k < trace.offsetsUs.length && start + trace.offsetsUs[k] <= endUs) engine.at(start + trace.offsetsUs[k], traceArrival, i);
+  });
+
   const start = engine.now;
   podSources.forEach((src, i) => engine.at(start + Math.max(1, Math.round(src.rng.exponential(src.meanGapUs))), podArrival, i));
-  jobSources.forEach((src, i) => engine.at(start + Math.max(1, Math.round(src.rng.exponential(1 / src.peakRatePerUs))), jobArrival, i));
+  jobSources.forEach((src, i) => {
+    if (src.trace !== undefined) {
+      if (src.trace.offsetsUs.length > 0 && start + src.trace.offsetsUs[0] <= endUs) engine.at(start + src.trace.offsetsUs[0], traceArrival, i);
+    } else {
+      engine.at(start + Math.max(1, Math.round(src.rng.exponential(1 / src.peakRatePerUs))), jobArrival, i);
+    }
+  });
   return counters;
 }
 
-/** Jobs per second at virtual time `now` under the daily cycle. */
-function rateAt(src: JobSource, now: Micros): number {
-  const d = src.spec.diurnal;
-  if (d === undefined) return src.spec.perSecond;
+/** Jobs per second at virtual time `now` under the daily cycle, the daily curve and the bursts. */
+export function rateAt(src: Pick<JobSource, "spec" | "perSecond">, now: Micros): number {
+  const { diurnal: d, curve, bursts } = src.spec;
   const hourOfDay = (now / hours(1)) % 24;
-  return src.spec.perSecond * (1 + d.amplitude * Math.cos(((hourOfDay - d.peakHour) / 24) * 2 * Math.PI));
+  let rate = src.perSecond;
+  if (d !== undefined) rate *= 1 + d.amplitude * Math.cos(((hourOfDay - d.peakHour) / 24) * 2 * Math.PI);
+  if (curve !== undefined) {
+    const h = Math.floor(hourOfDay);
+    const f = hourOfDay - h;
+    rate *= curve[h % 24] * (1 - f) + curve[(h + 1) % 24] * f;
+  }
+  if (bursts !== undefined) {
+    const minute = now / minutes(1);
+    for (const b of bursts) {
+      const since = minute - b.startMinute;
+      if (since < 0) continue;
+      const into = b.everyMinutes === undefined ? since : since % b.everyMinutes;
+      if (into < b.durationMinutes) rate *= b.multiplier;
+    }
+  }
+  return rate;
 }

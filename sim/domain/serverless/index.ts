@@ -3,6 +3,7 @@ export { SERVERLESS_DEFAULTS, Serverless } from "./serverless.ts";
 export { TestPool } from "./test-pool.ts";
 export type { FastSubmitOptions, InspectedJob, ServerlessCatalog, ServerlessInspection, ServerlessStats } from "./serverless.ts";
 export type { ServerlessEndpointConfig } from "./endpoint-state.ts";
+export type { ServerlessObserver } from "./observer.ts";
 export { ServerlessConfigError } from "./serverless-config-error.ts";
 export { ALLOWED_TRANSITIONS, JOB_STATUSES, isFinalStatus } from "./job-status.ts";
 export type { JobStatus, JobTransition, TransitionCause } from "./job-status.ts";

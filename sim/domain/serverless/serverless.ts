@@ -181,6 +181,7 @@ export class Serverless {
   /** Kept for endpoints created after construction (addEndpoint): the same handler seam and streams. */
   private readonly resolveHandler: (name: string) => JobHandler | undefined;
   private readonly endpointRng: Rng;
+  private readonly observer: ServerlessOptions["observer"];
 
   constructor(
     private readonly engine: Engine,
@@ -205,6 +206,7 @@ export class Serverless {
     this.resultsBudgetBytes = opt("resultsBudgetBytes");
     this.ctx = new PlanContext(this, (bytes) => this.outputRefusal(bytes));
     this.onTransition = options.onTransition;
+    this.observer = options.observer;
     this.outbox = new WebhookOutbox(opt("webhookOutboxLimit"));
     const ids = rng.fork("ids");
     this.idSalt = (ids.next() * 4294967296) >>> 0;
@@ -539,6 +541,22 @@ export class Serverless {
     return STATUS_NAMES[this.jobs.state[slot]] as JobStatus;
   }
 
+  /**
+   * Calls `fn` for every unfinished (queued or running) job of the endpoint with the time it
+   * entered its queue, expired-but-unswept ones left out: how planners report the backlog at the
+   * end of a run. O(job table).
+   */
+  forEachUnfinished(endpoint: number, fn: (running: boolean, enqueuedAt: number) => void): void {
+    const J = this.jobs;
+    const now = this.engine.now;
+    for (let slot = 0; slot < J.used; slot++) {
+      const state = J.state[slot];
+      if (J.endpoint[slot] !== endpoint || (state !== IN_QUEUE && state !== IN_PROGRESS)) continue;
+      if (state === IN_QUEUE && J.expiry[slot] <= now) continue;
+      fn(state === IN_PROGRESS, J.enqueuedAt[slot]);
+    }
+  }
+
   /** Health of an endpoint by index, without access checks (for the platform and planners). */
   healthOf(endpoint: number): Health {
     const e = this.endpoints[endpoint];
@@ -634,6 +652,7 @@ export class Serverless {
     J.state[slot] = IN_QUEUE;
     J.enqueuedAt[slot] = now;
     e.counts[IN_QUEUE]++;
+    if (this.observer !== undefined) this.observer.jobQueued(e.index, now);
     // An idle worker means an empty queue (workers take queued jobs as soon as they are free).
     if (e.idle.length > 0) {
       this.start(e, this.workers[e.idle.pop() as number], slot, now);
@@ -737,6 +756,7 @@ export class Serverless {
     w.state = W_RUNNING;
     w.job = slot;
     if (this.onTransition !== undefined) this.trace(slot, IN_QUEUE, IN_PROGRESS, "start");
+    if (this.observer !== undefined) this.observer.jobStarted(e.index, J.enqueuedAt[slot], now);
   }
 
   private onFinish(slot: number, now: Micros): void {
@@ -776,6 +796,9 @@ export class Serverless {
     }
     // With policy.ttl the lifetime deadline set at submission stays the expiry: ttl replaces retention.
     if (this.onTransition !== undefined) this.trace(slot, from, code, cause);
+    if (this.observer !== undefined) {
+      this.observer.jobEnded(e.index, STATUS_NAMES[code] as JobStatus, J.enqueuedAt[slot], from === IN_PROGRESS ? J.startedAt[slot] : -1, now);
+    }
   }
 
   /** Listeners and webhook of a job that just became final. */
@@ -881,6 +904,9 @@ export class Serverless {
     e.counts[state]--;
     if ((J.flags[slot] & F_RETRIED) !== 0) e.retried--;
     if (this.onTransition !== undefined) this.trace(slot, state, -1, cause);
+    if (this.observer !== undefined && (state === IN_QUEUE || state === IN_PROGRESS)) {
+      this.observer.jobDropped(e.index, state === IN_PROGRESS, J.enqueuedAt[slot], cause, now);
+    }
     if (state === IN_PROGRESS) {
       this.engine.cancel(J.handle[slot]);
       const w = this.workers[J.worker[slot]];
@@ -1132,8 +1158,13 @@ export class Serverless {
     w.state = W_THROTTLED;
     e.workerCounts[W_THROTTLED]++;
     const lease = this.pool.acquire(e.gpuRequest);
-    if (lease === undefined) this.throttled.push(index);
-    else this.coldStart(e, w, lease);
+    if (lease === undefined) {
+      this.throttled.push(index);
+      if (this.observer !== undefined) this.observer.placementFailed(e.index, this.engine.now);
+      this.workersChanged(e);
+    } else {
+      this.coldStart(e, w, lease);
+    }
     // Idle workers above the minimum now need their idle timeout.
     if (e.workers.length > e.config.workersMin) for (const i of e.idle) this.scheduleIdleCheck(e, this.workers[i]);
   }
@@ -1146,6 +1177,15 @@ export class Serverless {
     const { mean, cv } = e.config.coldStartMs;
     const delay = mean > 0 ? Math.round(e.coldStartRng.lognormalMeanCv(mean, cv) * US) : 0;
     w.readyHandle = this.engine.after(delay, this.kindReady, w.index);
+    if (this.observer !== undefined) {
+      this.observer.coldStart(e.index, lease, delay, this.engine.now);
+      this.workersChanged(e);
+    }
+  }
+
+  private workersChanged(e: EndpointState): void {
+    const c = e.workerCounts;
+    if (this.observer !== undefined) this.observer.workersChanged(e.index, e.workers.length, c[W_INITIALIZING], c[W_THROTTLED], this.engine.now);
   }
 
   private onReady(index: number): void {
@@ -1156,6 +1196,7 @@ export class Serverless {
     e.workerCounts[W_INITIALIZING]--;
     e.workerCounts[W_IDLE]++;
     w.state = W_IDLE;
+    if (this.observer !== undefined) this.workersChanged(e);
     this.releaseWorker(e, w, this.engine.now);
   }
 
@@ -1206,6 +1247,10 @@ export class Serverless {
     this.freeWorkers.push(w.index);
     const lease = w.lease;
     w.lease = undefined;
+    if (this.observer !== undefined) {
+      this.workersChanged(e);
+      if (lease !== undefined) this.observer.leaseReleased(e.index, lease, this.engine.now);
+    }
     // Last, because releasing may synchronously hand the GPUs to a throttled worker.
     if (lease !== undefined) this.pool.release(lease);
   }

@@ -5,6 +5,7 @@
  */
 import type { JobHandler, TextMetrics } from "../handlers/index.ts";
 import type { JobStatus, JobTransition } from "./job-status.ts";
+import type { ServerlessObserver } from "./observer.ts";
 
 export type { JobStatus, JobTransition } from "./job-status.ts";
 
@@ -33,6 +34,8 @@ export interface ServerlessOptions {
   readonly resolveHandler?: (name: string) => JobHandler | undefined;
   /** Called on every job state change; for invariant checkers and traces (costs nothing when absent). */
   readonly onTransition?: (transition: JobTransition) => void;
+  /** Metrics hooks for planners (see observer.ts); costs one check per hook point when absent. */
+  readonly observer?: ServerlessObserver;
 }
 
 export interface JobPolicy {
