@@ -13,6 +13,7 @@ interface CommandEntry {
 export const commands: Record<string, CommandEntry> = {
   simulate: { summary: "run the platform model with a workload scenario and summarize it", load: () => import("../plan/simulate-cli.ts") },
   serve: { summary: "serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)", load: () => import("../http/cli.ts") },
+  handler: { summary: "run a job handler (JS/TS or Python) locally: once on a test input, or behind the local test server", load: () => import("../http/local-server/cli.ts") },
   conform: { summary: "check an implementation of the API against the specification, rule by rule", load: () => import("../../conformance/cli.ts") },
 };
 
