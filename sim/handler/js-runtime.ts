@@ -26,6 +26,7 @@ export async function loadJsHandler(file: string, options: RuntimeOptions = {}):
   if (!existsSync(path)) throw new HandlerLoadError(`${file}: no such file`, file);
   if (!statSync(path).isFile()) throw new HandlerLoadError(`${file}: not a file`, file);
   const concurrency = options.concurrency ?? 1;
+  const exportName = options.exportName;
   const log = options.log ?? (() => {});
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const pool = new Piscina({
@@ -37,7 +38,7 @@ export async function loadJsHandler(file: string, options: RuntimeOptions = {}):
   });
   let generator: boolean;
   try {
-    ({ generator } = (await pool.run({ file: path, probe: true })) as { generator: boolean });
+    ({ generator } = (await pool.run({ file: path, exportName, probe: true })) as { generator: boolean });
   } catch (err) {
     await pool.destroy();
     const message = err instanceof Error ? err.message : String(err);
@@ -83,7 +84,7 @@ export async function loadJsHandler(file: string, options: RuntimeOptions = {}):
         finish({ ok: false, error: m.error });
       }
     });
-    pool.run({ file: path, job: { id: job.id, input: job.input }, port: port2, maxOutputBytes }, { transferList: [port2], signal: abort.signal }).then(
+    pool.run({ file: path, exportName, job: { id: job.id, input: job.input }, port: port2, maxOutputBytes }, { transferList: [port2], signal: abort.signal }).then(
       // The result travels on port1; the task's own resolution only says the thread is free.
       () => {},
       (err: unknown) => {

@@ -25,8 +25,9 @@ function safeInspect(value) {
   }
 }
 
-async function loadHandler(file) {
-  let fn = modules.get(file);
+async function loadHandler(file, name = "default") {
+  const key = `${file}\0${name}`;
+  let fn = modules.get(key);
   if (fn !== undefined) return fn;
   if (/\.[cm]?tsx?$/.test(file) && !tsxRegistered) {
     const { register } = await import("tsx/esm/api");
@@ -34,11 +35,13 @@ async function loadHandler(file) {
     tsxRegistered = true;
   }
   const mod = await import(pathToFileURL(file).href);
-  fn = mod.default;
+  fn = mod[name];
   if (typeof fn !== "function") {
-    throw new Error(`${file}: its default export is ${fn === undefined ? "missing" : `a ${typeof fn}`}, not a handler function (export default function handler(job) {...})`);
+    const what = name === "default" ? "its default export" : `its export ${name}`;
+    const example = name === "default" ? "export default function handler(job) {...}" : `export function ${name}(job) {...}`;
+    throw new Error(`${file}: ${what} is ${fn === undefined ? "missing" : `a ${typeof fn}`}, not a handler function (${example})`);
   }
-  modules.set(file, fn);
+  modules.set(key, fn);
   return fn;
 }
 
@@ -61,13 +64,13 @@ function toJson(value, what, maxBytes) {
 
 export default async function run(task) {
   if (task.probe === true) {
-    const fn = await loadHandler(task.file);
+    const fn = await loadHandler(task.file, task.exportName);
     return { generator: kindOf(fn) };
   }
-  const { file, job, port, maxOutputBytes } = task;
+  const { file, exportName, job, port, maxOutputBytes } = task;
   currentPort = port;
   try {
-    const fn = await loadHandler(file);
+    const fn = await loadHandler(file, exportName);
     let value = await fn({ id: job.id, input: job.input });
     if (isIterator(value)) {
       const outputs = [];

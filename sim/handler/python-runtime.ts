@@ -44,11 +44,12 @@ class PythonProcess {
   constructor(
     python: string,
     file: string,
+    functionName: string | undefined,
     private readonly log: HandlerLog,
     maxLineBytes: number,
     private readonly onExit: (p: PythonProcess) => void,
   ) {
-    this.child = spawn(python, ["-u", RUNNER, file], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, PYTHONIOENCODING: "utf-8" } });
+    this.child = spawn(python, ["-u", RUNNER, file, ...(functionName === undefined ? [] : [functionName])], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, PYTHONIOENCODING: "utf-8" } });
     let readyResolve!: (v: { generator: boolean }) => void;
     let readyReject!: (e: Error) => void;
     this.ready = new Promise((res, rej) => {
@@ -163,7 +164,7 @@ export async function loadPythonHandler(file: string, options: RuntimeOptions = 
     pump();
   };
   const startProcess = (): PythonProcess => {
-    const p = new PythonProcess(python, path, log, maxLine, onExit);
+    const p = new PythonProcess(python, path, options.exportName, log, maxLine, onExit);
     all.add(p);
     return p;
   };

@@ -42,6 +42,8 @@ export interface HandlerRuntime {
 }
 
 export interface RuntimeOptions {
+  /** The function to run: a named export (JS) or a module-level function (Python); default: the default export / `handler`. */
+  readonly exportName?: string;
   /** Jobs at once: worker threads or Python processes (default 1). */
   readonly concurrency?: number;
   /** An idle thread or process ends after this long (default: kept until close). */

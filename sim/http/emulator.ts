@@ -491,6 +491,18 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   const address = app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : options.port;
   const origin = `http://${urlHost(options.host)}:${port}`;
+  backend.attachTransport?.({
+    change: (fn) => {
+      if (closing) return;
+      try {
+        sync();
+        fn();
+      } catch (err) {
+        app.log.error({ err }, "model failed on a change outside a request");
+      }
+      afterModelChange();
+    },
+  });
   arm();
 
   async function close(): Promise<void> {
@@ -504,6 +516,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     } finally {
       clearTimeout(grace);
       await webhooks.close();
+      await backend.close?.();
     }
   }
 

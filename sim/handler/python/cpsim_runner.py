@@ -1,6 +1,6 @@
 """Runs one Python job handler for cpsim, one job at a time, over JSON lines (no dependencies).
 
-Started as ``python3 -u cpsim_runner.py HANDLER_FILE``. The protocol (also in sim/handler/README.md):
+Started as ``python3 -u cpsim_runner.py HANDLER_FILE [FUNCTION]`` (FUNCTION defaults to ``handler``). The protocol (also in sim/handler/README.md):
 
 cpsim -> runner, on stdin, one JSON object per line:
     {"type": "job", "id": "...", "input": ...}
@@ -45,7 +45,7 @@ def _send(message):
     _PROTOCOL.flush()
 
 
-def _load(path):
+def _load(path, name):
     if not os.path.isfile(path):
         raise RuntimeError(f"{path}: no such file")
     directory = os.path.dirname(os.path.abspath(path))
@@ -57,11 +57,11 @@ def _load(path):
         raise RuntimeError(f"{path}: cannot be loaded as a Python module")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    fn = getattr(module, "handler", None)
+    fn = getattr(module, name, None)
     if fn is None:
-        raise RuntimeError(f"{path}: defines no function named handler(job)")
+        raise RuntimeError(f"{path}: defines no function named {name}(job)")
     if not callable(fn):
-        raise RuntimeError(f"{path}: handler is not a function")
+        raise RuntimeError(f"{path}: {name} is not a function")
     return fn
 
 
@@ -94,12 +94,12 @@ async def _drain_async(agen, job_id):
 
 
 def main():
-    if len(sys.argv) != 2:
-        _send({"type": "fatal", "error": "usage: cpsim_runner.py HANDLER_FILE"})
+    if len(sys.argv) not in (2, 3):
+        _send({"type": "fatal", "error": "usage: cpsim_runner.py HANDLER_FILE [FUNCTION]"})
         sys.exit(3)
     path = sys.argv[1]
     try:
-        fn = _load(path)
+        fn = _load(path, sys.argv[2] if len(sys.argv) == 3 else "handler")
     except BaseException as err:  # pylint: disable=broad-except
         detail = "".join(traceback.format_exception_only(type(err), err)).strip()
         _send({"type": "fatal", "error": detail if str(err).startswith(path) else f"{path}: {detail}"})
