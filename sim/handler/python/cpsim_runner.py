@@ -101,8 +101,13 @@ def main():
     try:
         fn = _load(path, sys.argv[2] if len(sys.argv) == 3 else "handler")
     except BaseException as err:  # pylint: disable=broad-except
-        detail = "".join(traceback.format_exception_only(type(err), err)).strip()
-        _send({"type": "fatal", "error": detail if str(err).startswith(path) else f"{path}: {detail}"})
+        if isinstance(err, SyntaxError):
+            detail = f"SyntaxError: {err.msg} (line {err.lineno})"
+        elif isinstance(err, RuntimeError) and str(err).startswith(path):
+            detail = str(err)
+        else:
+            detail = f"{type(err).__name__}: {err}"
+        _send({"type": "fatal", "error": detail if detail.startswith(path) else f"{path}: {detail}"})
         sys.exit(3)
     generator = inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn)
     _send({"type": "ready", "generator": generator})
