@@ -106,3 +106,21 @@ t.test("bad handler files: the file and the problem are named", async (t) => {
   t.same(splitHandlerRef("a/b.py:cpsim_handler"), { file: "a/b.py", exportName: "cpsim_handler" });
   t.same(splitHandlerRef("C:\\h\\x.py"), { file: "C:\\h\\x.py" });
 });
+
+t.test("prints stay out of the protocol; output that is not JSON fails the job", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "cpsim-odd-"));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const py = join(dir, "odd.py");
+  writeFileSync(py, 'import sys\ndef handler(job):\n    print("noise on stdout")\n    if job["input"].get("set"):\n        return {1, 2}\n    return "fine"\n');
+  const js = join(dir, "odd.mjs");
+  writeFileSync(js, 'export default (job) => { console.log("noise", 1); return job.input.big ? 10n : "fine"; };\n');
+  for (const file of [py, js]) {
+    const lines: string[] = [];
+    const h = await loadHandler(file, { log: (level, m) => lines.push(`${level} ${m}`) });
+    t.teardown(() => h.close());
+    t.same(await h.run({ id: "1", input: {} }).result, { ok: true, output: "fine" }, `${file}: a print does not break the answer`);
+    t.ok(lines.some((l) => l.includes("noise")), "the print reaches the log");
+    t.match(await h.run({ id: "2", input: { set: true, big: true } }).result, { ok: false, error: /not JSON|serializ/i });
+    t.same(await h.run({ id: "3", input: {} }).result, { ok: true, output: "fine" }, "and the next job runs");
+  }
+});
