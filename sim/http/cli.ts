@@ -3,6 +3,7 @@
  * where it listens and the API keys, then serves until SIGINT or SIGTERM and stops gracefully.
  * With `--json` the first line of stdout is one JSON object for scripts and CI.
  */
+import { processStopSignals } from "../cli/stop-signals.ts";
 import { statSync } from "node:fs";
 import { type CliIo, type CommandModule, type CommandSpec, UsageError, parseArgs, renderHelp } from "../cli/args.ts";
 import { loadCatalog } from "../catalog/index.ts";
@@ -57,15 +58,6 @@ export interface ServeDeps {
   /** Called once the server listens (tests use it to reach the handle). */
   readonly onListening?: (emulator: EmulatorHandle) => void;
 }
-
-const processSignals = (stop: () => void): (() => void) => {
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  return () => {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-  };
-};
 
 /** Maps parsed flags onto the library's options object. */
 export function optionsFromFlags(flags: Record<string, unknown>): Partial<EmulatorOptions> {
@@ -168,7 +160,7 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
 
       let signals = 0;
       await new Promise<void>((resolve) => {
-        const remove = (deps.onStopSignal ?? processSignals)(() => {
+        const remove = (deps.onStopSignal ?? processStopSignals)(() => {
           signals++;
           if (signals === 1) {
             io.stderr("cpsim serve: stopping; in-flight requests finish (signal again to drop them)\n");

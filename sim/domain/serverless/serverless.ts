@@ -650,9 +650,18 @@ export class Serverless {
       J.plans[slot] = plan;
       J.flags[slot] |= F_HAS_PLAN;
     }
-    const full = plan.durationMs * US + this.overheadUs;
-    J.planned[slot] = full;
-    let end = now + full;
+    this.occupy(e, w, slot, now, flags, plan.durationMs * US + this.overheadUs);
+    if (this.onTransition !== undefined) this.trace(slot, IN_QUEUE, IN_PROGRESS, "start");
+  }
+
+  /**
+   * The worker runs the job for `durationUs` (Infinity: until an executor reports), cut short by
+   * the execution timeout or the job's lifetime: the finish event is scheduled at the earliest.
+   */
+  private occupy(e: EndpointState, w: Worker, slot: number, now: Micros, flags: number, durationUs: number): void {
+    const J = this.jobs;
+    J.planned[slot] = durationUs;
+    let end = now + durationUs;
     const timeoutEnd = now + ((flags & F_EXPLICIT_TIMEOUT) === 0 ? e.timeoutUs : J.timeout[slot]);
     if (timeoutEnd < end) end = timeoutEnd;
     const expiry = J.expiry[slot];
@@ -662,7 +671,6 @@ export class Serverless {
     e.workerCounts[W_RUNNING]++;
     w.state = W_RUNNING;
     w.job = slot;
-    if (this.onTransition !== undefined) this.trace(slot, IN_QUEUE, IN_PROGRESS, "start");
   }
 
   /** A job of an executor endpoint starts: only its timeout (or lifetime end) is scheduled; the executor reports the rest. */
@@ -672,15 +680,7 @@ export class Serverless {
     // Its stream fills as the executor reports chunks; stream() reads the same structure as for plans.
     this.streams.set(slot, { chunks: [], atUs: [] });
     J.streamCursor[slot] = 0;
-    J.planned[slot] = Infinity;
-    let end = now + ((flags & F_EXPLICIT_TIMEOUT) === 0 ? e.timeoutUs : J.timeout[slot]);
-    const expiry = J.expiry[slot];
-    if (expiry < end) end = expiry > now ? expiry : now;
-    J.handle[slot] = this.engine.at(end, this.kindFinish, slot);
-    if (w.state === W_IDLE) e.workerCounts[W_IDLE]--;
-    e.workerCounts[W_RUNNING]++;
-    w.state = W_RUNNING;
-    w.job = slot;
+    this.occupy(e, w, slot, now, flags, Infinity);
     const ticket = this.nextTicket++;
     this.externalSlots.set(ticket, slot);
     this.externalTickets.set(slot, ticket);

@@ -3,6 +3,7 @@
  * the platform SDK's flags. Without `--rp_serve_api` it runs once on the test input; with it, it
  * serves the spec's local test server until SIGINT or SIGTERM.
  */
+import { processStopSignals } from "../../cli/stop-signals.ts";
 import { type CliIo, type CommandModule, type CommandSpec, UsageError, parseArgs, renderHelp } from "../../cli/args.ts";
 import { HandlerLoadError, LOG_LEVELS, type LogLevel, MAX_CONCURRENCY, loadHandler } from "../../handler/index.ts";
 import { PortInUseError } from "../errors.ts";
@@ -45,15 +46,6 @@ export interface HandlerDeps {
   readonly onStopSignal?: (stop: () => void) => () => void;
   readonly onListening?: (server: LocalServerHandle) => void;
 }
-
-const processSignals = (stop: () => void): (() => void) => {
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  return () => {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-  };
-};
 
 export function createHandlerCommand(deps: HandlerDeps = {}): CommandModule {
   return {
@@ -121,7 +113,7 @@ export function createHandlerCommand(deps: HandlerDeps = {}): CommandModule {
       }
       deps.onListening?.(server);
       await new Promise<void>((resolve) => {
-        const remove = (deps.onStopSignal ?? processSignals)(() => {
+        const remove = (deps.onStopSignal ?? processStopSignals)(() => {
           remove();
           resolve();
         });
