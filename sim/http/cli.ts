@@ -36,7 +36,7 @@ export const spec: CommandSpec = {
     { name: "json", type: "boolean", help: "Print one JSON object {baseUrl, serverlessUrl, apiKeys} as the first line of stdout" },
     {
       name: "handler", type: "string", value: "ID=FILE", multiple: true,
-      help: "Jobs sent to endpoint ID run this handler (JS/TS module or .py file) for real, behind the model's queue and workers; a new ID is added, shared by every key",
+      help: "Jobs sent to endpoint ID run this handler (JS/TS module or .py file; FILE:NAME for another function) for real, behind the model's queue and workers; a new ID is added, shared by every key",
     },
   ],
   examples: [
@@ -150,6 +150,7 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
             baseUrl: emulator.baseUrl,
             serverlessUrl: emulator.serverlessUrl,
             apiKeys: emulator.apiKeys.map((k) => ({ key: k.key, account: k.account, access: k.access })),
+            ...(runtimes.length > 0 ? { handlers: runtimes.map((r) => ({ endpointId: r.endpointId, file: r.runtime.file, language: r.runtime.language })) } : {}),
           })}\n`,
         );
       } else {

@@ -116,3 +116,25 @@ t.test("cpsim serve --handler refuses bad values and files with exit 2", async (
   t.match(await run(["--handler", "ok=fixtures/handlers/nope.py"]), { code: 2, err: /nope\.py: no such file/ });
   t.match(await run(["--handler", "ok=fixtures/handlers/echo.py", "--clock", "manual"]), { code: 2, err: /real time/ });
 });
+
+t.test("cpsim serve --handler ID=FILE serves the handler and says so in --json", async (t) => {
+  const out: string[] = [];
+  let stop: () => void = () => undefined;
+  let listening!: () => void;
+  const ready = new Promise<void>((r) => (listening = r));
+  const exit = createServeCommand({
+    onStopSignal: (s) => {
+      stop = s;
+      return () => undefined;
+    },
+    onListening: () => listening(),
+  }).run(["--port", "0", "--json", "--handler", "echo-py=fixtures/handlers/echo.py"], { stdout: (s) => out.push(s), stderr: () => undefined });
+  await ready;
+  const info = JSON.parse(out.join("").split("\n")[0]);
+  t.same(info.handlers, [{ endpointId: "echo-py", file: "fixtures/handlers/echo.py", language: "python" }]);
+  const res = await call(info.serverlessUrl, "POST", "/v2/echo-py/runsync", { body: { input: { from: "python" } }, headers: auth });
+  t.match(res.body, { status: "COMPLETED", output: { from: "python" } });
+  t.equal((await call(info.baseUrl, "GET", "/_sim/clock")).status, 404, "no control API: virtual time cannot run ahead of real code");
+  stop();
+  t.equal(await exit, 0);
+});
