@@ -1109,7 +1109,6 @@ export class Serverless {
   }
 
   private stopWorker(e: EndpointState, w: Worker): void {
-    if (e.executor?.workerStopped !== undefined && w.state !== W_THROTTLED) e.executor.workerStopped(this.workerIdOfWorker(w));
     e.workerCounts[w.state]--;
     if (w.state === W_IDLE) e.idle.splice(e.idle.indexOf(w.index), 1);
     if (w.state === W_THROTTLED) this.throttled.splice(this.throttled.indexOf(w.index), 1);

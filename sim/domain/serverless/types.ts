@@ -49,8 +49,6 @@ export interface ServerlessOptions {
 export interface ExternalExecutor {
   start(ticket: number, job: ExternalJob): void;
   stop(ticket: number): void;
-  /** A worker of the endpoint stopped (idle timeout): its thread or process may go. */
-  workerStopped?(workerId: string): void;
 }
 
 export interface ExternalJob {
