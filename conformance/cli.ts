@@ -41,6 +41,9 @@ export const spec: CommandSpec = {
     { name: "report-dir", type: "string", value: "DIR", help: "where report.json, junit.xml and report.html go (default: reports/conformance)" },
     { name: "junit", type: "string", value: "FILE", help: "also write the JUnit XML here" },
     { name: "json", type: "boolean", help: "print report.json on stdout; progress and summary go to stderr" },
+    { name: "local-server", type: "string", value: "URL", help: "check a local handler test server (--rp_serve_api) running the conformance handler: only the local.* rules, unless --only says otherwise" },
+    { name: "local-handler", type: "string", value: "FILE", help: "with --local-server: the conformance handler file it runs, to check the program's default address, test_input.json and exit codes" },
+    { name: "local-command", type: "string", value: "CMD", help: "with --local-handler: the program that runs a handler file (default: cpsim handler; e.g. \"python\" for the platform SDK)" },
   ],
   examples: [
     "cpsim conform",
@@ -74,6 +77,11 @@ export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.
     reportDir: str("report-dir"),
     junit: str("junit"),
     json: flags.json === true,
+    localServer: str("local-server"),
+    localHandler: str("local-handler"),
+    localCommand: str("local-command"),
+    // --local-server checks that server: its rules alone unless --only picks others.
+    ...(str("local-server") !== undefined && list("only").length === 0 ? { only: ["local.*"] } : {}),
   };
 }
 

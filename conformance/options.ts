@@ -3,6 +3,7 @@
  * its flags onto ConformOptions, `conform()` resolves it against `defaultOptions` and validates
  * it, so both reject a bad URL or a bad value with the same message.
  */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { defaultReportDir } from "../reports/write-reports.ts";
 import { ConformConfigError } from "./errors.ts";
@@ -46,6 +47,12 @@ export interface ConformOptions {
   readonly junit?: string;
   /** Print report.json on stdout (progress and summary go to stderr). */
   readonly json: boolean;
+  /** A local handler test server (`--rp_serve_api`) running the conformance handler: the `local.*` rules (conformance/local-server/). */
+  readonly localServer?: string;
+  /** The conformance handler file that server runs, for the rules about the program itself. */
+  readonly localHandler?: string;
+  /** The program that runs a handler file (default: this cpsim's `handler` command), e.g. "python". */
+  readonly localCommand?: string;
 }
 
 export const defaultOptions: ConformOptions = {
@@ -115,8 +122,12 @@ export function resolveOptions(options: Partial<ConformOptions>, cwd: string = p
     ...(o.restrictedApiKey ? { restricted: o.restrictedApiKey } : {}),
     ...(o.otherApiKey ? { other: o.otherApiKey } : {}),
   };
+  const localServer = o.localServer === undefined ? undefined : baseUrl("--local-server", o.localServer);
+  if (o.localHandler !== undefined && localServer === undefined) throw new ConformConfigError("CPSIM_ERR_CONFIG", "--local-handler needs --local-server URL");
+  if (o.localHandler !== undefined && !existsSync(o.localHandler)) throw new ConformConfigError("CPSIM_ERR_CONFIG", `--local-handler ${o.localHandler}: no such file`);
   return {
     ...o,
+    localServer,
     target,
     serverlessUrl,
     only: splitGlobs(o.only),

@@ -3,3 +3,4 @@ import "./pods/index.ts";
 import "./graphql/index.ts";
 import "./jobs/index.ts";
 import "./auth/index.ts";
+import "../local-server/index.ts";

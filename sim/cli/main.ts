@@ -14,6 +14,7 @@ export const commands: Record<string, CommandEntry> = {
   simulate: { summary: "one seeded run of the whole platform (pods, jobs, stock) with its event-log hash, for reproducing a run", load: () => import("../plan/simulate-cli.ts") },
   plan: { summary: "capacity planning: seeded what-if runs with 95% intervals, sweeps, --find, shards", load: () => import("../plan/cli.ts") },
   serve: { summary: "serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)", load: () => import("../http/cli.ts") },
+  handler: { summary: "run a job handler (JS/TS or Python) locally: once on a test input, or behind the local test server", load: () => import("../http/local-server/cli.ts") },
   conform: { summary: "check an implementation of the API against the specification, rule by rule", load: () => import("../../conformance/cli.ts") },
   load: { summary: "run load scenarios (payload limits, streams, rate limits) with autocannon, or export them as k6 scripts", load: () => import("../../load/cli.ts") },
 };

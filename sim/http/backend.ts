@@ -58,6 +58,19 @@ export interface EmulatorBackend {
   reset(seed: number): void;
   apiKeys(): BackendApiKey[];
   routes(): BackendRoute[];
+  /**
+   * Optional: for backends whose model also changes outside requests (real handlers finishing,
+   * `cpsim serve --handler`). The transport calls it once; the backend runs such changes through
+   * `transport.change`, which first brings the model to the wall clock's time, then answers the
+   * waits and re-arms the timer.
+   */
+  attachTransport?(transport: BackendTransport): void;
+  /** Optional: called by the transport's close(); stops what the backend runs outside requests. */
+  close?(): Promise<void>;
+}
+
+export interface BackendTransport {
+  change(fn: () => void): void;
 }
 
 /** What a backend factory is given: the emulator's options that concern the model. */

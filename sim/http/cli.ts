@@ -4,9 +4,14 @@
  * With `--json` the first line of stdout is one JSON object for scripts and CI.
  */
 import { randomBytes } from "node:crypto";
+import { processStopSignals } from "../cli/stop-signals.ts";
 import { statSync } from "node:fs";
 import { type CliIo, type CommandModule, type CommandSpec, UsageError, parseArgs, renderHelp } from "../cli/args.ts";
+import { loadCatalog } from "../catalog/index.ts";
+import { HandlerLoadError, type HandlerRuntime, loadHandler } from "../handler/index.ts";
 import type { BackendFactory } from "./backend.ts";
+import { type HandlerSpec, parseHandlerSpec, withHandlerEndpoints } from "./handler-endpoints.ts";
+import { PlatformBackend } from "./platform-backend.ts";
 import { type EmulatorHandle, startEmulator } from "./emulator.ts";
 import { PortInUseError } from "./errors.ts";
 import { JournalError } from "./state-journal.ts";
@@ -15,11 +20,13 @@ import { type ClockMode, type EmulatorOptions, MAX_SPEED, defaultOptions, isLoop
 export const spec: CommandSpec = {
   name: "serve",
   summary: "Serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
-  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--fixtures DIR] [--json]",
+  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--fixtures DIR] [--handler ID=FILE]... [--json]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
     "The official SDKs take the serverless URL with /v2 appended as their base URL.\n" +
-    "With --clock manual, virtual time moves only through POST /_sim/clock/advance {\"ms\": N}.",
+    "With --clock manual, virtual time moves only through POST /_sim/clock/advance {\"ms\": N}.\n" +
+    "With --handler ID=FILE, jobs of endpoint ID run that handler for real; the clock is then real at speed 1 and the\n" +
+    "control API is off (virtual time may not run ahead of real code).",
   flags: [
     { name: "port", type: "integer", value: "N", help: "Port to listen on; 0 picks a free one", default: defaultOptions.port, min: 0, max: 65535 },
     { name: "host", type: "string", value: "ADDR", help: "Address to bind (only this one); a non-loopback address exposes the emulator to the network", default: defaultOptions.host },
@@ -33,12 +40,17 @@ export const spec: CommandSpec = {
     { name: "state", type: "string", value: "DIR", help: "Keep the session in DIR (a journal of every request, replayed on start): pods and jobs survive a crash or restart" },
     { name: "max-output-mb", type: "number", value: "MB", help: "Largest output kept for one job; a larger one FAILS its job with an error saying so", default: 16, min: 0.001, max: 4096 },
     { name: "results-budget-mb", type: "number", value: "MB", help: "Job inputs and outputs held at once; past it jobs FAIL (outputs) or run/runsync answer 503 (inputs)", default: 256, min: 0.001, max: 65536 },
+    {
+      name: "handler", type: "string", value: "ID=FILE", multiple: true,
+      help: "Jobs sent to endpoint ID run this handler (JS/TS module or .py file; FILE:NAME for another function) for real, behind the model's queue and workers; a new ID is added, shared by every key",
+    },
   ],
   examples: [
     "cpsim serve --port 8000",
     "cpsim serve --clock manual --seed 42 --json",
     "cpsim serve --speed 60   # one virtual minute per second",
     "cpsim serve --state ./cpsim-state   # pods and jobs survive a restart",
+    "cpsim serve --handler my-endpoint=handler.py --handler conformance=fixtures/handlers/conformance-handler.mjs",
   ],
 };
 
@@ -53,15 +65,6 @@ export interface ServeDeps {
   /** Called once the server listens (tests use it to reach the handle). */
   readonly onListening?: (emulator: EmulatorHandle) => void;
 }
-
-const processSignals = (stop: () => void): (() => void) => {
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  return () => {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-  };
-};
 
 /** Maps parsed flags onto the library's options object. */
 export function optionsFromFlags(flags: Record<string, unknown>): Partial<EmulatorOptions> {
@@ -111,7 +114,7 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
         io.stdout(renderHelp(spec));
         return 0;
       }
-      const options = optionsFromFlags(parsed.flags);
+      const options: { -readonly [K in keyof EmulatorOptions]?: EmulatorOptions[K] } = optionsFromFlags(parsed.flags);
       const host = options.host as string;
       if (!isLoopbackHost(host)) {
         io.stderr(
@@ -119,10 +122,42 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
             `${options.control ? " and its control API" : ""} beyond this machine\n`,
         );
       }
+      const specs = ((parsed.flags.handler as string[] | undefined) ?? []).map((text) => {
+        try {
+          return parseHandlerSpec(text);
+        } catch (err) {
+          throw new UsageError((err as Error).message, "serve");
+        }
+      });
+      if (specs.length > 0) {
+        // Real handlers run in wall time: virtual time may not jump ahead of them or stand still.
+        if (options.clock === "manual") throw new UsageError("--handler runs handlers in real time; it cannot be combined with --clock manual", "serve");
+        if (options.speed !== 1) throw new UsageError("--handler runs handlers in real time; it cannot be combined with --speed", "serve");
+        options.control = false;
+      }
+      let runtimes: { endpointId: string; runtime: HandlerRuntime }[];
+      let createBackend = deps.createBackend;
+      try {
+        const loaded = await loadHandlerRuntimes(specs, options.fixtures, io);
+        runtimes = loaded.runtimes;
+        if (specs.length > 0 && createBackend === undefined) {
+          createBackend = (o) => new PlatformBackend({ ...o, catalog: loaded.catalog, handlers: runtimes });
+        }
+      } catch (err) {
+        if (err instanceof HandlerLoadError) {
+          io.stderr(`cpsim serve: ${err.message}\n`);
+          return 2;
+        }
+        throw err;
+      }
+      const closeRuntimes = async (): Promise<void> => {
+        await Promise.all(runtimes.map((r) => r.runtime.close()));
+      };
       let emulator: EmulatorHandle;
       try {
-        emulator = await startEmulator({ ...options, createBackend: deps.createBackend });
+        emulator = await startEmulator({ ...options, createBackend });
       } catch (err) {
+        await closeRuntimes();
         if (err instanceof JournalError) {
           io.stderr(`cpsim serve: ${err.message}\n`);
           return 2;
@@ -142,16 +177,18 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
             serverlessUrl: emulator.serverlessUrl,
             apiKeys: emulator.apiKeys.map((k) => ({ key: k.key, account: k.account, access: k.access })),
             ...(emulator.options.controlToken !== undefined ? { controlToken: emulator.options.controlToken } : {}),
+            ...(runtimes.length > 0 ? { handlers: runtimes.map((r) => ({ endpointId: r.endpointId, file: r.runtime.file, language: r.runtime.language })) } : {}),
           })}\n`,
         );
       } else {
         io.stdout(banner(emulator));
+        for (const r of runtimes) io.stdout(`  endpoint ${r.endpointId} runs ${r.runtime.file} (${r.runtime.language}, up to ${r.runtime.concurrency} at once)\n`);
       }
       deps.onListening?.(emulator);
 
       let signals = 0;
       await new Promise<void>((resolve) => {
-        const remove = (deps.onStopSignal ?? processSignals)(() => {
+        const remove = (deps.onStopSignal ?? processStopSignals)(() => {
           signals++;
           if (signals === 1) {
             io.stderr("cpsim serve: stopping; in-flight requests finish (signal again to drop them)\n");
@@ -165,10 +202,44 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
           }
         });
       });
+      await closeRuntimes();
       io.stderr("cpsim serve: stopped\n");
       return 0;
     },
   };
+}
+
+/**
+ * Loads each `--handler` file with as many threads or processes as its endpoint has workers at
+ * most, ending idle ones after the endpoint's idle timeout; a file that does not load stops the
+ * command (HandlerLoadError, exit 2) after closing the ones already loaded.
+ */
+async function loadHandlerRuntimes(specs: readonly HandlerSpec[], fixtures: string | undefined, io: CliIo) {
+  if (specs.length === 0) return { runtimes: [], catalog: undefined };
+  let catalog;
+  try {
+    catalog = withHandlerEndpoints(loadCatalog(fixtures), specs);
+  } catch (err) {
+    throw new UsageError((err as Error).message, "serve");
+  }
+  const runtimes: { endpointId: string; runtime: HandlerRuntime }[] = [];
+  try {
+    for (const spec of specs) {
+      const endpoint = catalog.endpoints.find((e) => e.id === spec.endpointId);
+      const runtime = await loadHandler(spec.file, {
+        concurrency: Math.min(endpoint?.workersMax ?? 1, 64),
+        idleTimeoutMs: Math.max(endpoint?.idleTimeoutMs ?? 5000, 1000),
+        log: (level, message) => {
+          if (level !== "DEBUG") io.stderr(`[${spec.endpointId}] ${level.padEnd(5)} | ${message}\n`);
+        },
+      });
+      runtimes.push({ endpointId: spec.endpointId, runtime });
+    }
+  } catch (err) {
+    await Promise.all(runtimes.map((r) => r.runtime.close()));
+    throw err;
+  }
+  return { runtimes, catalog };
 }
 
 function banner(e: EmulatorHandle): string {

@@ -609,6 +609,18 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   const address = app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : options.port;
   const origin = `http://${urlHost(options.host)}:${port}`;
+  backend.attachTransport?.({
+    change: (fn) => {
+      if (closing) return;
+      try {
+        sync();
+        fn();
+      } catch (err) {
+        app.log.error({ err }, "model failed on a change outside a request");
+      }
+      afterModelChange();
+    },
+  });
   arm();
 
   async function close(): Promise<void> {
@@ -623,6 +635,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       clearTimeout(grace);
       await webhooks.close();
       journal?.close();
+      await backend.close?.();
     }
   }
 

@@ -9,3 +9,6 @@ export { EmulatorOptionsError, PortInUseError, ListenError, NoBackendError } fro
 export { BodyRejection } from "./json-body.ts";
 export { createServeCommand, optionsFromFlags } from "./cli.ts";
 export type { ServeDeps } from "./cli.ts";
+export { startLocalServer, defaultLocalServerOptions } from "./local-server/local-server.ts";
+export type { LocalServerHandle, LocalServerOptions } from "./local-server/local-server.ts";
+export type { BackendTransport } from "./backend.ts";

@@ -12,7 +12,10 @@ import { operations } from "../api/operations.ts";
 import { routes } from "../api/routes.ts";
 import { webhookBody } from "../api/ops/jobs/webhook-body.ts";
 import type { ApiOutcome, ApiRequest } from "../api/types.ts";
-import type { BackendApiKey, BackendOptions, BackendRoute, EmulatorBackend, WebhookDelivery } from "./backend.ts";
+import type { HandlerRuntime } from "../handler/index.ts";
+import type { BackendApiKey, BackendOptions, BackendRoute, BackendTransport, EmulatorBackend, WebhookDelivery } from "./backend.ts";
+import { withHandlerEndpoints } from "./handler-endpoints.ts";
+import { type ApplyChange, HandlerExecutor } from "./handler-executor.ts";
 
 /** Attempts per webhook in all, and the virtual delay before each retry (doubling). */
 export const WEBHOOK_ATTEMPTS = 3;
@@ -27,6 +30,8 @@ export interface PlatformBackendOptions extends BackendOptions {
   readonly catalog?: Catalog;
   /** Model options beyond seed and catalog (stock, pods, serverless). */
   readonly model?: Omit<PlatformOptions, "seed" | "catalog">;
+  /** Endpoints whose jobs run a user's handler for real (`cpsim serve --handler`); new ids are added to the catalog. */
+  readonly handlers?: readonly { readonly endpointId: string; readonly runtime: HandlerRuntime }[];
 }
 
 interface PendingRetry {
@@ -40,10 +45,25 @@ export class PlatformBackend implements EmulatorBackend {
   private api!: PlatformApi;
   private readonly owners = new Map<string, string>();
   private retries: PendingRetry[] = [];
+  private readonly executors = new Map<string, HandlerExecutor>();
+  /** Without a transport (in-process use), changes from real handlers apply at the model's current time. */
+  private applyChange: ApplyChange = (fn) => fn();
 
   constructor(private readonly options: PlatformBackendOptions) {
-    this.catalog = options.catalog ?? loadCatalog(options.fixtures);
+    const handlers = options.handlers ?? [];
+    this.catalog = withHandlerEndpoints(options.catalog ?? loadCatalog(options.fixtures), handlers.map((h) => ({ endpointId: h.endpointId, file: h.runtime.file })));
+    for (const h of handlers) {
+      this.executors.set(h.endpointId, new HandlerExecutor(h.endpointId, h.runtime, () => this.platform.serverless, () => this.applyChange));
+    }
     this.build(options.seed);
+  }
+
+  attachTransport(transport: BackendTransport): void {
+    this.applyChange = (fn) => transport.change(fn);
+  }
+
+  async close(): Promise<void> {
+    for (const executor of this.executors.values()) executor.reset();
   }
 
   /** The model behind the emulator, for in-process users (tests, the conformance oracle). */
@@ -52,9 +72,11 @@ export class PlatformBackend implements EmulatorBackend {
   }
 
   private build(seed: number): void {
+    for (const executor of this.executors.values()) executor.reset();
     const model = this.options.model;
     const memory = this.options.memory;
-    const serverless = memory === undefined ? model?.serverless : { ...model?.serverless, ...stripUndefined(memory) };
+    const base = memory === undefined ? model?.serverless : { ...model?.serverless, ...stripUndefined(memory) };
+    const serverless = this.executors.size === 0 ? base : { ...base, executors: this.executors };
     this.platform = new Platform({ ...model, ...(serverless ? { serverless } : {}), seed, catalog: this.catalog });
     this.api = new PlatformApi(this.platform, operations);
     this.owners.clear();

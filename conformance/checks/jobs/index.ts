@@ -5,9 +5,8 @@
  * from choices.md run only under --profile strict (the framework skips them otherwise); the
  * retention and ttl rules need virtual time, so elsewhere they run only with --slow.
  *
- * The local handler test server's rules (local-server-rules.ts) have no checks here: the
- * framework reports rules without a check as unchecked in its coverage, and that server is
- * tested by a later issue.
+ * The local handler test server's rules (local-server-rules.ts) are checked in
+ * conformance/local-server/ (`cpsim conform --local-server URL`).
  */
 import type { CheckFn, CheckNeeds } from "../../check.ts";
 import { registerCheck } from "../../check-registry.ts";

@@ -8,6 +8,7 @@ import type { GpuRequest } from "../gpu-pool.ts";
 import type { JobHandler } from "../handlers/index.ts";
 import { STATE_COUNT } from "./job-status.ts";
 import { SlotQueue } from "./slot-queue.ts";
+import type { ExternalExecutor } from "./types.ts";
 import { WORKER_STATE_COUNT } from "./worker.ts";
 
 /** The catalog endpoint fields the model reads (the catalog's Endpoint satisfies it). */
@@ -53,6 +54,8 @@ export class EndpointState {
   readonly ownerIndex: number;
   timeoutUs: number;
   idleTimeoutUs: number;
+  /** Runs this endpoint's jobs for real instead of the handler's plans (see ExternalExecutor). */
+  executor: ExternalExecutor | undefined = undefined;
 
   constructor(
     readonly index: number,

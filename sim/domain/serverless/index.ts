@@ -9,6 +9,9 @@ export { ALLOWED_TRANSITIONS, JOB_STATUSES, isFinalStatus } from "./job-status.t
 export type { JobStatus, JobTransition, TransitionCause } from "./job-status.ts";
 export { formatJobId, parseJobId } from "./job-id.ts";
 export type {
+  ExternalExecutor,
+  ExternalJob,
+  ExternalResult,
   Failure,
   FinalListener,
   Health,

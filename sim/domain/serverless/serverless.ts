@@ -64,9 +64,11 @@ import {
   JobTable,
 } from "./job-table.ts";
 import { ServerlessConfigError } from "./serverless-config-error.ts";
+import { splitStreamOutput } from "../handlers/index.ts";
 import { flattenStream } from "./stream-chunks.ts";
 import type { FlatStream } from "./stream-chunks.ts";
 import type {
+  ExternalResult,
   Failure,
   FinalListener,
   Health,
@@ -182,6 +184,10 @@ export class Serverless {
   private readonly resolveHandler: (name: string) => JobHandler | undefined;
   private readonly endpointRng: Rng;
   private readonly observer: ServerlessOptions["observer"];
+  /** Running external executions: ticket → slot, and slot → ticket. */
+  private readonly externalSlots = new Map<number, number>();
+  private readonly externalTickets = new Map<number, number>();
+  private nextTicket = 1;
 
   constructor(
     private readonly engine: Engine,
@@ -233,6 +239,7 @@ export class Serverless {
       if (owner === undefined) throw new ServerlessConfigError(`endpoint ${config.id}: unknown account ${config.accountId}`);
       const seedSalt = (own.fork("seeds").next() * 4294967296) >>> 0;
       const e = new EndpointState(index, config, handler, own.fork("cold-start"), seedSalt, owner);
+      e.executor = options.executors?.get(config.id);
       this.endpoints.push(e);
       this.endpointByKey.set(config.id, index);
       if (config.slug !== undefined && config.slug !== null) this.endpointByKey.set(config.slug, index);
@@ -287,7 +294,7 @@ export class Serverless {
     if (typeof slot !== "number") return slot;
     const J = this.jobs;
     const e = this.endpoints[J.endpoint[slot]];
-    if (!e.handler.streaming) return fail("not-streaming", `the handler of endpoint ${e.config.id} does not stream`);
+    if (!e.handler.streaming && e.executor === undefined) return fail("not-streaming", `the handler of endpoint ${e.config.id} does not stream`);
     const status = STATUS_NAMES[J.state[slot]] as JobStatus;
     if ((J.flags[slot] & F_STARTED) === 0) return { ok: true, status, stream: [] };
     const started = J.startedAt[slot];
@@ -477,6 +484,54 @@ export class Serverless {
     this.endpointByKey.delete(e.config.id);
     if (e.config.slug !== undefined && e.config.slug !== null) this.endpointByKey.delete(e.config.slug);
     return cancelled;
+  }
+
+  // ---------------------------------------------------------------- external executions (see ExternalExecutor)
+
+  /**
+   * One output a running external job streamed, visible to `stream` from now on (split into
+   * chunks of at most 1 MB). False when the ticket is no longer running (stopped or finished).
+   */
+  externalChunk(ticket: number, output: unknown): boolean {
+    const slot = this.externalSlots.get(ticket);
+    if (slot === undefined) return false;
+    const J = this.jobs;
+    const flat = this.streams.get(slot) as { chunks: StreamChunk[]; atUs: number[] } | undefined;
+    if (flat === undefined) return false;
+    const at = this.engine.now - J.startedAt[slot];
+    for (const piece of splitStreamOutput(output)) {
+      flat.chunks.push({ output: piece });
+      flat.atUs.push(at);
+    }
+    return true;
+  }
+
+  /** The external job ended at the model's now: COMPLETED with its output, or FAILED with its error. False for a stale ticket. */
+  externalFinish(ticket: number, result: ExternalResult): boolean {
+    const slot = this.externalSlots.get(ticket);
+    if (slot === undefined) return false;
+    this.externalSlots.delete(ticket);
+    this.externalTickets.delete(slot);
+    const J = this.jobs;
+    const now = this.engine.now;
+    const e = this.endpoints[J.endpoint[slot]];
+    const w = this.workers[J.worker[slot]];
+    this.engine.cancel(J.handle[slot]);
+    if (result.ok) {
+      J.results[slot] = result.output;
+    } else {
+      J.results[slot] = result.error;
+      J.flags[slot] |= F_PLAN_FAILS;
+    }
+    this.finalize(e, slot, result.ok ? COMPLETED : FAILED, now, "finish");
+    this.releaseWorker(e, w, now);
+    this.notify(slot, now);
+    return true;
+  }
+
+  /** Running external executions (for tests and invariants). */
+  get externalRunning(): number {
+    return this.externalSlots.size;
   }
 
   // ---------------------------------------------------------------- fast path and lookups
@@ -723,6 +778,10 @@ export class Serverless {
     e.counts[IN_PROGRESS]++;
     J.startedAt[slot] = now;
     J.worker[slot] = w.index;
+    if (e.executor !== undefined) {
+      this.startExternal(e, w, slot, now, flags);
+      return;
+    }
     const ctx = this.ctx;
     ctx.slot = slot;
     const seq = J.epSeq[slot];
@@ -743,9 +802,19 @@ export class Serverless {
       J.plans[slot] = plan;
       J.flags[slot] |= F_HAS_PLAN;
     }
-    const full = plan.durationMs * US + this.overheadUs;
-    J.planned[slot] = full;
-    let end = now + full;
+    this.occupy(e, w, slot, now, flags, plan.durationMs * US + this.overheadUs);
+    if (this.onTransition !== undefined) this.trace(slot, IN_QUEUE, IN_PROGRESS, "start");
+    if (this.observer !== undefined) this.observer.jobStarted(e.index, J.enqueuedAt[slot], now);
+  }
+
+  /**
+   * The worker runs the job for `durationUs` (Infinity: until an executor reports), cut short by
+   * the execution timeout or the job's lifetime: the finish event is scheduled at the earliest.
+   */
+  private occupy(e: EndpointState, w: Worker, slot: number, now: Micros, flags: number, durationUs: number): void {
+    const J = this.jobs;
+    J.planned[slot] = durationUs;
+    let end = now + durationUs;
     const timeoutEnd = now + ((flags & F_EXPLICIT_TIMEOUT) === 0 ? e.timeoutUs : J.timeout[slot]);
     if (timeoutEnd < end) end = timeoutEnd;
     const expiry = J.expiry[slot];
@@ -755,13 +824,42 @@ export class Serverless {
     e.workerCounts[W_RUNNING]++;
     w.state = W_RUNNING;
     w.job = slot;
+  }
+
+  /** A job of an executor endpoint starts: only its timeout (or lifetime end) is scheduled; the executor reports the rest. */
+  private startExternal(e: EndpointState, w: Worker, slot: number, now: Micros, flags: number): void {
+    const J = this.jobs;
+    J.flags[slot] = flags | F_STREAMED;
+    // Its stream fills as the executor reports chunks; stream() reads the same structure as for plans.
+    this.streams.set(slot, { chunks: [], atUs: [] });
+    J.streamCursor[slot] = 0;
+    this.occupy(e, w, slot, now, flags, Infinity);
+    const ticket = this.nextTicket++;
+    this.externalSlots.set(ticket, slot);
+    this.externalTickets.set(slot, ticket);
     if (this.onTransition !== undefined) this.trace(slot, IN_QUEUE, IN_PROGRESS, "start");
     if (this.observer !== undefined) this.observer.jobStarted(e.index, J.enqueuedAt[slot], now);
+    (e.executor as NonNullable<EndpointState["executor"]>).start(ticket, {
+      id: this.idOf(slot),
+      input: J.inputs[slot],
+      endpointId: e.config.id,
+      workerId: this.workerIdOfWorker(w),
+    });
+  }
+
+  /** The model ends a running external job itself: the executor stops it. */
+  private stopExternal(slot: number): void {
+    const ticket = this.externalTickets.get(slot);
+    if (ticket === undefined) return;
+    this.externalTickets.delete(slot);
+    this.externalSlots.delete(ticket);
+    this.endpoints[this.jobs.endpoint[slot]].executor?.stop(ticket);
   }
 
   private onFinish(slot: number, now: Micros): void {
     const J = this.jobs;
     if (J.state[slot] !== IN_PROGRESS) return;
+    this.stopExternal(slot);
     const e = this.endpoints[J.endpoint[slot]];
     const w = this.workers[J.worker[slot]];
     if (now - J.startedAt[slot] >= J.planned[slot]) {
@@ -833,6 +931,7 @@ export class Serverless {
       this.finalize(e, slot, CANCELLED, now, "cancel");
     } else {
       this.engine.cancel(J.handle[slot]);
+      this.stopExternal(slot);
       const w = this.workers[J.worker[slot]];
       this.finalize(e, slot, CANCELLED, now, "cancel");
       this.releaseWorker(e, w, now);
@@ -909,6 +1008,7 @@ export class Serverless {
     }
     if (state === IN_PROGRESS) {
       this.engine.cancel(J.handle[slot]);
+      this.stopExternal(slot);
       const w = this.workers[J.worker[slot]];
       J.state[slot] = FREE;
       this.releaseWorker(e, w, now);
@@ -1378,13 +1478,14 @@ export class Serverless {
     return view;
   }
 
+  private workerIdOfWorker(w: Worker): string {
+    w.id ??= formatWorkerId(w.serial, this.workerSalt);
+    return w.id;
+  }
+
   private workerIdOf(slot: number): string {
     const J = this.jobs;
-    if (J.state[slot] === IN_PROGRESS) {
-      const w = this.workers[J.worker[slot]];
-      w.id ??= formatWorkerId(w.serial, this.workerSalt);
-      return w.id;
-    }
+    if (J.state[slot] === IN_PROGRESS) return this.workerIdOfWorker(this.workers[J.worker[slot]]);
     return formatWorkerId(J.worker[slot], this.workerSalt);
   }
 

@@ -36,7 +36,37 @@ export interface ServerlessOptions {
   readonly onTransition?: (transition: JobTransition) => void;
   /** Metrics hooks for planners (see observer.ts); costs one check per hook point when absent. */
   readonly observer?: ServerlessObserver;
+  /**
+   * Endpoints (by id) whose jobs run real code instead of their handler's plan; see
+   * ExternalExecutor. Their handler name in the catalog is then not used.
+   */
+  readonly executors?: ReadonlyMap<string, ExternalExecutor>;
 }
+
+/**
+ * The seam for real handlers (`cpsim serve --handler`). For an endpoint with an executor, a worker
+ * that takes a job calls `start` instead of asking for a plan; the job stays IN_PROGRESS until
+ * the executor calls `Serverless.externalChunk` (stream outputs) and then `externalFinish` with the
+ * same ticket, at whatever model time that happens. Everything else (queue, workers, scaling,
+ * cancel, retry, execution timeout, ttl, retention, webhooks, health) is the model's as for any
+ * endpoint. When the model ends a running job itself (cancel, execution timeout, lifetime), it
+ * calls `stop` and ignores anything reported later with that ticket. The model stays pure: it
+ * only calls these functions, and the executor must not call back into the model from inside them.
+ */
+export interface ExternalExecutor {
+  start(ticket: number, job: ExternalJob): void;
+  stop(ticket: number): void;
+}
+
+export interface ExternalJob {
+  readonly id: string;
+  readonly input: unknown;
+  readonly endpointId: string;
+  readonly workerId: string;
+}
+
+/** How an external execution ended, as the executor reports it. */
+export type ExternalResult = { readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly error: string };
 
 export interface JobPolicy {
   /** Execution timeout in ms (choices.md: 5 s..7 days, default the endpoint's). */

@@ -1,0 +1,100 @@
+// The ExternalExecutor seam in virtual time: jobs of an executor endpoint start by calling the
+// executor; the executor's chunks and finish land at the model's time; cancel, execution timeout
+// and lifetime stop it and make its later reports stale; retry starts it again. Invariants hold.
+import t from "tap";
+import { ms, seconds } from "../../core/index.ts";
+import { createServerlessCheckers, runCheckers } from "../invariants/serverless-checkers.ts";
+import type { ServerlessEndpointConfig } from "./endpoint-state.ts";
+import { ENDPOINTS, SHORT_RETENTION, makeFixture } from "./test-fixture.ts";
+import type { ExternalExecutor, ExternalJob } from "./types.ts";
+
+const REAL: ServerlessEndpointConfig = {
+  id: "real",
+  accountId: "acct-1",
+  handler: "conformance",
+  gpuTypeIds: ["A"],
+  gpuCount: 1,
+  workersMin: 0,
+  workersMax: 2,
+  idleTimeoutMs: 5000,
+  scalerType: "RequestCount",
+  scalerValue: 1,
+  executionTimeoutMs: 10_000,
+  coldStartMs: { mean: 0, cv: 0 },
+  slug: null,
+};
+
+function setup() {
+  const started: { ticket: number; job: ExternalJob }[] = [];
+  const stopped: number[] = [];
+  const executor: ExternalExecutor = {
+    start: (ticket, job) => started.push({ ticket, job }),
+    stop: (ticket) => stopped.push(ticket),
+  };
+  const f = makeFixture(3, { ...SHORT_RETENTION, executors: new Map([["real", executor]]) }, [REAL, ...ENDPOINTS], { A: 10, B: 10 });
+  const checkers = createServerlessCheckers();
+  const submit = (input: unknown, extra: object = {}): string => {
+    const r = f.model.submit({ endpointId: "real", accountId: "acct-1", input, ...extra });
+    if (!r.ok) throw new Error(r.message);
+    return r.jobId;
+  };
+  const status = (id: string) => {
+    const r = f.model.status("real", "acct-1", id);
+    return r.ok ? r.job : undefined;
+  };
+  const check = () => runCheckers(checkers, { serverless: f.model.inspect(), transitions: f.transitions.splice(0) });
+  return { ...f, started, stopped, submit, status, check };
+}
+
+t.test("start, stream and finish at the executor's time", async (t) => {
+  const s = setup();
+  const id = s.submit({ text: "hi" });
+  s.engine.runFor(0); // the worker's (zero) cold start
+  t.equal(s.started.length, 1);
+  t.match(s.started[0].job, { id, input: { text: "hi" }, endpointId: "real", workerId: String });
+  t.equal(s.status(id)?.status, "IN_PROGRESS");
+  s.engine.runFor(ms(300));
+  t.ok(s.model.externalChunk(s.started[0].ticket, "one"));
+  const read = s.model.stream("real", "acct-1", id);
+  t.match(read, { ok: true, status: "IN_PROGRESS", stream: [{ output: "one" }] });
+  s.engine.runFor(ms(200));
+  t.ok(s.model.externalFinish(s.started[0].ticket, { ok: true, output: ["one"] }));
+  t.match(s.status(id), { status: "COMPLETED", output: ["one"], executionTime: 500 });
+  t.notOk(s.model.externalFinish(s.started[0].ticket, { ok: true, output: 1 }), "a ticket finishes once");
+  t.same(s.check(), []);
+
+  const failing = s.submit({});
+  s.engine.runFor(0);
+  t.ok(s.model.externalFinish(s.started[1].ticket, { ok: false, error: "boom" }));
+  t.match(s.status(failing), { status: "FAILED", error: "boom" });
+  t.match(s.model.retry("real", "acct-1", failing), { ok: true });
+  s.engine.runFor(0);
+  t.equal(s.started.length, 3, "a retry starts the handler again");
+  t.not(s.started[2].ticket, s.started[1].ticket, "with a new ticket");
+  t.same(s.stopped, []);
+  t.equal(s.model.externalRunning, 1);
+  t.same(s.check(), []);
+});
+
+t.test("cancel, execution timeout and lifetime stop the executor", async (t) => {
+  const s = setup();
+  const a = s.submit({});
+  s.engine.runFor(0);
+  t.match(s.model.cancel("real", "acct-1", a), { ok: true, status: "CANCELLED" });
+  t.same(s.stopped, [s.started[0].ticket]);
+  t.notOk(s.model.externalFinish(s.started[0].ticket, { ok: true, output: 1 }), "a stopped ticket's report is ignored");
+  t.equal(s.status(a)?.status, "CANCELLED");
+
+  const b = s.submit({}, { policy: { executionTimeout: 5000 } });
+  s.engine.runFor(seconds(5));
+  t.match(s.status(b), { status: "TIMED_OUT", error: /execution timeout/ });
+  t.same(s.stopped, [s.started[0].ticket, s.started[1].ticket]);
+
+  const c = s.submit({}, { policy: { ttl: 2000 } });
+  s.engine.runFor(seconds(3));
+  t.equal(s.status(c), undefined, "past its ttl the job is gone");
+  t.equal(s.stopped.length, 3);
+  t.equal(s.model.externalRunning, 0);
+  t.match(s.model.health("real", "acct-1"), { ok: true, health: { workers: { running: 0 } } });
+  t.same(s.check(), []);
+});
