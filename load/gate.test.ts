@@ -80,6 +80,10 @@ t.test("baseline gate: equal figures pass, a regression fails, thresholds fail",
   t.match(unwritable.err, /cannot write the reports to .*a-file.*choose another --report-dir/);
   t.equal((JSON.parse(unwritable.out.slice(unwritable.out.indexOf("{\n"))) as LoadReport).scenarios[0].name, "plain-get");
 
+  // Without --quiet: a progress line a second on stderr.
+  const progress = await cli(["--target", server.url, "--api-key", "k", "--scenario-file", file, "--duration", "2.2", "--report-dir", join(dir, "p")]);
+  t.match(progress.err, /plain-get\s+[12]s\s+\d+ req\/s\s+p99 [\d.]+ ms\s+errors 0\s+429 0/);
+
   // --json: report.json on stdout, the table on stderr.
   const json = await cli([...common, "--report-dir", join(dir, "e"), "--json"]);
   t.equal((JSON.parse(json.out) as LoadReport).tool, "cpsim load");
