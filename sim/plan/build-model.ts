@@ -9,7 +9,9 @@ import { Platform } from "../domain/platform.ts";
 import { getHandler, type JobHandler } from "../domain/handlers/index.ts";
 import type { GpuLease } from "../domain/gpu-pool.ts";
 import type { FastSubmitOptions, JobTransition, ServerlessObserver } from "../domain/serverless/index.ts";
+import type { PlanEndpointConfig } from "../../reports/plan-report.ts";
 import { planHandler, meanMs } from "./plan-handler.ts";
+import type { MmcParams } from "./seed-result.ts";
 import { ScenarioError, type EndpointSpec, type LoadedScenario, type Scenario } from "./scenario.ts";
 import { installWorkload, type WorkloadCounters } from "./workload.ts";
 
@@ -26,17 +28,11 @@ export const ENDPOINT_DEFAULTS = {
 } as const;
 
 /** What the planner reports on for one endpoint, known before the run. */
-export interface PlannedEndpoint {
+export interface PlannedEndpoint extends PlanEndpointConfig {
   readonly index: number;
   readonly id: string;
-  readonly gpuTypeIds: readonly string[];
-  readonly gpuCount: number;
-  readonly workersMin: number;
-  readonly workersMax: number;
-  readonly scaler: string;
-  readonly idleTimeoutMs: number;
   /** Set when the endpoint is an M/M/c queue: fixed c workers, one Poisson source, exponential service. */
-  readonly mmc?: { readonly c: number; readonly lambda: number; readonly mu: number };
+  readonly mmc?: MmcParams;
 }
 
 export interface BuiltModel {
