@@ -27,6 +27,9 @@ export const ENDPOINT_DEFAULTS = {
   failureProbability: 0,
 } as const;
 
+/** At most this many jobs (by the workloads' mean rates) in one run: a limit on everything. */
+export const MAX_JOBS_PER_RUN = 500_000_000;
+
 /** What the planner reports on for one endpoint, known before the run. */
 export interface PlannedEndpoint extends PlanEndpointConfig {
   readonly index: number;
@@ -166,6 +169,12 @@ export function buildModel(loaded: LoadedScenario, options: BuildOptions): Built
     },
   });
   const runHours = options.hours ?? scenario.hours;
+  const expected = (scenario.jobs ?? []).reduce((a, j) => a + (j.perSecond ?? 0) * runHours * 3600, 0);
+  if (expected > MAX_JOBS_PER_RUN) {
+    throw new ScenarioError(
+      `${loaded.label}: about ${Math.round(expected).toLocaleString("en-US")} jobs in ${runHours} hours; at most ${MAX_JOBS_PER_RUN.toLocaleString("en-US")} per run: lower the rates or the hours`,
+    );
+  }
   const endUs = Math.round(hours(runHours));
   const warmupUs = Math.min(endUs, Math.round(minutes(scenario.warmupMinutes ?? 0)));
   const counters = installWorkload(platform, scenario, platform.engine.rng.fork("workload"), endUs, { traces: loaded.traces, submitOptions });
