@@ -19,33 +19,41 @@ function timeSeries(e: PlanEndpointFigures): vl.TopLevelSpec {
     const minute = Number(((s.startS + i * s.stepS) / 60).toFixed(3));
     values.push({ minute, series: "queued jobs", value: q }, { minute, series: "workers with GPUs", value: s.workers[i] }, { minute, series: "throttled workers", value: s.throttled[i] });
   });
+  // One row per series, each with its own y scale: a queue of thousands would flatten the workers.
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
     title: `${e.endpoint}: queue and workers over time (mean across seeds)`,
-    width: 620,
-    height: 200,
     data: { values },
-    mark: { type: "line", interpolate: "step-after" },
-    encoding: {
-      x: { field: "minute", type: "quantitative", title: "virtual minutes" },
-      y: { field: "value", type: "quantitative", title: "count" },
-      color: { field: "series", type: "nominal", title: null },
+    facet: { row: { field: "series", type: "nominal", title: null, sort: ["queued jobs", "workers with GPUs", "throttled workers"] } },
+    spec: {
+      width: 620,
+      height: 90,
+      mark: { type: "line", interpolate: "step-after" },
+      encoding: {
+        x: { field: "minute", type: "quantitative", title: "virtual minutes" },
+        y: { field: "value", type: "quantitative", title: null },
+        color: { field: "series", type: "nominal", legend: null },
+      },
     },
+    resolve: { scale: { y: "independent" } },
   };
 }
 
 function delayChart(e: PlanEndpointFigures): vl.TopLevelSpec {
-  const values = e.delayHistogram.map(([ms, count]) => ({ ms: Math.max(ms, 0.5), count }));
+  // Coarse bins are quarter-octaves: each bar spans [ms, ms * 2^(1/4)).
+  const values = e.delayHistogram.map(([ms, count]) => ({ ms: Math.max(ms, 0.5), end: Math.max(ms, 0.5) * 2 ** 0.25, count }));
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
     title: `${e.endpoint}: queue delay distribution (all seeds)`,
     width: 620,
     height: 160,
     data: { values },
-    mark: { type: "bar" },
+    mark: { type: "rect" },
     encoding: {
       x: { field: "ms", type: "quantitative", scale: { type: "log" }, title: "delay, ms (log; bins of 2^¼; below 1 ms shown at 0.5)" },
+      x2: { field: "end" },
       y: { field: "count", type: "quantitative", title: "jobs" },
+      y2: { datum: 0 },
     },
   };
 }

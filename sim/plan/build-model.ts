@@ -9,7 +9,9 @@ import { Platform } from "../domain/platform.ts";
 import { getHandler, type JobHandler } from "../domain/handlers/index.ts";
 import type { GpuLease } from "../domain/gpu-pool.ts";
 import type { FastSubmitOptions, JobTransition, ServerlessObserver } from "../domain/serverless/index.ts";
+import type { PlanEndpointConfig } from "../../reports/plan-report.ts";
 import { planHandler, meanMs } from "./plan-handler.ts";
+import type { MmcParams } from "./seed-result.ts";
 import { ScenarioError, type EndpointSpec, type LoadedScenario, type Scenario } from "./scenario.ts";
 import { installWorkload, type WorkloadCounters } from "./workload.ts";
 
@@ -25,18 +27,15 @@ export const ENDPOINT_DEFAULTS = {
   failureProbability: 0,
 } as const;
 
+/** At most this many jobs (by the workloads' mean rates) in one run: a limit on everything. */
+export const MAX_JOBS_PER_RUN = 500_000_000;
+
 /** What the planner reports on for one endpoint, known before the run. */
-export interface PlannedEndpoint {
+export interface PlannedEndpoint extends PlanEndpointConfig {
   readonly index: number;
   readonly id: string;
-  readonly gpuTypeIds: readonly string[];
-  readonly gpuCount: number;
-  readonly workersMin: number;
-  readonly workersMax: number;
-  readonly scaler: string;
-  readonly idleTimeoutMs: number;
   /** Set when the endpoint is an M/M/c queue: fixed c workers, one Poisson source, exponential service. */
-  readonly mmc?: { readonly c: number; readonly lambda: number; readonly mu: number };
+  readonly mmc?: MmcParams;
 }
 
 export interface BuiltModel {
@@ -170,6 +169,12 @@ export function buildModel(loaded: LoadedScenario, options: BuildOptions): Built
     },
   });
   const runHours = options.hours ?? scenario.hours;
+  const expected = (scenario.jobs ?? []).reduce((a, j) => a + (j.perSecond ?? 0) * runHours * 3600, 0);
+  if (expected > MAX_JOBS_PER_RUN) {
+    throw new ScenarioError(
+      `${loaded.label}: about ${Math.round(expected).toLocaleString("en-US")} jobs in ${runHours} hours; at most ${MAX_JOBS_PER_RUN.toLocaleString("en-US")} per run: lower the rates or the hours`,
+    );
+  }
   const endUs = Math.round(hours(runHours));
   const warmupUs = Math.min(endUs, Math.round(minutes(scenario.warmupMinutes ?? 0)));
   const counters = installWorkload(platform, scenario, platform.engine.rng.fork("workload"), endUs, { traces: loaded.traces, submitOptions });

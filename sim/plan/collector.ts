@@ -51,6 +51,7 @@ class EndpointFigures {
   readonly seriesThrottled: number[] = [];
   /** The endpoint's description; set by bind() once the model is built. */
   plan: PlannedEndpoint | undefined;
+  workersMax = Infinity;
   constructor(start: number) {
     this.nextSample = start;
   }
@@ -78,19 +79,21 @@ export class PlanCollector implements ServerlessObserver {
     this.figures = endpoints.map((p) => {
       const f = this.byIndex[p.index];
       f.plan = p;
+      f.workersMax = p.workersMax;
       return f;
     });
   }
 
   /** Integrates the state in force from the last change up to `now` (clipped to the window). */
   private advance(f: EndpointFigures, now: number): void {
+    // Several hooks in one event: the state in force before it was integrated by the first.
+    if (now === f.last) return;
     while (f.nextSample <= now && f.nextSample <= this.windowEnd) {
       f.seriesQueued.push(f.queued);
       f.seriesWorkers.push(f.total - f.throttled);
       f.seriesThrottled.push(f.throttled);
       f.nextSample += this.stepUs;
     }
-    if (now === f.last) return;
     const from = f.last > this.windowStart ? f.last : this.windowStart;
     const to = now < this.windowEnd ? now : this.windowEnd;
     f.last = now;
@@ -105,7 +108,7 @@ export class PlanCollector implements ServerlessObserver {
       f.queueIntegral += q;
       if (f.throttled > 0) f.heldGpu += q;
       else if (f.initializing > 0) f.heldCold += q;
-      else if (f.plan !== undefined && f.total >= f.plan.workersMax) f.heldCap += q;
+      else if (f.total >= f.workersMax) f.heldCap += q;
       else f.heldScaler += q;
     }
   }

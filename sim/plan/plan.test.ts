@@ -46,7 +46,9 @@ t.test("scenario validation errors name the file and the field", async (t) => {
   t.throws(() => runSeed(load({ endpoints: [{ id: "alpha-echo", workersMin: 5, workersMax: 2 }] }), { seed: 1 }), { message: /\/endpoints\/0\/workersMin: 5 is above workersMax 2/ });
   t.throws(() => runSeed(load({ gpuSupply: { "Voodoo 5": 3 } }), { seed: 1 }), { message: /\/gpuSupply\/Voodoo 5/ });
   t.throws(() => runSeed(load({ jobs: [{ endpoint: "alpha-echo" }] }), { seed: 1 }), { message: /\/jobs\/0: needs perSecond .* or trace/ });
+  t.throws(() => runSeed(load({ hours: 8000, jobs: [{ endpoint: "alpha-echo", perSecond: 50000 }] }), { seed: 1 }), { message: /my\.json: about 1,440,000,000,000 jobs in 8000 hours; at most 500,000,000 per run/ });
   t.throws(() => parseTrace("offset_s,duration_ms\n1,2\nx,3\n", "t.csv"), { message: /t\.csv: line 3: offset_s must be a number/ });
+  t.throws(() => runSeed(load({ hours: 8000, jobs: [{ endpoint: "alpha-echo", perSecond: 50000 }] }), { seed: 1 }), { message: /my\.json: about 1,440,000,000,000 jobs in 8000 hours; at most 500,000,000 per run/ });
   t.throws(() => parseTrace("when,what\n", "t.csv"), { message: /must name offset_s/ });
   t.throws(() => loadScenarioFile("no-such-scenario"), ScenarioError);
   // The CLI turns them into exit 2 with the message; bad flags too.

@@ -1,4 +1,12 @@
 /** What one seed of one scenario point measured, per endpoint: plain JSON, so it crosses threads and shard files. */
+import type { PlanEndpointConfig } from "../../reports/plan-report.ts";
+
+/** An M/M/c queue: c fixed workers, Poisson arrivals at λ per second, exponential service at μ per second. */
+export interface MmcParams {
+  readonly c: number;
+  readonly lambda: number;
+  readonly mu: number;
+}
 
 export interface Dist {
   readonly count: number;
@@ -23,16 +31,9 @@ export interface HeldBy {
 
 export interface EndpointSeedResult {
   readonly endpoint: string;
-  readonly config: {
-    readonly gpuTypeIds: readonly string[];
-    readonly gpuCount: number;
-    readonly workersMin: number;
-    readonly workersMax: number;
-    readonly scaler: string;
-    readonly idleTimeoutMs: number;
-  };
+  readonly config: PlanEndpointConfig;
   /** M/M/c parameters when the endpoint is one. */
-  readonly mmc: { readonly c: number; readonly lambda: number; readonly mu: number } | null;
+  readonly mmc: MmcParams | null;
   /** Jobs submitted in the measured window (after the warm-up); every one is counted below. */
   readonly submitted: number;
   readonly completed: number;
