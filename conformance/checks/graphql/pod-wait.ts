@@ -5,6 +5,7 @@
  * `pod` query offers.
  */
 import type { CheckContext } from "../../check.ts";
+import { adaptivePauses } from "../support/poll.ts";
 import { advance } from "../support/time.ts";
 import { gqlString } from "./graphql-literal.ts";
 import { gql, rootObject, type GqlAnswer } from "./graphql-request.ts";
@@ -20,19 +21,13 @@ export function podQuery(podId: string, selection = `id name ${RUNTIME_SELECTION
 
 /**
  * The pauses between tries. Virtual time: even steps (an hour in all for a start, ten seconds
- * for a short wait). Real time: growing from two seconds to fifteen, so a fast target is not
- * kept waiting and a slow one is not polled needlessly (ten minutes in all for a start).
+ * for a short wait). Real time: from 100 ms, growing to five seconds at most (support/poll.ts),
+ * so a fast target is not kept waiting and a slow one is not polled needlessly (ten minutes in
+ * all for a start, twenty seconds for a short wait).
  */
 function pauses(ctx: CheckContext, long: boolean): number[] {
   if (ctx.controlApi) return long ? Array<number>(120).fill(30_000) : Array<number>(5).fill(2_000);
-  const out: number[] = [];
-  let total = 0;
-  const budget = long ? 600_000 : 20_000;
-  for (let step = 2_000; total + step <= budget; step = Math.min(15_000, Math.round(step * 1.5))) {
-    out.push(step);
-    total += step;
-  }
-  return out;
+  return adaptivePauses(long ? 600_000 : 20_000, long ? 5_000 : 2_000);
 }
 
 export interface PodRead {
@@ -46,6 +41,7 @@ export async function waitForPod(ctx: CheckContext, podId: string, accept: (pod:
     const answer = await gql(ctx, podQuery(podId, selection));
     const pod = rootObject(answer, "pod");
     if (answer.ok && pod && accept(pod)) return { answer, pod };
+    if (pause !== undefined && !ctx.controlApi && Date.now() >= ctx.deadline) return undefined;
     if (pause !== undefined) await advance(ctx, pause);
   }
   return undefined;
@@ -58,4 +54,4 @@ export const waitVisible = (ctx: CheckContext, podId: string, selection?: string
 export const waitRunning = (ctx: CheckContext, podId: string, selection?: string) => waitForPod(ctx, podId, (p) => isObj(p.runtime), true, selection);
 
 /** How long waitRunning waits, in words, for skip reasons. */
-export const runningBound = (ctx: CheckContext): string => (ctx.controlApi ? "an hour of virtual time" : "ten minutes");
+export const runningBound = (ctx: CheckContext): string => (ctx.controlApi ? "an hour of virtual time" : "ten minutes of real time");

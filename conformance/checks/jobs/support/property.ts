@@ -8,6 +8,8 @@
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome, FailureInput } from "../../../check.ts";
 import { TargetError } from "../../../errors.ts";
+import { describeWait } from "../../support/poll.ts";
+import { FINISH_BUDGET_MS } from "./budgets.ts";
 
 export class Violation extends Error {
   override readonly name = "Violation";
@@ -68,6 +70,6 @@ export async function property<T>(
   }
   if (err instanceof Error) throw err;
   return ctx.skip(
-    `inconclusive: ${details.numSkips} of the runs could not observe what the rule needs (a job that did not finish, or was taken before it could be seen, within the time allowed)`,
+    `inconclusive: ${details.numSkips} of the runs could not observe what the rule needs (a job that did not finish, or was taken before it could be seen, within the wait's bound: ${describeWait(FINISH_BUDGET_MS, ctx.controlApi)} for a job to finish)`,
   );
 }
