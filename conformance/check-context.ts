@@ -4,6 +4,7 @@
  * evidence into failures. This is the extension point for the real checks: everything a check
  * may use arrives here, so checks stay plain functions of their context.
  */
+import fc from "fast-check";
 import type { CheckContext, CheckDefinition, CheckOutcome, Failure, FailureInput, Oracle } from "./check.ts";
 import type { Client } from "./client.ts";
 import { makeFailure } from "./failure.ts";
@@ -19,8 +20,10 @@ export interface ContextInput {
   readonly client: Client;
   readonly options: ResolvedOptions;
   readonly target: CheckContext["target"];
-  readonly oracle?: Oracle;
+  readonly oracle: Oracle;
   readonly controlApi?: boolean;
+  /** When the run must end (Date.now() value); Infinity without --max-duration. */
+  readonly deadline?: number;
   readonly log: (message: string) => void;
   /** Where observed transitions are collected, as transitionKey()s. */
   readonly transitions: Set<string>;
@@ -34,6 +37,7 @@ export function makeContext(input: ContextInput): CheckContext {
   const { rule, options } = input;
   const client = input.client.scoped({ raw429: input.check.raw429 });
   const seed = ruleSeed(options.seed, rule.id);
+  const deadline = input.deadline ?? Number.POSITIVE_INFINITY;
   const source = {
     rule,
     seed: options.seed,
@@ -53,8 +57,14 @@ export function makeContext(input: ContextInput): CheckContext {
     options,
     target: input.target,
     seed,
-    fc: { seed, numRuns: options.runs },
-    ...(input.oracle !== undefined ? { oracle: input.oracle } : {}),
+    fc: {
+      seed,
+      numRuns: options.runs,
+      // --max-duration: fast-check stops drawing runs when the run's time is up (what ran is judged).
+      ...(Number.isFinite(deadline) ? { interruptAfterTimeLimit: Math.max(1, deadline - Date.now()), markInterruptAsFailure: false } : {}),
+    },
+    oracle: input.oracle,
+    deadline,
     controlApi: input.controlApi ?? false,
     log: input.log,
     exercised: (machine, from, to) => void input.transitions.add(transitionKey(machine, from, to)),
