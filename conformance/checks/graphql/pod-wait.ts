@@ -35,12 +35,29 @@ export interface PodRead {
   readonly pod: Obj;
 }
 
-/** The pod once `accept` holds of it; undefined when it never did within the bound. */
+/** Statuses a pod does not leave on its own towards RUNNING: waiting longer for a runtime is pointless. */
+const SETTLED = new Set(["ERROR", "EXITED", "TERMINATED"]);
+
+/** The pod's REST status (getPod), or undefined when the target does not answer one. */
+async function restStatus(ctx: CheckContext, podId: string): Promise<string | undefined> {
+  const res = await ctx.client.request({ method: "GET", url: new URL(`/v2/pods/${encodeURIComponent(podId)}`, ctx.target.rest).href, auth: { key: "api" } });
+  const status = isObj(res.json) ? res.json.status : undefined;
+  return res.status === 200 && typeof status === "string" ? status : undefined;
+}
+
+/**
+ * The pod once `accept` holds of it; undefined when it never did within the bound. A long wait
+ * in real time also reads the pod's REST status now and then, and ends as soon as the pod
+ * settled in ERROR, EXITED or TERMINATED (the spec allows a pod to fail): ten minutes of polling
+ * a failed pod would judge nothing.
+ */
 export async function waitForPod(ctx: CheckContext, podId: string, accept: (pod: Obj) => boolean, long: boolean, selection?: string): Promise<PodRead | undefined> {
+  let tries = 0;
   for (const pause of [...pauses(ctx, long), undefined]) {
     const answer = await gql(ctx, podQuery(podId, selection));
     const pod = rootObject(answer, "pod");
     if (answer.ok && pod && accept(pod)) return { answer, pod };
+    if (long && !ctx.controlApi && ++tries % 4 === 0 && SETTLED.has((await restStatus(ctx, podId)) ?? "")) return undefined;
     if (pause !== undefined && !ctx.controlApi && Date.now() >= ctx.deadline) return undefined;
     if (pause !== undefined) await advance(ctx, pause);
   }
