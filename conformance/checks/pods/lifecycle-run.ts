@@ -21,7 +21,7 @@ import { LifecycleSession, LifecycleViolation, REAL_WAIT_CAP_MS, type LifecycleE
 import { readTargetCatalog } from "./lifecycle-target.ts";
 
 /** Runs of the shared model at the embedded default --runs, and commands per run, by kind of target. */
-export const MODEL_RUNS = 24;
+export const MODEL_RUNS = 40;
 export const MODEL_MAX_COMMANDS = 12;
 export const REALTIME_MAX_COMMANDS = 24;
 /** The longest virtual time step (the control API); the spec names no timing, so steps vary widely. */

@@ -8,6 +8,7 @@ import type { CheckContext, FailureInput } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
 import type { CurlCapture } from "../../curl.ts";
 import type { Exchange } from "../../recorder.ts";
+import { platformOracle } from "../../oracle/platform-oracle.ts";
 import { advance } from "../support/time.ts";
 import { getPod, jsonObject, terminatePod } from "./lifecycle-pods.ts";
 import type { CheckerEnv, InvariantChecker, Observation, TrackedPod } from "./lifecycle-observation.ts";
@@ -69,6 +70,7 @@ export class LifecycleSession {
     const volumes = new Map((env.target.volumes ?? []).map((v) => [v.id, v.dataCenterId]));
     this.checkerEnv = {
       profile: env.ctx.options.profile,
+      oracle: env.ctx.oracle ?? platformOracle(env.ctx.options.profile),
       volumeDataCenter: (id) => volumes.get(id),
       reread: async (pod, waitMs) => {
         await this.wait(waitMs);
