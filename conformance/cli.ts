@@ -9,7 +9,7 @@ import { conform, type ConformDeps } from "./conform.ts";
 import { probeControlApi, startEmbedded } from "./embedded.ts";
 import "./checks/index.ts";
 import { ConformConfigError } from "./errors.ts";
-import { defaultOptions, EMBEDDED_RUNS, REALTIME_RUNS, type ConformOptions, type Profile } from "./options.ts";
+import { defaultOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, type ConformOptions, type Profile } from "./options.ts";
 import { MAX_SEED } from "./seeds.ts";
 
 export const spec: CommandSpec = {
@@ -106,6 +106,8 @@ export async function run(argv: readonly string[], io: CliIo, deps: ConformDeps 
       return 0;
     }
     const options = optionsFromFlags(parsed.flags);
+    // Every option is checked (a missing key included) before anything is sent to the target.
+    resolveOptions(options);
     // A --target that serves the emulator's control API lets time-based rules run without --slow.
     const controlApi = deps.controlApi ?? (options.target ? await probeControlApi(options.target) : undefined);
     const result = await conform(options, {

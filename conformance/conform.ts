@@ -189,7 +189,9 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       progress.rule(judged);
     };
     const maxNote = `--max-duration ${options.maxDurationS} s`;
+    const started = new Set<string>();
     const runUnit = async (unit: Unit): Promise<void> => {
+      for (const id of unit.ids) started.add(id);
       const members = unit.ids.map((id) => ({ check: run.registry.get(id)!, rule: run.registry.catalog.get(id)! }));
       if (Date.now() >= deadline) {
         for (const m of members) record(skippedResult(m.rule, `not reached: the run's bound (${maxNote}) ran out before this rule started`));
@@ -233,7 +235,8 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       lanes.catch(() => {});
       for (const id of selected) {
         if (byId.has(id)) continue;
-        record(skippedResult(run.registry.catalog.get(id)!, `interrupted: the run's bound (${maxNote}) ran out while this rule ran`));
+        const why = started.has(id) ? "ran out while this rule ran" : "ran out before this rule started";
+        record(skippedResult(run.registry.catalog.get(id)!, `${started.has(id) ? "interrupted" : "not reached"}: the run's bound (${maxNote}) ${why}`));
       }
     }
     clearTimeout(timer);
