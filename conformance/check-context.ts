@@ -14,6 +14,9 @@ import type { Rule } from "./rule-catalog.ts";
 import { ruleSeed } from "./seeds.ts";
 import { transitionKey } from "./spec-transitions.ts";
 
+/** The most one property may take against a real-time target, its shrinking included. */
+export const REALTIME_PROPERTY_LIMIT_MS = 60_000;
+
 export interface ContextInput {
   readonly check: CheckDefinition;
   readonly rule: Rule;
@@ -38,6 +41,8 @@ export function makeContext(input: ContextInput): CheckContext {
   const client = input.client.scoped({ raw429: input.check.raw429 });
   const seed = ruleSeed(options.seed, rule.id);
   const deadline = input.deadline ?? Number.POSITIVE_INFINITY;
+  const limits = [...(Number.isFinite(deadline) ? [Math.max(1, deadline - Date.now())] : []), ...(input.controlApi ? [] : [REALTIME_PROPERTY_LIMIT_MS])];
+  const timeLimit = limits.length ? Math.min(...limits) : undefined;
   const source = {
     rule,
     seed: options.seed,
@@ -60,8 +65,10 @@ export function makeContext(input: ContextInput): CheckContext {
     fc: {
       seed,
       numRuns: options.runs,
-      // --max-duration: fast-check stops drawing runs when the run's time is up (what ran is judged).
-      ...(Number.isFinite(deadline) ? { interruptAfterTimeLimit: Math.max(1, deadline - Date.now()), markInterruptAsFailure: false } : {}),
+      // A property stops drawing runs (and shrinking) when its time is up; what ran is judged:
+      // against a real-time target each run and each shrink step costs seconds, so a property
+      // gets REALTIME_PROPERTY_LIMIT_MS at most; and never beyond --max-duration.
+      ...(timeLimit !== undefined ? { plugins: [fc.interruptAfterTimeLimit(timeLimit)] } : {}),
     },
     oracle: input.oracle,
     deadline,

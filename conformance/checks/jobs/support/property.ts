@@ -60,7 +60,8 @@ export async function property<T>(
     ...(ctx.fc.path !== undefined ? { path: ctx.fc.path } : {}),
     ...(options.examples ? { examples: options.examples.map((e) => [e] as [T]) } : {}),
     maxSkipsPerRun: options.maxSkipsPerRun ?? 1,
-    plugins: [fc.interruptAfterTimeLimit(options.timeLimitMs ?? (ctx.controlApi ? 60_000 : 600_000))],
+    // Bounded like every property of the run (ctx.fc: a minute in real time, --max-duration), or by the check's own limit.
+    plugins: [fc.interruptAfterTimeLimit(Math.max(1, Math.min(options.timeLimitMs ?? 60_000, (ctx.deadline ?? Number.POSITIVE_INFINITY) - Date.now())))],
   });
   if (targetError) throw targetError;
   if (!details.failed) return undefined;
