@@ -2,7 +2,7 @@
  * `conform(options)`: the library function behind `cpsim conform`. It resolves and validates
  * the options, loads the baseline, checks that the target answers at all, runs the registered
  * checks in lanes (schedule.ts: concurrent areas against a real-time target, one after the other
- * where the suite moves the target's clock; rate limits last and alone), bounded by
+ * where the suite moves the target's clock; rate limits alone), bounded by
  * --max-duration, compares with the baseline, writes report.json, junit.xml and report.html
  * through reports/, prints the summary once, and returns the exit code: 0 no (new) failure and
  * enough rules judged, 1 a (new) failure or fewer rules judged than --min-coverage, 2 a
@@ -219,6 +219,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     };
     const plan = planLanes(selected, run.registry, !controlApi);
     const lanes = (async () => {
+      for (const lane of plan.before) await runLane(lane);
       await Promise.all(plan.concurrent.map(runLane));
       for (const lane of plan.after) await runLane(lane);
     })();

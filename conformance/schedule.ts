@@ -7,7 +7,9 @@
  *
  * - Rate-limit counting: the ratelimit rules read `RateLimit` remaining values and spend windows
  *   on purpose, on both accounts' keys, so any other request on the same key would shift their
- *   arithmetic. They run after every other lane has finished, alone.
+ *   arithmetic. They run alone, before the other lanes start: then the windows are fresh (no
+ *   wait for a reset), and the auth lane, which waits out the other account's spent window
+ *   afterwards, does so while the longer lanes run.
  * - Virtual time: on a target with the control API (the embedded emulator, `cpsim serve --clock
  *   manual`) the clock is one shared resource: a lane advancing it by minutes would move another
  *   lane's jobs and pods under its feet. There the lanes take turns (one lane, registration
@@ -28,9 +30,11 @@ export interface Lane {
 }
 
 export interface Plan {
+  /** Lanes run alone, one after the other, before the concurrent ones (rate limits, against a real-time target). */
+  readonly before: readonly Lane[];
   /** Lanes run at the same time. */
   readonly concurrent: readonly Lane[];
-  /** Lanes run one after the other once the concurrent ones are done (rate limits). */
+  /** Lanes run one after the other once the concurrent ones are done (rate limits, where the lanes take turns). */
   readonly after: readonly Lane[];
 }
 
@@ -76,13 +80,14 @@ export function planLanes(selected: readonly string[], registry: CheckRegistry, 
   const all = units(selected, registry);
   const rate = all.filter((u) => u.lane === "ratelimit").map((u) => u.unit);
   const rest = all.filter((u) => u.lane !== "ratelimit");
-  const after = rate.length ? [{ name: "ratelimit", units: rate }] : [];
-  if (!concurrent) return { concurrent: rest.length ? [{ name: "all", units: rest.map((u) => u.unit) }] : [], after };
+  const alone = rate.length ? [{ name: "ratelimit", units: rate }] : [];
+  // Taking turns, the registration order stands (rate limits last); the clock is the suite's, so no window is waited for in real time.
+  if (!concurrent) return { before: [], concurrent: rest.length ? [{ name: "all", units: rest.map((u) => u.unit) }] : [], after: alone };
   const lanes = new Map<string, Lane>();
   for (const { unit, lane } of rest) {
     const l = lanes.get(lane) ?? { name: lane, units: [] };
     l.units.push(unit);
     lanes.set(lane, l);
   }
-  return { concurrent: [...lanes.values()], after };
+  return { before: alone, concurrent: [...lanes.values()], after: [] };
 }
