@@ -13,7 +13,7 @@
  * themselves register in `checks` (check-registry.ts).
  */
 import { readFileSync } from "node:fs";
-import { summarize, type ConformanceReport, type RuleResult, type TargetErrorRecord } from "../reports/conformance-report.ts";
+import { summarize, type ConformanceReport } from "../reports/conformance-report.ts";
 import { renderJsonReport } from "../reports/json-report.ts";
 import { renderSummaryTable } from "../reports/summary-table.ts";
 import { writeConformanceReports, type WrittenReports } from "../reports/write-reports.ts";
@@ -26,8 +26,8 @@ import type { Keys } from "./keys.ts";
 import { describeOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, type ConformOptions, type ResolvedOptions } from "./options.ts";
 import { Progress } from "./progress.ts";
 import { platformOracle } from "./oracle/platform-oracle.ts";
-import { runCheck, runGroup, skippedResult } from "./run-check.ts";
-import { planLanes, type Lane, type Unit } from "./schedule.ts";
+import { runLanes } from "./run-lanes.ts";
+import { planLanes } from "./schedule.ts";
 import { verdict } from "../reports/verdict.ts";
 import { selectRules } from "./rule-glob.ts";
 import { SPEC_TRANSITIONS, transitionKey } from "./spec-transitions.ts";
@@ -168,11 +168,10 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
 
     const selected = selectRules(run.registry.list().map((c) => c.ruleId), options.only, options.skip);
     const transitions = new Set<string>();
-    const byId = new Map<string, RuleResult>();
-    const targetErrors: TargetErrorRecord[] = [];
     const progress = new Progress(options.quiet ? "quiet" : run.tty ? "tty" : "lines", selected.length, run.say, run.terminalWidth ?? 100);
     const oracle = run.embedded?.oracle ?? run.oracle ?? platformOracle(options.profile);
-    const base = {
+    const plan = planLanes(selected, run.registry, !controlApi);
+    const lanes = await runLanes(plan, {
       client,
       options,
       target: { rest, serverless, endpoint: options.endpoint },
@@ -181,67 +180,16 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       deadline,
       now: run.now,
       transitions,
-    };
-    const record = (result: RuleResult) => {
-      // The baseline applies as each rule finishes, so the live progress already says KNOWN.
-      const [judged] = applyBaseline([result], run.baseline);
-      byId.set(judged.id, judged);
-      progress.rule(judged);
-    };
-    const maxNote = `--max-duration ${options.maxDurationS} s`;
-    const started = new Set<string>();
-    const runUnit = async (unit: Unit): Promise<void> => {
-      for (const id of unit.ids) started.add(id);
-      const members = unit.ids.map((id) => ({ check: run.registry.get(id)!, rule: run.registry.catalog.get(id)! }));
-      if (Date.now() >= deadline) {
-        for (const m of members) record(skippedResult(m.rule, `not reached: the run's bound (${maxNote}) ran out before this rule started`));
-        return;
-      }
-      const log = (m: string) => {
-        if (!options.quiet && !run.tty) run.say(`      ${unit.ids[0]}: ${m}\n`);
-      };
-      if (members.length === 1 && !members[0]!.check.group) {
-        const { result, targetErrors: errors } = await runCheck({ ...base, ...members[0]!, log });
-        if (!cut) targetErrors.push(...errors);
-        if (!cut) record(result);
-        return;
-      }
-      const { results, targetErrors: errors } = await runGroup(members, { ...base, log });
-      if (cut) return;
-      targetErrors.push(...errors);
-      results.forEach(record);
-    };
-    const runLane = async (lane: Lane): Promise<void> => {
-      for (const unit of lane.units) {
-        if (cut) return;
-        await runUnit(unit);
-      }
-    };
-    const plan = planLanes(selected, run.registry, !controlApi);
-    const lanes = (async () => {
-      for (const lane of plan.before) await runLane(lane);
-      await Promise.all(plan.concurrent.map(runLane));
-      for (const lane of plan.after) await runLane(lane);
-    })();
-    // A check that overruns the bound is cut a little after it: its rules are skipped, saying so.
-    const graceMs = Number.isFinite(deadline) ? Math.min(10_000, Math.max(1_000, (options.maxDurationS ?? 0) * 100)) : 0;
-    let timer: NodeJS.Timeout | undefined;
-    const overrun = Number.isFinite(deadline)
-      ? new Promise<"cut">((resolve) => {
-          timer = setTimeout(() => resolve("cut"), Math.max(0, deadline - Date.now()) + graceMs);
-        })
-      : new Promise<"cut">(() => {});
-    if ((await Promise.race([lanes.then(() => "done" as const), overrun])) === "cut") {
-      cut = true;
-      lanes.catch(() => {});
-      for (const id of selected) {
-        if (byId.has(id)) continue;
-        const why = started.has(id) ? "ran out while this rule ran" : "ran out before this rule started";
-        record(skippedResult(run.registry.catalog.get(id)!, `${started.has(id) ? "interrupted" : "not reached"}: the run's bound (${maxNote}) ${why}`));
-      }
-    }
-    clearTimeout(timer);
+      registry: run.registry,
+      baseline: run.baseline,
+      progress,
+      log: (first, m) => {
+        if (!options.quiet && !run.tty) run.say(`      ${first}: ${m}\n`);
+      },
+    });
+    cut = lanes.cut;
     progress.end();
+    const { byId, targetErrors } = lanes;
 
     const rules = selected.map((id) => byId.get(id)!);
     const checked = new Set(rules.filter((r) => r.status !== "skip").map((r) => r.id));
