@@ -25,7 +25,7 @@ function registry(): { registry: CheckRegistry; runs: string[][] } {
   return { registry: r, runs };
 }
 
-t.test("against a real-time target the areas are concurrent lanes, rate limits first and alone", async (t) => {
+t.test("against a real-time target the areas are concurrent lanes; rate limits on the shared key first and alone", async (t) => {
   const { registry: r } = registry();
   const ids = r.list().map((c) => c.ruleId);
   const plan = planLanes(ids, r, true);
@@ -36,10 +36,11 @@ t.test("against a real-time target the areas are concurrent lanes, rate limits f
       ["pods.lifecycle", [["pods.status-enum", "pods.actions-enum", "pods.transition-legal"]]],
       ["jobs", [["jobs.not-found"]]],
       ["graphql", [["graphql.envelope"]]],
-      ["auth", [["auth.missing-key"]]],
+      ["auth", [["auth.missing-key"], ["ratelimit.429-when-spent"]]],
     ],
+    "the other account's window is spent in the auth lane, after the auth rules",
   );
-  t.same(plan.before.map((l) => [l.name, l.units.map((u) => u.ids)]), [["ratelimit", [["ratelimit.headers-present"], ["ratelimit.429-when-spent"]]]]);
+  t.same(plan.before.map((l) => [l.name, l.units.map((u) => u.ids)]), [["ratelimit", [["ratelimit.headers-present"]]]], "the counting on the full-access key runs first, alone");
   t.same(plan.after, []);
 });
 

@@ -6,10 +6,12 @@
  * here rather than hoped for:
  *
  * - Rate-limit counting: the ratelimit rules read `RateLimit` remaining values and spend windows
- *   on purpose, on both accounts' keys, so any other request on the same key would shift their
- *   arithmetic. They run alone, before the other lanes start: then the windows are fresh (no
- *   wait for a reset), and the auth lane, which waits out the other account's spent window
- *   afterwards, does so while the longer lanes run.
+ *   on purpose, so any other request on the same key would shift their arithmetic. Those that
+ *   count on the full-access key (remaining decreasing, per-user windows, the header rules) run
+ *   alone, before the other lanes start, while every window is fresh. Those that exhaust the
+ *   other account's window (429 when spent, Retry-After, the 429's detail) use only the other
+ *   account's key, which only the auth rules share: they run in the auth lane, after the auth
+ *   rules, so their wait for the window's reset (up to a minute) passes beside the longer lanes.
  * - Virtual time: on a target with the control API (the embedded emulator, `cpsim serve --clock
  *   manual`) the clock is one shared resource: a lane advancing it by minutes would move another
  *   lane's jobs and pods under its feet. There the lanes take turns (one lane, registration
@@ -49,8 +51,12 @@ const LANE_OF_AREA: Readonly<Record<string, string>> = {
   ratelimit: "ratelimit",
 };
 
+/** The rate-limit rules that spend the other account's window: the auth lane's, after the auth rules. */
+const OTHER_ACCOUNT_EXHAUSTION = new Set(["ratelimit.429-when-spent", "ratelimit.retry-after", "ratelimit.429-detail-names-window"]);
+
 export function laneName(ruleId: string, groupId?: string): string {
   if (groupId) return groupId;
+  if (OTHER_ACCOUNT_EXHAUSTION.has(ruleId)) return "auth";
   const area = ruleId.split(".")[0] ?? ruleId;
   return LANE_OF_AREA[area] ?? area;
 }
@@ -78,11 +84,15 @@ function units(selected: readonly string[], registry: CheckRegistry): { unit: Un
 
 export function planLanes(selected: readonly string[], registry: CheckRegistry, concurrent: boolean): Plan {
   const all = units(selected, registry);
+  if (!concurrent) {
+    // Taking turns, the registration order stands (rate limits last); the clock is the suite's, so no window is waited for in real time.
+    const rate = all.filter((u) => u.unit.ids[0]!.startsWith("ratelimit.")).map((u) => u.unit);
+    const rest = all.filter((u) => !u.unit.ids[0]!.startsWith("ratelimit.")).map((u) => u.unit);
+    return { before: [], concurrent: rest.length ? [{ name: "all", units: rest }] : [], after: rate.length ? [{ name: "ratelimit", units: rate }] : [] };
+  }
   const rate = all.filter((u) => u.lane === "ratelimit").map((u) => u.unit);
   const rest = all.filter((u) => u.lane !== "ratelimit");
   const alone = rate.length ? [{ name: "ratelimit", units: rate }] : [];
-  // Taking turns, the registration order stands (rate limits last); the clock is the suite's, so no window is waited for in real time.
-  if (!concurrent) return { before: [], concurrent: rest.length ? [{ name: "all", units: rest.map((u) => u.unit) }] : [], after: alone };
   const lanes = new Map<string, Lane>();
   for (const { unit, lane } of rest) {
     const l = lanes.get(lane) ?? { name: lane, units: [] };
