@@ -15,7 +15,7 @@ import { ruleSeed } from "./seeds.ts";
 import { transitionKey } from "./spec-transitions.ts";
 
 /** The most one property may take against a real-time target, its shrinking included. */
-export const REALTIME_PROPERTY_LIMIT_MS = 60_000;
+export const REALTIME_PROPERTY_LIMIT_MS = 45_000;
 
 export interface ContextInput {
   readonly check: CheckDefinition;

@@ -8,6 +8,7 @@
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome, FailureInput } from "../../../check.ts";
 import { TargetError } from "../../../errors.ts";
+import { REALTIME_PROPERTY_LIMIT_MS } from "../../../check-context.ts";
 import { describeWait } from "../../support/poll.ts";
 import { FINISH_BUDGET_MS } from "./budgets.ts";
 
@@ -60,8 +61,8 @@ export async function property<T>(
     ...(ctx.fc.path !== undefined ? { path: ctx.fc.path } : {}),
     ...(options.examples ? { examples: options.examples.map((e) => [e] as [T]) } : {}),
     maxSkipsPerRun: options.maxSkipsPerRun ?? 1,
-    // Bounded like every property of the run (ctx.fc: a minute in real time, --max-duration), or by the check's own limit.
-    plugins: [fc.interruptAfterTimeLimit(Math.max(1, Math.min(options.timeLimitMs ?? 60_000, (ctx.deadline ?? Number.POSITIVE_INFINITY) - Date.now())))],
+    // Bounded like every property of the run (45 s in real time, never past --max-duration), or by the check's own limit.
+    plugins: [fc.interruptAfterTimeLimit(Math.max(1, Math.min(options.timeLimitMs ?? (ctx.controlApi ? 60_000 : REALTIME_PROPERTY_LIMIT_MS), (ctx.deadline ?? Number.POSITIVE_INFINITY) - Date.now())))],
   });
   if (targetError) throw targetError;
   if (!details.failed) return undefined;
