@@ -5,9 +5,7 @@
  * → {type: "ready", rest, serverless, keys} or {type: "error", message}; ← {type: "stop"}.
  * argv: the run's seed.
  */
-import { startEmulator } from "../sim/http/index.ts";
-import { PlatformBackend } from "../sim/http/platform-backend.ts";
-import { embeddedCatalog, embeddedKeys } from "./embedded.ts";
+import { startEmbeddedEmulator } from "./embedded.ts";
 
 export interface EmbeddedChildMessage {
   readonly type: "ready" | "error";
@@ -19,17 +17,9 @@ export interface EmbeddedChildMessage {
 
 async function main(): Promise<void> {
   const seed = Number(process.argv[2] ?? 1);
-  const catalog = embeddedCatalog();
-  const emulator = await startEmulator({
-    host: "127.0.0.1",
-    port: 0,
-    seed,
-    clock: "manual",
-    control: true,
-    createBackend: (o) => new PlatformBackend({ ...o, catalog }),
-  });
+  const { emulator, keys } = await startEmbeddedEmulator(seed);
   const send = (m: EmbeddedChildMessage) => process.send?.(m);
-  send({ type: "ready", rest: emulator.baseUrl, serverless: emulator.serverlessUrl, keys: { ...embeddedKeys(catalog) } });
+  send({ type: "ready", rest: emulator.baseUrl, serverless: emulator.serverlessUrl, keys: { ...keys } });
   const stop = async () => {
     await emulator.close();
     process.exit(0);

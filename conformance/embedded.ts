@@ -9,7 +9,7 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { loadCatalog, type Catalog } from "../sim/catalog/index.ts";
-import { startEmulator } from "../sim/http/index.ts";
+import { startEmulator, type EmulatorBackend } from "../sim/http/index.ts";
 import { PlatformBackend } from "../sim/http/platform-backend.ts";
 import type { EmbeddedTarget } from "./conform.ts";
 import type { EmbeddedChildMessage } from "./embedded-child.ts";
@@ -73,21 +73,30 @@ export async function startEmbedded(options: ResolvedOptions): Promise<EmbeddedT
   };
 }
 
-/** The emulator in this process (one core for both sides; no child process). */
-export async function startEmbeddedInProcess(options: ResolvedOptions): Promise<EmbeddedTarget> {
+/**
+ * The emulator the embedded target runs, on loopback with a manual clock and the embedded
+ * catalog; `wrap` may replace its backend (the broken targets of the checks' tests do).
+ */
+export async function startEmbeddedEmulator(seed: number, wrap: (backend: EmulatorBackend) => EmulatorBackend = (b) => b) {
   const catalog = embeddedCatalog();
   const emulator = await startEmulator({
     host: "127.0.0.1",
     port: 0,
-    seed: options.seed,
+    seed,
     clock: "manual",
     control: true,
-    createBackend: (o) => new PlatformBackend({ ...o, catalog }),
+    createBackend: (o) => wrap(new PlatformBackend({ ...o, catalog })),
   });
+  return { emulator, keys: embeddedKeys(catalog) };
+}
+
+/** The emulator in this process (one core for both sides; no child process). */
+export async function startEmbeddedInProcess(options: ResolvedOptions): Promise<EmbeddedTarget> {
+  const { emulator, keys } = await startEmbeddedEmulator(options.seed);
   return {
     rest: emulator.baseUrl,
     serverless: emulator.serverlessUrl,
-    keys: embeddedKeys(catalog),
+    keys,
     endpoint: "conformance",
     controlApi: true,
     close: () => emulator.close(),
