@@ -163,6 +163,7 @@ t.test("a runsync followed by clock advances runs in the background, so the adva
   const waitLine = lines.indexOf(`wait "$pid_1"`);
   const status = lines.findIndex((l) => l.includes("### 4/4 GET"));
   t.ok(bg > 0 && bg < firstAdvance && firstAdvance < waitLine && waitLine < status, `background, advances, wait, then the rest:\n${script}`);
+  t.equal(lines[bg + 2], "sleep 1", "a pause lets the waiting request reach the target before the first advance");
   t.match(script, /JOB_ID=\$\(printf '%s' "\$out" \| json_field 'id'\)/, "the id is captured once the answer is in");
   t.match(script, /status\/'"\$\{JOB_ID\}"/, "the later read uses the captured id");
   const plain = toCurl(seq.slice(0, 1));

@@ -204,7 +204,8 @@ export function toCurl(input: RecordedRequest | readonly RecordedRequest[], opti
     if (isWaitingRequest(req) && next !== undefined && isClockAdvance(next)) {
       const n = i + 1;
       body.push(`# This request waits for the target's clock; it runs in the background while the advances that follow move it.`);
-      body.push(`answer_${n}=$(mktemp)`, `${curl} >"$answer_${n}" &`, `pid_${n}=$!`);
+      // The pause lets the waiting request reach the target before the first advance does.
+      body.push(`answer_${n}=$(mktemp)`, `${curl} >"$answer_${n}" &`, `pid_${n}=$!`, "sleep 1");
       pending.push({ index: i, mine });
     } else if (mine.length === 0) body.push(curl);
     else body.push(`out=$(${curl})`, `printf '%s\\n' "$out"`, ...mine.flatMap(captureLines));
