@@ -20,13 +20,14 @@ export const spec: CommandSpec = {
     "[--endpoint ID] [--seed N] [--runs N] [--profile lenient|strict] [--only RULE_GLOB] [--skip RULE_GLOB] [--slow] " +
     "[--timeout-ms N] [--max-duration S] [--min-coverage PCT] [--concurrency N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json] [--quiet]",
   description:
-    "Without --target, the embedded emulator is started in-process and tested. Keys default to $CPSIM_API_KEY, " +
+    "Without --target, the embedded emulator is started in a child process and tested. Keys default to $CPSIM_API_KEY, " +
     "$CPSIM_RESTRICTED_API_KEY and $CPSIM_OTHER_API_KEY and are never written into reports. Rule globs: * matches " +
     "any characters, ? one; repeat the flag or separate globs with commas. Against --target a full-access key is required " +
     "(exit 2 without one), and the run fails when fewer than --min-coverage percent of the selected rules were judged, so a " +
     "run that checked nothing never passes. How long a run takes: property runs are sized for the target (--runs), the " +
     "areas (pod lifecycle, other pod rules, GraphQL, jobs, auth) run concurrently against a real-time target with at most " +
-    "--concurrency requests in flight, rate-limit rules run last and alone, and --max-duration bounds the whole run.",
+    "--concurrency requests in flight, rate-limit rules run where no other request on their key can disturb their counting, and " +
+    "--max-duration bounds the whole run.",
   flags: [
     { name: "target", type: "string", value: "URL", help: "{base_url} of the REST and GraphQL API (default: the embedded emulator)" },
     { name: "serverless-url", type: "string", value: "URL", help: "{serverless_url} of the job endpoints (default: --target)" },
