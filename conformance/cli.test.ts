@@ -342,3 +342,40 @@ t.test("the module fits the dispatcher: with the lead's one line in main.ts, `cp
   t.equal(await main(["conform", "--target", "nope"], c.io), 2);
   t.match(c.err(), /^cpsim conform: --target "nope" is not a URL/);
 });
+
+t.test("areas run concurrently against a real-time target, and take turns where the suite moves the clock", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const areas = new CheckRegistry(catalogOf([rule("alpha.slow"), rule("beta.slow")]));
+  const stall: CheckFn = async (ctx) => {
+    const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}/stall`, auth: { key: "api" } });
+    if (res.status !== 200) return ctx.fail({ expected: "200" });
+  };
+  areas.register("alpha.slow", stall).register("beta.slow", stall);
+  const timed = async (controlApi: boolean) => {
+    const started = Date.now();
+    const code = await run(["--target", server.url, "--api-key", SECRET, "--report-dir", t.testdir()], capture().io, { registry: areas, controlApi });
+    return { code, ms: Date.now() - started };
+  };
+  const together = await timed(false);
+  t.equal(together.code, 0);
+  t.ok(together.ms < 5_500, `two 3 s checks of two areas side by side: ${together.ms} ms`);
+  const turns = await timed(true);
+  t.equal(turns.code, 0);
+  t.ok(turns.ms >= 6_000, `one after the other on one clock: ${turns.ms} ms`);
+});
+
+t.test("the embedded emulator runs in a child process that is gone when the run ends", async (t) => {
+  const { startEmbedded } = await import("./embedded.ts");
+  const { resolveOptions } = await import("./options.ts");
+  const target = await startEmbedded(resolveOptions({ seed: 3 }));
+  const res = await fetch(`${target.rest}/_sim/clock`);
+  t.equal(res.status, 200, "it serves the control API");
+  t.ok(target.keys?.api, "and hands over its keys");
+  await target.close();
+  const after = await fetch(`${target.rest}/_sim/clock`).then(
+    () => "answered",
+    () => "refused",
+  );
+  t.equal(after, "refused", "closed: nothing listens any more");
+});
