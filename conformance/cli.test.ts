@@ -379,3 +379,19 @@ t.test("the embedded emulator runs in a child process that is gone when the run 
   );
   t.equal(after, "refused", "closed: nothing listens any more");
 });
+
+t.test("a property stopped by its time bound before any run finished is a skip, not a crash", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const { PropertyInterrupted } = await import("./checks/support/interrupted.ts");
+  const r = new CheckRegistry(catalog);
+  r.register("self.pass", () => {
+    throw new PropertyInterrupted();
+  });
+  const dir = t.testdir();
+  const code = await run(["--target", server.url, "--api-key", SECRET, "--only", "self.pass", "--min-coverage", "0", "--report-dir", dir], capture().io, { registry: r });
+  t.equal(code, 0);
+  const report = await readReport(dir);
+  t.match(report.rules[0]?.reason, /^interrupted: the property's time bound ran out before a run could judge the rule/);
+  t.same(report.targetErrors, [], "no bug of the suite, no target error");
+});

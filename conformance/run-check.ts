@@ -9,6 +9,7 @@ import type { RuleResult, TargetErrorRecord } from "../reports/conformance-repor
 import type { CheckContext, CheckDefinition, CheckOutcome, Oracle } from "./check.ts";
 import type { Client } from "./client.ts";
 import { makeContext } from "./check-context.ts";
+import { PropertyInterrupted } from "./checks/support/interrupted.ts";
 import { TargetError } from "./errors.ts";
 import { KEY_FLAG } from "./keys.ts";
 import type { ResolvedOptions } from "./options.ts";
@@ -51,8 +52,16 @@ export function skipReason(check: CheckDefinition, rule: Rule, options: Resolved
 
 const baseOf = (rule: Rule) => ({ id: rule.id, title: rule.title, spec: rule.spec, section: rule.section, severity: rule.severity });
 
-/** What escaped a check, as the rule's skip and a target error record. */
-function escaped(err: unknown, ruleIds: readonly string[]): { outcome: CheckOutcome; errors: TargetErrorRecord[] } {
+/**
+ * What escaped a check, as the rule's skip and a target error record. A property stopped by its
+ * time bound, or anything thrown once the run's deadline passed (the run cuts its checks short
+ * then), is no verdict and no bug: only the skip, saying so.
+ */
+function escaped(err: unknown, ruleIds: readonly string[], input: Pick<RunCheckInput, "deadline" | "options">): { outcome: CheckOutcome; errors: TargetErrorRecord[] } {
+  if (err instanceof PropertyInterrupted) return { outcome: { status: "skip", reason: `interrupted: ${err.message} (45 s per property against a real-time target, or --max-duration)` }, errors: [] };
+  if (Date.now() >= (input.deadline ?? Number.POSITIVE_INFINITY)) {
+    return { outcome: { status: "skip", reason: `interrupted: the run's bound (--max-duration ${input.options.maxDurationS} s) ran out while this rule ran` }, errors: [] };
+  }
   if (err instanceof TargetError) {
     return {
       outcome: { status: "skip", reason: `target error (${err.code}): ${err.message}` },
@@ -92,7 +101,7 @@ export async function runCheck(input: RunCheckInput): Promise<RunCheckResult> {
   try {
     outcome = (await check.run(ctx)) ?? { status: "pass" };
   } catch (err) {
-    const e = escaped(err, [rule.id]);
+    const e = escaped(err, [rule.id], input);
     outcome = e.outcome;
     targetErrors.push(...e.errors);
   }
@@ -130,7 +139,7 @@ export async function runGroup(
     try {
       outcomes = await group.run(contexts);
     } catch (err) {
-      const e = escaped(err, [...contexts.keys()].slice(0, 1));
+      const e = escaped(err, [...contexts.keys()].slice(0, 1), input);
       failure = e.outcome;
       targetErrors.push(...e.errors);
     }

@@ -19,6 +19,7 @@ import { scaledRuns } from "./lifecycle-property.ts";
 import type { CommandKind, InvariantChecker } from "./lifecycle-observation.ts";
 import { LifecycleSession, LifecycleViolation, REAL_WAIT_CAP_MS, type LifecycleEnv, type RuleChecker } from "./lifecycle-session.ts";
 import { readTargetCatalog } from "./lifecycle-target.ts";
+import { throwIfOnlyInterrupted } from "../support/interrupted.ts";
 
 /** Runs of the shared model at the embedded default --runs, and commands per run, by kind of target. */
 export const MODEL_RUNS = 40;
@@ -93,6 +94,7 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
   const details = await fc.check(property, { ...ctx.fc, numRuns: scaledRuns(ctx, MODEL_RUNS) });
   await settle(ctx);
   if (fatal !== undefined) throw fatal;
+  throwIfOnlyInterrupted(details, details.errorInstance instanceof LifecycleViolation);
   if (details.failed) {
     const err = details.errorInstance;
     if (!(err instanceof LifecycleViolation)) throw err;

@@ -11,6 +11,7 @@ import { TargetError } from "../../../errors.ts";
 import { REALTIME_PROPERTY_LIMIT_MS } from "../../../check-context.ts";
 import { describeWait } from "../../support/poll.ts";
 import { FINISH_BUDGET_MS } from "./budgets.ts";
+import { throwIfOnlyInterrupted } from "../../support/interrupted.ts";
 
 export class Violation extends Error {
   override readonly name = "Violation";
@@ -66,6 +67,7 @@ export async function property<T>(
   });
   if (targetError) throw targetError;
   if (!details.failed) return undefined;
+  throwIfOnlyInterrupted(details, details.errorInstance instanceof Violation);
   const err = details.errorInstance;
   if (err instanceof Violation) {
     return ctx.fail({ ...err.failure, ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}) });
