@@ -4,6 +4,7 @@
  * evidence into failures. This is the extension point for the real checks: everything a check
  * may use arrives here, so checks stay plain functions of their context.
  */
+import fc from "fast-check";
 import type { CheckContext, CheckDefinition, CheckOutcome, Failure, FailureInput, Oracle } from "./check.ts";
 import type { Client } from "./client.ts";
 import { makeFailure } from "./failure.ts";
@@ -13,14 +14,19 @@ import type { Rule } from "./rule-catalog.ts";
 import { ruleSeed } from "./seeds.ts";
 import { transitionKey } from "./spec-transitions.ts";
 
+/** The most one property may take against a real-time target, its shrinking included. */
+export const REALTIME_PROPERTY_LIMIT_MS = 45_000;
+
 export interface ContextInput {
   readonly check: CheckDefinition;
   readonly rule: Rule;
   readonly client: Client;
   readonly options: ResolvedOptions;
   readonly target: CheckContext["target"];
-  readonly oracle?: Oracle;
+  readonly oracle: Oracle;
   readonly controlApi?: boolean;
+  /** When the run must end (Date.now() value); Infinity without --max-duration. */
+  readonly deadline?: number;
   readonly log: (message: string) => void;
   /** Where observed transitions are collected, as transitionKey()s. */
   readonly transitions: Set<string>;
@@ -34,6 +40,9 @@ export function makeContext(input: ContextInput): CheckContext {
   const { rule, options } = input;
   const client = input.client.scoped({ raw429: input.check.raw429 });
   const seed = ruleSeed(options.seed, rule.id);
+  const deadline = input.deadline ?? Number.POSITIVE_INFINITY;
+  const limits = [...(Number.isFinite(deadline) ? [Math.max(1, deadline - Date.now())] : []), ...(input.controlApi ? [] : [REALTIME_PROPERTY_LIMIT_MS])];
+  const timeLimit = limits.length ? Math.min(...limits) : undefined;
   const source = {
     rule,
     seed: options.seed,
@@ -53,8 +62,16 @@ export function makeContext(input: ContextInput): CheckContext {
     options,
     target: input.target,
     seed,
-    fc: { seed, numRuns: options.runs },
-    ...(input.oracle !== undefined ? { oracle: input.oracle } : {}),
+    fc: {
+      seed,
+      numRuns: options.runs,
+      // A property stops drawing runs (and shrinking) when its time is up; what ran is judged:
+      // against a real-time target each run and each shrink step costs seconds, so a property
+      // gets REALTIME_PROPERTY_LIMIT_MS at most; and never beyond --max-duration.
+      ...(timeLimit !== undefined ? { plugins: [fc.interruptAfterTimeLimit(timeLimit)] } : {}),
+    },
+    oracle: input.oracle,
+    deadline,
     controlApi: input.controlApi ?? false,
     log: input.log,
     exercised: (machine, from, to) => void input.transitions.add(transitionKey(machine, from, to)),

@@ -34,11 +34,8 @@ export interface FailureInput {
   readonly path?: string;
 }
 
-/**
- * The model of the platform the emulator runs, as the oracle for what a request may produce.
- * Its interface is the lead's to define; the runner passes whatever `conform` was given.
- */
-export type Oracle = unknown;
+export type { Oracle } from "./oracle/oracle.ts";
+import type { Oracle } from "./oracle/oracle.ts";
 
 export interface CheckContext {
   readonly rule: Rule;
@@ -52,7 +49,10 @@ export interface CheckContext {
   readonly seed: number;
   /** fast-check parameters: this rule's seed and `--runs`; spread them into fc.assert. */
   readonly fc: fc.Parameters<unknown>;
-  readonly oracle?: Oracle;
+  /** The platform model as the oracle of the stateful runs: the set of outcomes the spec allows (narrowed under --profile strict). */
+  readonly oracle: Oracle;
+  /** When the run must end (--max-duration), as a Date.now() value; waits and properties stop by then. */
+  readonly deadline: number;
   /** Whether the target serves the emulator's control API (`/_sim/clock`): virtual time can be advanced. */
   readonly controlApi: boolean;
   /** The run's progress log, for a check that takes long. */
@@ -82,4 +82,16 @@ export interface CheckDefinition {
   readonly needs: CheckNeeds;
   /** Sees 429s raw: the rate-limit rules, which provoke them on purpose. */
   readonly raw429: boolean;
+  /** Judged together with the other rules of this group, by one run (one model, many checkers). */
+  readonly group?: CheckGroup;
+}
+
+/**
+ * Rules judged by one shared run: `run` gets the context of every member the run judges (those
+ * selected and not skipped), keyed by rule id, and answers each one's outcome. Requests go
+ * through the first member's client.
+ */
+export interface CheckGroup {
+  readonly id: string;
+  run(members: ReadonlyMap<string, CheckContext>): Promise<ReadonlyMap<string, CheckOutcome>>;
 }

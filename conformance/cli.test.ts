@@ -89,17 +89,20 @@ t.test("--help prints the fixed usage and exits 0", async (t) => {
   const r = await conformRun(["--help"]);
   t.equal(r.code, 0);
   t.match(r.stdout, spec.usage);
-  for (const flag of ["--target", "--serverless-url", "--api-key", "--restricted-api-key", "--other-api-key", "--endpoint", "--seed", "--runs", "--profile", "--only", "--skip", "--slow", "--timeout-ms", "--baseline", "--report-dir", "--junit", "--json"]) {
+  for (const flag of ["--target", "--serverless-url", "--api-key", "--restricted-api-key", "--other-api-key", "--endpoint", "--seed", "--runs", "--profile", "--only", "--skip", "--slow", "--timeout-ms", "--max-duration", "--min-coverage", "--concurrency", "--baseline", "--report-dir", "--junit", "--json", "--quiet"]) {
     t.match(r.stdout, `  ${flag}`);
   }
+  t.match(r.stdout, /--min-coverage PCT .*\(default: 60\)/, "the coverage floor is stated");
+  t.match(r.stdout, /sized for the target: 50 .*8 against a real-time target/, "how property runs are sized");
 });
 
 t.test("exit 0: every selected rule passes; progress, summary, wall time and reports", async (t) => {
   const server = await brokenPlatform();
   t.teardown(() => server.close());
   const dir = t.testdir();
-  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.pass,self.needs-other,self.choice", "--seed", "5", "--report-dir", dir]);
+  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.pass,self.needs-other,self.choice", "--seed", "5", "--report-dir", dir, "--min-coverage", "30"]);
   t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, /^PASSED \(1 of 3 rules judged\)$/m, "the verdict says how much was judged");
   t.match(r.stdout, /^cpsim conform: seed 5\n/);
   t.match(r.stdout, /api-key given/);
   t.match(r.stdout, /\[1\/3\] PASS  self\.pass/);
@@ -113,14 +116,15 @@ t.test("exit 0: every selected rule passes; progress, summary, wall time and rep
   t.equal(report.coverage.rules.total, 8);
   t.equal(report.coverage.rules.checked, 1);
   t.match(await readFile(join(dir, "junit.xml"), "utf8"), /<testsuites name="cpsim conform" tests="3" failures="0"/);
-  t.match(await readFile(join(dir, "report.html"), "utf8"), /PASSED/);
+  t.match(await readFile(join(dir, "report.html"), "utf8"), /PASSED \(1 of 3 rules judged\)/);
+  t.match(await readFile(join(dir, "junit.xml"), "utf8"), /<property name="verdict" value="PASSED \(1 of 3 rules judged\)"\/>/);
   t.equal(server.received.filter((q) => q.url === "/v2/pods")[0].headers.authorization, `Bearer ${SECRET}`);
 });
 
 t.test("--profile strict runs the choices.md rules", async (t) => {
   const server = await brokenPlatform();
   t.teardown(() => server.close());
-  const r = await conformRun(["--target", server.url, "--only", "self.choice", "--profile", "strict", "--report-dir", t.testdir()]);
+  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.choice", "--profile", "strict", "--report-dir", t.testdir()]);
   t.equal(r.code, 0);
   t.match(r.stdout, /PASS  self\.choice/);
 });
@@ -200,7 +204,7 @@ t.test("a check that crashes is reported as a bug of the suite, not as the rule 
   const server = await brokenPlatform();
   t.teardown(() => server.close());
   const dir = t.testdir();
-  const r = await conformRun(["--target", server.url, "--only", "self.crash", "--report-dir", dir]);
+  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.crash", "--report-dir", dir]);
   t.equal(r.code, 2);
   const report = await readReport(dir);
   t.equal(report.rules[0].status, "skip");
@@ -238,12 +242,81 @@ t.test("exit 2 for usage and configuration errors, saying which", async (t) => {
     [["--target", live, "--frobnicate"], /unknown option "--frobnicate"/],
     [["--target", live, "--profile", "loose"], /--profile must be one of lenient, strict/],
     [["--target", live, "--seed", "-3"], /--seed must be at least 0/],
+    [["--target", live, "--max-duration", "0"], /--max-duration must be at least 1/],
+    [["--target", live, "--max-duration", "soon"], /--max-duration must be a number/],
+    [["--target", live, "--min-coverage", "101"], /--min-coverage must be at most 100/],
+    [["--target", live, "--concurrency", "1"], /--concurrency must be at least 2/],
   ];
   for (const [args, message] of cases) {
-    const r = await conformRun([...args, "--report-dir", join(dir, "out")]);
+    const r = await conformRun([...args, ...(args.includes(live) || args.includes(deadUrl) ? ["--api-key", SECRET] : []), "--report-dir", join(dir, "out")]);
     t.equal(r.code, 2, args.join(" "));
     t.match(r.stderr, message, args.join(" "));
   }
+});
+
+t.test("against --target, no key is a configuration error naming the flag and the variable, whatever else is right", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const r = await conformRun(["--target", server.url, "--only", "self.pass", "--report-dir", t.testdir()]);
+  t.equal(r.code, 2);
+  t.match(r.stderr, /no API key: .*--api-key KEY or set CPSIM_API_KEY/);
+  t.equal(server.received.length, 0, "nothing was sent");
+  const empty = await run(["--target", server.url, "--only", "self.pass", "--report-dir", t.testdir()], capture().io, { registry: registry() });
+  t.equal(empty, 2, "an empty CPSIM_API_KEY (a CI secret that did not reach the job) is no key either");
+  const withEnv = cli.optionsFromFlags({ target: server.url }, { CPSIM_API_KEY: "from-env" });
+  t.equal(withEnv.apiKey, "from-env", "the variable stands in for the flag");
+});
+
+t.test("--min-coverage: a run that judged fewer rules fails (exit 1), saying so", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const dir = t.testdir();
+  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.pass,self.needs-other,self.choice", "--report-dir", dir]);
+  t.equal(r.code, 1, "1 of 3 judged is below the default floor of 60%");
+  t.match(r.stdout, /^FAILED \(only 1 of 3 rules judged, 33% < --min-coverage 60%\)$/m);
+  t.match(r.stdout, /exit 1: 1 of 3 rules judged, below --min-coverage 60%/);
+  t.match(await readFile(join(dir, "report.html"), "utf8"), /class="verdict s-fail">FAILED \(only 1 of 3 rules judged/);
+  const report = await readReport(dir);
+  t.equal(report.coverage.rules.selected, 3);
+  t.equal(report.coverage.rules.minCoverage, 60);
+  t.equal((await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.pass,self.choice", "--min-coverage", "50", "--report-dir", t.testdir()])).code, 0, "at the floor exactly passes");
+});
+
+t.test("--max-duration: a rule that overruns is cut and the rules not reached are skipped, saying why", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const dir = t.testdir();
+  const started = Date.now();
+  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.timeout,self.crash", "--max-duration", "1", "--min-coverage", "0", "--report-dir", dir]);
+  t.ok(Date.now() - started < 2_900, "the run ended before the stalled request (3 s) would have");
+  t.equal(r.code, 0, "nothing failed and the floor was 0");
+  const report = await readReport(dir);
+  t.same(
+    report.rules.map((x) => [x.id, x.status, x.reason]),
+    [
+      ["self.timeout", "skip", "interrupted: the run's bound (--max-duration 1 s) ran out while this rule ran"],
+      ["self.crash", "skip", "not reached: the run's bound (--max-duration 1 s) ran out before this rule started"],
+    ],
+  );
+  t.same(report.targetErrors, [], "the cut request is no target error");
+});
+
+t.test("--quiet prints only the summary and the failures; a terminal gets one updating progress line", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const quiet = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.pass,self.fail", "--quiet", "--report-dir", t.testdir()]);
+  t.equal(quiet.code, 1);
+  t.notMatch(quiet.stdout, /cpsim conform: seed/, "no header");
+  t.notMatch(quiet.stdout, /\[\d\/2\]/, "no progress");
+  t.notMatch(quiet.stdout, /^reports:/m);
+  t.match(quiet.stdout, /^FAIL self\.fail: 1 failure/m);
+  t.match(quiet.stdout, /^FAILED \(1 failed; 2 of 2 rules judged\)$/m);
+  const tty = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.pass,self.fail", "--report-dir", t.testdir()], { tty: true });
+  t.match(tty.stdout, /\r\x1b\[K\[1\/2\] /, "the line is rewritten in place");
+  t.match(tty.stdout, /\r\x1b\[K\[2\/2\] 1 passed, 1 failed, 0 skipped {2}self\.fail/);
+  t.notMatch(tty.stdout, /\n\[1\/2\] PASS/, "no line per rule");
+  const body = tty.stdout.slice(tty.stdout.indexOf("\n", tty.stdout.indexOf("report-dir")));
+  t.equal(body.split("self.pass").length - 1, 1, "after the options header, each rule's id is printed once");
 });
 
 t.test("without --target the embedded target (the lead's extension point) is started, used and closed", async (t) => {
@@ -268,4 +341,57 @@ t.test("the module fits the dispatcher: with the lead's one line in main.ts, `cp
   const c = capture();
   t.equal(await main(["conform", "--target", "nope"], c.io), 2);
   t.match(c.err(), /^cpsim conform: --target "nope" is not a URL/);
+});
+
+t.test("areas run concurrently against a real-time target, and take turns where the suite moves the clock", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const areas = new CheckRegistry(catalogOf([rule("alpha.slow"), rule("beta.slow")]));
+  const stall: CheckFn = async (ctx) => {
+    const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}/stall`, auth: { key: "api" } });
+    if (res.status !== 200) return ctx.fail({ expected: "200" });
+  };
+  areas.register("alpha.slow", stall).register("beta.slow", stall);
+  const timed = async (controlApi: boolean) => {
+    const started = Date.now();
+    const code = await run(["--target", server.url, "--api-key", SECRET, "--report-dir", t.testdir()], capture().io, { registry: areas, controlApi });
+    return { code, ms: Date.now() - started };
+  };
+  const together = await timed(false);
+  t.equal(together.code, 0);
+  t.ok(together.ms < 5_500, `two 3 s checks of two areas side by side: ${together.ms} ms`);
+  const turns = await timed(true);
+  t.equal(turns.code, 0);
+  t.ok(turns.ms >= 6_000, `one after the other on one clock: ${turns.ms} ms`);
+});
+
+t.test("the embedded emulator runs in a child process that is gone when the run ends", async (t) => {
+  const { startEmbedded } = await import("./embedded.ts");
+  const { resolveOptions } = await import("./options.ts");
+  const target = await startEmbedded(resolveOptions({ seed: 3 }));
+  const res = await fetch(`${target.rest}/_sim/clock`);
+  t.equal(res.status, 200, "it serves the control API");
+  t.ok(target.keys?.api, "and hands over its keys");
+  await target.close();
+  const after = await fetch(`${target.rest}/_sim/clock`).then(
+    () => "answered",
+    () => "refused",
+  );
+  t.equal(after, "refused", "closed: nothing listens any more");
+});
+
+t.test("a property stopped by its time bound before any run finished is a skip, not a crash", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const { PropertyInterrupted } = await import("./checks/support/interrupted.ts");
+  const r = new CheckRegistry(catalog);
+  r.register("self.pass", () => {
+    throw new PropertyInterrupted();
+  });
+  const dir = t.testdir();
+  const code = await run(["--target", server.url, "--api-key", SECRET, "--only", "self.pass", "--min-coverage", "0", "--report-dir", dir], capture().io, { registry: r });
+  t.equal(code, 0);
+  const report = await readReport(dir);
+  t.match(report.rules[0]?.reason, /^interrupted: the property's time bound ran out before a run could judge the rule/);
+  t.same(report.targetErrors, [], "no bug of the suite, no target error");
 });

@@ -9,7 +9,7 @@ import { conform, type ConformDeps } from "./conform.ts";
 import { probeControlApi, startEmbedded } from "./embedded.ts";
 import "./checks/index.ts";
 import { ConformConfigError } from "./errors.ts";
-import { defaultOptions, type ConformOptions, type Profile } from "./options.ts";
+import { defaultOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, type ConformOptions, type Profile } from "./options.ts";
 import { MAX_SEED } from "./seeds.ts";
 
 export const spec: CommandSpec = {
@@ -18,11 +18,16 @@ export const spec: CommandSpec = {
   usage:
     "cpsim conform [--target URL] [--serverless-url URL] [--api-key KEY] [--restricted-api-key KEY] [--other-api-key KEY] " +
     "[--endpoint ID] [--seed N] [--runs N] [--profile lenient|strict] [--only RULE_GLOB] [--skip RULE_GLOB] [--slow] " +
-    "[--timeout-ms N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json]",
+    "[--timeout-ms N] [--max-duration S] [--min-coverage PCT] [--concurrency N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json] [--quiet]",
   description:
-    "Without --target, the embedded emulator is started in-process and tested. Keys default to $CPSIM_API_KEY, " +
+    "Without --target, the embedded emulator is started in a child process and tested. Keys default to $CPSIM_API_KEY, " +
     "$CPSIM_RESTRICTED_API_KEY and $CPSIM_OTHER_API_KEY and are never written into reports. Rule globs: * matches " +
-    "any characters, ? one; repeat the flag or separate globs with commas.",
+    "any characters, ? one; repeat the flag or separate globs with commas. Against --target a full-access key is required " +
+    "(exit 2 without one), and the run fails when fewer than --min-coverage percent of the selected rules were judged, so a " +
+    "run that checked nothing never passes. How long a run takes: property runs are sized for the target (--runs), the " +
+    "areas (pod lifecycle, other pod rules, GraphQL, jobs, auth) run concurrently against a real-time target with at most " +
+    "--concurrency requests in flight, rate-limit rules run where no other request on their key can disturb their counting, and " +
+    "--max-duration bounds the whole run.",
   flags: [
     { name: "target", type: "string", value: "URL", help: "{base_url} of the REST and GraphQL API (default: the embedded emulator)" },
     { name: "serverless-url", type: "string", value: "URL", help: "{serverless_url} of the job endpoints (default: --target)" },
@@ -31,12 +36,22 @@ export const spec: CommandSpec = {
     { name: "other-api-key", type: "string", value: "KEY", help: "a key of a second account (isolation and rate-limit checks)" },
     { name: "endpoint", type: "string", value: "ID", help: `job endpoint running the conformance handler (default: ${defaultOptions.endpoint})` },
     { name: "seed", type: "integer", value: "N", help: "seed of the run (default: random, printed)", min: 0, max: MAX_SEED },
-    { name: "runs", type: "integer", value: "N", help: "fast-check runs per property", default: defaultOptions.runs, min: 1, max: 1_000_000 },
+    {
+      name: "runs",
+      type: "integer",
+      value: "N",
+      help: `fast-check runs per property (default: sized for the target: ${EMBEDDED_RUNS} where the suite moves the target's clock (the embedded emulator), ${REALTIME_RUNS} against a real-time target, whose stateful runs are longer instead)`,
+      min: 1,
+      max: 1_000_000,
+    },
     { name: "profile", type: "enum", choices: ["lenient", "strict"], help: "strict also requires the emulator's choices where the spec is silent", default: defaultOptions.profile },
     { name: "only", type: "string", value: "RULE_GLOB", help: "run only the rules matching", multiple: true },
     { name: "skip", type: "string", value: "RULE_GLOB", help: "do not run the rules matching", multiple: true },
     { name: "slow", type: "boolean", help: "run checks that take real minutes (retention, ttl) against a target without the control API" },
     { name: "timeout-ms", type: "integer", value: "N", help: "per-request timeout", default: defaultOptions.timeoutMs, min: 1, max: 3_600_000 },
+    { name: "max-duration", type: "number", value: "S", help: "bound the whole run to S seconds; rules not reached by then are reported skipped, saying so (default: no bound)", min: 1, max: 86_400 },
+    { name: "min-coverage", type: "number", value: "PCT", help: "fail (exit 1) when fewer than PCT percent of the selected rules were judged", default: defaultOptions.minCoverage, min: 0, max: 100 },
+    { name: "concurrency", type: "integer", value: "N", help: "most requests in flight at once over all areas", default: defaultOptions.concurrency, min: 2, max: 64 },
     { name: "baseline", type: "string", value: "FILE", help: "an earlier report.json: its failures are known, only new ones fail the run" },
     { name: "report-dir", type: "string", value: "DIR", help: "where report.json, junit.xml and report.html go (default: reports/conformance)" },
     { name: "junit", type: "string", value: "FILE", help: "also write the JUnit XML here" },
@@ -44,12 +59,14 @@ export const spec: CommandSpec = {
     { name: "local-server", type: "string", value: "URL", help: "check a local handler test server (--rp_serve_api) running the conformance handler: only the local.* rules, unless --only says otherwise" },
     { name: "local-handler", type: "string", value: "FILE", help: "with --local-server: the conformance handler file it runs, to check the program's default address, test_input.json and exit codes" },
     { name: "local-command", type: "string", value: "CMD", help: "with --local-handler: the program that runs a handler file (default: cpsim handler; e.g. \"python\" for the platform SDK)" },
+    { name: "quiet", type: "boolean", help: "print only the summary and the failures (no progress)" },
   ],
   examples: [
     "cpsim conform",
     "cpsim conform --target http://127.0.0.1:8080 --api-key \"$KEY\" --seed 42",
     "cpsim conform --target https://api.example.com --only 'pods.create.*' --profile strict",
     "cpsim conform --target http://127.0.0.1:8080 --baseline reports/previous/report.json --junit results.xml",
+    "cpsim conform --target https://api.example.com --max-duration 600 --min-coverage 75 --quiet",
   ],
 };
 
@@ -82,6 +99,10 @@ export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.
     localCommand: str("local-command"),
     // --local-server checks that server: its rules alone unless --only picks others.
     ...(str("local-server") !== undefined && list("only").length === 0 ? { only: ["local.*"] } : {}),
+    quiet: flags.quiet === true,
+    maxDurationS: flags["max-duration"] as number | undefined,
+    minCoverage: flags["min-coverage"] as number | undefined,
+    concurrency: flags.concurrency as number | undefined,
   };
 }
 
@@ -94,6 +115,8 @@ export async function run(argv: readonly string[], io: CliIo, deps: ConformDeps 
       return 0;
     }
     const options = optionsFromFlags(parsed.flags);
+    // Every option is checked (a missing key included) before anything is sent to the target.
+    resolveOptions(options);
     // A --target that serves the emulator's control API lets time-based rules run without --slow.
     const controlApi = deps.controlApi ?? (options.target ? await probeControlApi(options.target) : undefined);
     const result = await conform(options, {
@@ -102,6 +125,7 @@ export async function run(argv: readonly string[], io: CliIo, deps: ConformDeps 
       ...(controlApi !== undefined ? { controlApi } : {}),
       io,
       terminalWidth: deps.terminalWidth ?? process.stdout.columns,
+      tty: deps.tty ?? (options.json ? process.stderr.isTTY : process.stdout.isTTY) === true,
     });
     return result.exitCode;
   } catch (err) {

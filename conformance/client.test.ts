@@ -181,7 +181,7 @@ t.test("a refused connection raises a connection TargetError", async (t) => {
   t.equal(err.code, "CPSIM_ERR_TARGET_CONNECTION");
   t.match(err.message, /ECONNREFUSED/);
   t.equal(err.exitCode, 2);
-  t.equal(c.exchanges().length, 1, "the failed request is recorded, without a response");
+  t.equal(c.exchanges().length, 2, "the GET and its one retry are recorded, without a response");
   t.equal(c.exchanges()[0].response, undefined);
 });
 
@@ -247,4 +247,63 @@ t.test("scoped clients keep their own recordings and share the counts", async (t
   t.equal(a.exchanges().length, 1);
   t.equal(b.exchanges().length, 2);
   t.equal(root.stats.requests, 3);
+});
+
+t.test("a reset or timeout on an idempotent request is retried once; a POST never is", async (t) => {
+  // The first request of each path has its connection destroyed; the second is answered.
+  const seen = new Map<string, number>();
+  const server = await startTestServer(async (req, res) => {
+    const n = (seen.get(req.url) ?? 0) + 1;
+    seen.set(req.url, n);
+    if (req.url.startsWith("/reset") && n === 1) return void res.socket?.destroy();
+    if (req.url.startsWith("/reset-always")) return void res.socket?.destroy();
+    if (req.url.startsWith("/slow") && n === 1) await new Promise((r) => setTimeout(r, 600));
+    sendJson(res, 200, { n });
+  });
+  t.teardown(() => server.close());
+  const c = client({ timeoutMs: 300 });
+  t.teardown(() => c.close());
+
+  const get = await c.request({ method: "GET", url: `${server.url}/reset/a` });
+  t.equal(get.status, 200, "a GET whose connection was reset is sent again and answered");
+  t.same(get.json, { n: 2 });
+  const slow = await c.request({ method: "GET", url: `${server.url}/slow/b` });
+  t.same(slow.json, { n: 2 }, "a GET that timed out is sent again");
+  const marked = await c.request({ method: "POST", url: `${server.url}/reset/c`, json: {}, idempotent: true });
+  t.equal(marked.status, 200, "a request marked idempotent is retried too");
+  t.equal(c.stats.retriedFaults, 3);
+  t.equal(c.stats.targetErrors, 0, "a fault the retry mended is no target error");
+
+  const post = await c.request({ method: "POST", url: `${server.url}/reset/d`, json: {} }).catch((e) => e);
+  t.type(post, TargetError, "a POST whose connection was reset is a target error at once");
+  t.equal(seen.get("/reset/d"), 1, "and was sent once: it might have been done");
+  const timedOut = await c.request({ method: "POST", url: `${server.url}/slow/e`, json: {} }).catch((e) => e);
+  t.equal(timedOut.code, "CPSIM_ERR_TARGET_TIMEOUT");
+  t.equal(seen.get("/slow/e"), 1, "a POST that timed out is not sent again");
+
+  const twice = await c.request({ method: "GET", url: `${server.url}/reset-always/f` }).catch((e) => e);
+  t.type(twice, TargetError, "a GET that fails twice is a target error");
+  t.equal(seen.get("/reset-always/f"), 2, "after exactly one retry");
+  t.equal(c.stats.targetErrors, 3);
+});
+
+t.test("requests in flight are bounded over every scoped client", async (t) => {
+  let inFlight = 0;
+  let most = 0;
+  const server = await startTestServer(async (_req, res) => {
+    inFlight++;
+    most = Math.max(most, inFlight);
+    await new Promise((r) => setTimeout(r, 30));
+    inFlight--;
+    sendJson(res, 200, {});
+  });
+  t.teardown(() => server.close());
+  const c = client({ maxInFlight: 3 });
+  t.teardown(() => c.close());
+  const a = c.scoped();
+  const b = c.scoped();
+  await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).request({ method: "GET", url: `${server.url}/x${i}` })));
+  t.equal(most, 3, "never more than the bound at once");
+  t.equal(a.sent + b.sent, 12, "each scoped client counts its own requests");
+  t.equal(a.sent, 6);
 });

@@ -3,7 +3,10 @@
  * keys, and paced on the target's rate limits; a 429 is waited out per `Retry-After` and sent
  * again, except through a raw client (`raw429: true`), which the rate-limit rules use to see
  * 429s as they are. A timeout or connection failure raises TargetError with the request, which
- * the runner reports as a target error, never as the running rule's verdict.
+ * the runner reports as a target error, never as the running rule's verdict; on an idempotent
+ * request (GET, HEAD, or one marked `idempotent`) it is first retried once, because a reset
+ * connection from a pool is no fact about the target, while a POST sent twice might be.
+ * Requests in flight are bounded (`maxInFlight`) over every client scoped from one.
  */
 import { Agent, request as undiciRequest, type Dispatcher } from "undici";
 import type { RecordedRequest, RecordedResponse } from "../reports/conformance-report.ts";
@@ -35,6 +38,11 @@ export interface RequestSpec {
   readonly auth?: Auth;
   /** Overrides the client's timeout for this request (a runsync that waits, say). */
   readonly timeoutMs?: number;
+  /**
+   * Whether sending it twice is harmless, so a reset or timeout is retried once (default: GET
+   * and HEAD only). A POST that reads (a job's status-sync is a GET already) may say so.
+   */
+  readonly idempotent?: boolean;
 }
 
 export interface ClientResponse {
@@ -65,12 +73,16 @@ export interface ClientOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   /** The run's start, for the `at` offsets of recordings. */
   readonly startedAt?: number;
+  /** The most requests in flight at once over this client and every one scoped from it (default 8). */
+  readonly maxInFlight?: number;
 }
 
 export interface ClientStats {
   requests: number;
   retried429: number;
   targetErrors: number;
+  /** Idempotent requests sent again after a reset or timeout. */
+  retriedFaults: number;
 }
 
 /** What a client and the clients scoped from it share: one pacer, one connection pool, one count. */
@@ -84,7 +96,31 @@ interface Shared {
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly startedAt: number;
+  readonly slots: Semaphore;
 }
+
+/** A counting semaphore: the bound on requests in flight. */
+class Semaphore {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+  async acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
+  }
+}
+
+const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const DEFAULT_BODY_LIMIT = 16 * 1024;
 const DEFAULT_MAX_RESPONSE = 64 * 1024 * 1024;
@@ -109,6 +145,8 @@ function classify(err: unknown, timedOut: boolean): TargetErrorCode {
 
 export class Client {
   private readonly recorder: Recorder;
+  /** Requests this client (not the ones scoped from it) sent: one check's count. */
+  private sentCount = 0;
 
   private constructor(
     private readonly shared: Shared,
@@ -119,7 +157,8 @@ export class Client {
   }
 
   static create(options: ClientOptions): Client {
-    const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 4_000, connections: 16 });
+    const maxInFlight = Math.max(1, options.maxInFlight ?? 8);
+    const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 4_000, connections: Math.max(16, maxInFlight) });
     const now = options.now ?? Date.now;
     return new Client(
       {
@@ -128,10 +167,11 @@ export class Client {
         dispatcher,
         ownsDispatcher: options.dispatcher === undefined,
         redactions: keyRedactions(options.keys),
-        stats: { requests: 0, retried429: 0, targetErrors: 0 },
+        stats: { requests: 0, retried429: 0, targetErrors: 0, retriedFaults: 0 },
         now,
         sleep: options.sleep ?? realSleep,
         startedAt: options.startedAt ?? now(),
+        slots: new Semaphore(maxInFlight),
       },
       false,
     );
@@ -144,6 +184,11 @@ export class Client {
 
   get stats(): Readonly<ClientStats> {
     return this.shared.stats;
+  }
+
+  /** Requests sent through this client itself (a check's own count, whatever runs beside it). */
+  get sent(): number {
+    return this.sentCount;
   }
 
   /** Milliseconds spent waiting on rate limits over the run. */
@@ -160,6 +205,11 @@ export class Client {
     if (this.shared.ownsDispatcher) await this.shared.dispatcher.close();
   }
 
+  /** Ends every connection at once, requests in flight included (a run cut by --max-duration). */
+  async destroy(): Promise<void> {
+    if (this.shared.ownsDispatcher) await this.shared.dispatcher.destroy();
+  }
+
   async request(spec: RequestSpec): Promise<ClientResponse> {
     const identity = identityOf(spec.auth);
     const { pacer } = this.shared;
@@ -169,7 +219,7 @@ export class Client {
         if (wait) await this.wait(identity, wait, spec);
       }
       if (identity) pacer.noteSent(identity);
-      const response = await this.send(spec, attempt);
+      const response = await this.sendRetryingFaults(spec, attempt);
       if (identity) pacer.observe(identity, response.headers["ratelimit"]);
       if (response.status !== 429 || this.raw429 || attempt >= pacer.options.maxRetries) return response;
       this.shared.stats.retried429++;
@@ -185,6 +235,21 @@ export class Client {
       throw new TargetError("CPSIM_ERR_TARGET_RATE_LIMITED", `rate limited: ${refusal}`, this.prepare(spec).recorded);
     }
     await this.shared.sleep(wait.ms);
+  }
+
+  /** Sends once, and once more after a reset or timeout when the request is idempotent. */
+  private async sendRetryingFaults(spec: RequestSpec, attempt: number): Promise<ClientResponse> {
+    try {
+      return await this.send(spec, attempt);
+    } catch (err) {
+      const idempotent = spec.idempotent ?? IDEMPOTENT_METHODS.has(spec.method.toUpperCase());
+      const fault = err instanceof TargetError && (err.code === "CPSIM_ERR_TARGET_TIMEOUT" || err.code === "CPSIM_ERR_TARGET_CONNECTION");
+      if (!idempotent || !fault) throw err;
+      this.shared.stats.retriedFaults++;
+      // The failed attempt counted as a target error; the retry's outcome is the one that stands.
+      this.shared.stats.targetErrors--;
+      return await this.send(spec, attempt);
+    }
   }
 
   /** The request as it goes on the wire, and as it is recorded (keys replaced). */
@@ -223,6 +288,8 @@ export class Client {
     const { url, headers, body, recorded } = this.prepare(spec);
     const timeoutMs = spec.timeoutMs ?? this.shared.options.timeoutMs;
     const limit = this.shared.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE;
+    // The timeout starts once a slot is free: waiting behind other lanes is not the target's slowness.
+    await this.shared.slots.acquire();
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -231,6 +298,7 @@ export class Client {
     }, timeoutMs);
     const started = this.shared.now();
     this.shared.stats.requests++;
+    this.sentCount++;
     try {
       const res = await undiciRequest(url, {
         method: spec.method as Dispatcher.HttpMethod,
@@ -284,6 +352,7 @@ export class Client {
       throw new TargetError(code, `${spec.method} ${recorded.url}: ${what}`, recorded, { cause: err });
     } finally {
       clearTimeout(timer);
+      this.shared.slots.release();
     }
   }
 }

@@ -1,9 +1,11 @@
 /**
  * `conform(options)`: the library function behind `cpsim conform`. It resolves and validates
  * the options, loads the baseline, checks that the target answers at all, runs the registered
- * checks one by one (printing each result as it comes), compares with the baseline, writes
- * report.json, junit.xml and report.html through reports/, prints the summary with wall time
- * and requests/s, and returns the exit code: 0 no (new) failure, 1 a (new) failure, 2 a
+ * checks in lanes (schedule.ts: concurrent areas against a real-time target, one after the other
+ * where the suite moves the target's clock; rate limits alone), bounded by
+ * --max-duration, compares with the baseline, writes report.json, junit.xml and report.html
+ * through reports/, prints the summary once, and returns the exit code: 0 no (new) failure and
+ * enough rules judged, 1 a (new) failure or fewer rules judged than --min-coverage, 2 a
  * configuration problem, an unreachable target, or target errors that left rules unjudged.
  *
  * Extension points for what comes later: `deps.startEmbedded` starts the in-process emulator
@@ -11,7 +13,7 @@
  * themselves register in `checks` (check-registry.ts).
  */
 import { readFileSync } from "node:fs";
-import { summarize, type ConformanceReport, type RuleResult, type TargetErrorRecord } from "../reports/conformance-report.ts";
+import { summarize, type ConformanceReport } from "../reports/conformance-report.ts";
 import { renderJsonReport } from "../reports/json-report.ts";
 import { renderSummaryTable } from "../reports/summary-table.ts";
 import { writeConformanceReports, type WrittenReports } from "../reports/write-reports.ts";
@@ -21,9 +23,12 @@ import { checks as defaultRegistry, type CheckRegistry } from "./check-registry.
 import { Client, type ClientOptions } from "./client.ts";
 import { ConformConfigError, TargetError } from "./errors.ts";
 import type { Keys } from "./keys.ts";
-import { describeOptions, resolveOptions, type ConformOptions, type ResolvedOptions } from "./options.ts";
-import { progressLine } from "./progress.ts";
-import { runCheck } from "./run-check.ts";
+import { describeOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, type ConformOptions, type ResolvedOptions } from "./options.ts";
+import { Progress } from "./progress.ts";
+import { platformOracle } from "./oracle/platform-oracle.ts";
+import { runLanes } from "./run-lanes.ts";
+import { planLanes } from "./schedule.ts";
+import { verdict } from "../reports/verdict.ts";
 import { selectRules } from "./rule-glob.ts";
 import { SPEC_TRANSITIONS, transitionKey } from "./spec-transitions.ts";
 
@@ -53,6 +58,8 @@ export interface ConformDeps {
   /** Whether a --target serves the emulator's control API. */
   readonly controlApi?: boolean;
   readonly terminalWidth?: number;
+  /** Whether progress goes to a terminal: one line rewritten in place instead of one per rule. */
+  readonly tty?: boolean;
   /** Client settings (pacing bounds, a fake clock in tests). */
   readonly client?: Partial<Omit<ClientOptions, "keys" | "timeoutMs">>;
   readonly now?: () => number;
@@ -132,11 +139,14 @@ interface RunContext extends ConformDeps {
   readonly embedded?: EmbeddedTarget;
 }
 
-async function runAll(options: ResolvedOptions, run: RunContext): Promise<ConformResult> {
-  const rest = options.target as string;
-  const serverless = options.serverlessUrl ?? rest;
+async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformResult> {
+  const rest = input.target as string;
+  const serverless = input.serverlessUrl ?? rest;
   const startedAt = run.now();
   const controlApi = run.embedded?.controlApi ?? run.controlApi ?? false;
+  // Property runs sized for the target: where the suite moves time, runs are cheap and many.
+  const options: ResolvedOptions = input.runsGiven ? input : { ...input, runs: controlApi ? EMBEDDED_RUNS : REALTIME_RUNS };
+  const deadline = options.maxDurationS === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.maxDurationS * 1000;
   // On a target with the emulator's control API, waiting for a rate-limit window means moving
   // virtual time: a real sleep would never reach the reset of a manual clock.
   const sleep = run.client?.sleep ?? (controlApi ? (ms: number) => advanceVirtualClock(rest, ms, options.timeoutMs) : undefined);
@@ -147,42 +157,44 @@ async function runAll(options: ResolvedOptions, run: RunContext): Promise<Confor
     keys: options.keys,
     now: run.client?.now ?? run.now,
     startedAt,
+    maxInFlight: options.concurrency,
   });
+  let cut = false;
   try {
-    run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions({ ...options, target: rest, serverlessUrl: serverless })}\n`);
+    if (!options.quiet) run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions({ ...options, target: rest, serverlessUrl: serverless })}\n`);
     await assertReachable(client, rest, "--target", options.timeoutMs);
     if (serverless !== rest) await assertReachable(client, serverless, "--serverless-url", options.timeoutMs);
     const requestsBefore = client.stats.requests;
 
     const selected = selectRules(run.registry.list().map((c) => c.ruleId), options.only, options.skip);
     const transitions = new Set<string>();
-    const results: RuleResult[] = [];
-    const targetErrors: TargetErrorRecord[] = [];
-    for (const [i, id] of selected.entries()) {
-      const check = run.registry.get(id)!;
-      const rule = run.registry.catalog.get(id)!;
-      const { result, targetErrors: errors } = await runCheck({
-        check,
-        rule,
-        client,
-        options,
-        target: { rest, serverless, endpoint: options.endpoint },
-        controlApi,
-        oracle: run.embedded?.oracle ?? run.oracle,
-        log: (m) => run.say(`      ${id}: ${m}\n`),
-        now: run.now,
-        transitions,
-      });
-      // The baseline applies as each rule finishes, so the live progress already says KNOWN.
-      const [judged] = applyBaseline([result], run.baseline);
-      results.push(judged);
-      targetErrors.push(...errors);
-      run.say(progressLine(i + 1, selected.length, judged));
-    }
+    const progress = new Progress(options.quiet ? "quiet" : run.tty ? "tty" : "lines", selected.length, run.say, run.terminalWidth ?? 100);
+    const oracle = run.embedded?.oracle ?? run.oracle ?? platformOracle(options.profile);
+    const plan = planLanes(selected, run.registry, !controlApi);
+    const lanes = await runLanes(plan, {
+      client,
+      options,
+      target: { rest, serverless, endpoint: options.endpoint },
+      controlApi,
+      oracle,
+      deadline,
+      now: run.now,
+      transitions,
+      registry: run.registry,
+      baseline: run.baseline,
+      progress,
+      log: (first, m) => {
+        if (!options.quiet && !run.tty) run.say(`      ${first}: ${m}\n`);
+      },
+    });
+    cut = lanes.cut;
+    progress.end();
+    const { byId, targetErrors } = lanes;
 
-    const rules = results;
+    const rules = selected.map((id) => byId.get(id)!);
     const checked = new Set(rules.filter((r) => r.status !== "skip").map((r) => r.id));
     const catalogIds = run.registry.catalog.rules.map((r) => r.id);
+    const selectedCatalog = selectRules(catalogIds, options.only, options.skip);
     const wallTimeMs = run.now() - startedAt;
     const report: ConformanceReport = {
       tool: { name: "cpsim", version: toolVersion() },
@@ -196,7 +208,13 @@ async function runAll(options: ResolvedOptions, run: RunContext): Promise<Confor
       ...(run.baseline ? { baseline: run.baseline.file } : {}),
       rules,
       coverage: {
-        rules: { checked: checked.size, total: catalogIds.length, unchecked: catalogIds.filter((id) => !checked.has(id)) },
+        rules: {
+          checked: checked.size,
+          total: catalogIds.length,
+          unchecked: catalogIds.filter((id) => !checked.has(id)),
+          selected: selectedCatalog.length,
+          minCoverage: options.minCoverage,
+        },
         transitions: SPEC_TRANSITIONS.map((t) => ({ ...t, exercised: transitions.has(transitionKey(t.machine, t.from, t.to)) })),
       },
       summary: summarize(rules, targetErrors.length),
@@ -204,14 +222,22 @@ async function runAll(options: ResolvedOptions, run: RunContext): Promise<Confor
     };
     const written = await writeConformanceReports(report, { dir: options.reportDir, ...(options.junit ? { junit: options.junit } : {}) });
     const fresh = newFailures(rules);
-    const exitCode: 0 | 1 | 2 = fresh.length > 0 ? 1 : targetErrors.length > 0 ? 2 : 0;
-    run.say(`\n${renderSummaryTable(report, { width: run.terminalWidth ?? 100 })}`);
-    run.say(`reports: ${written.json}\n         ${written.junit}\n         ${written.html}\n${written.extraJunit ? `         ${written.extraJunit}\n` : ""}`);
+    const gate = verdict(report);
+    const exitCode: 0 | 1 | 2 = fresh.length > 0 ? 1 : targetErrors.length > 0 ? 2 : gate.belowCoverage ? 1 : 0;
+    run.say(`${options.quiet ? "" : "\n"}${renderSummaryTable(report, { width: run.terminalWidth ?? 100, quiet: options.quiet })}`);
+    if (!options.quiet) {
+      run.say(`reports: ${written.json}\n         ${written.junit}\n         ${written.html}\n${written.extraJunit ? `         ${written.extraJunit}\n` : ""}`);
+    }
     if (exitCode === 2) run.say(`exit 2: ${targetErrors.length} target error(s) left rules unjudged; see the report\n`);
+    else if (exitCode === 1 && fresh.length === 0) {
+      run.say(`exit 1: ${report.coverage.rules.checked} of ${selectedCatalog.length} rules judged, below --min-coverage ${options.minCoverage}%: see the skip reasons (keys, --slow, the profile)\n`);
+    }
     if (options.json) run.io.stdout(renderJsonReport(report));
     return { exitCode, report, written, newFailures: fresh };
   } finally {
-    await client.close();
+    // A cut run leaves requests in flight: end them rather than wait for them.
+    if (cut) await client.destroy();
+    else await client.close();
   }
 }
 

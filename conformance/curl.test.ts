@@ -132,3 +132,45 @@ t.test("property: any body and path replay byte for byte", async (t) => {
   );
   t.pass("replayed");
 });
+
+t.test("a runsync followed by clock advances runs in the background, so the advances can reach it", async (t) => {
+  // The server holds runsync until an advance arrives, as the emulator's manual clock does.
+  let release: (() => void) | undefined;
+  const advanced = new Promise<void>((resolve) => (release = resolve));
+  const server = await startTestServer(async (req, res) => {
+    if (req.url.split("?")[0]!.endsWith("/runsync")) {
+      await advanced;
+      return sendJson(res, 200, { id: "job-77", status: "COMPLETED" });
+    }
+    if (req.url === "/_sim/clock/advance") {
+      release?.();
+      return sendJson(res, 200, { now_us: 1 });
+    }
+    return sendJson(res, 200, { id: req.url.split("/").pop(), status: "COMPLETED" });
+  });
+  t.teardown(() => server.close());
+  const seq: RecordedRequest[] = [
+    { method: "POST", url: `${server.url}/v2/conformance/runsync?wait=5000`, headers: { "content-type": "application/json" }, body: { kind: "text", text: `{"input":{}}` } },
+    { method: "POST", url: `${server.url}/_sim/clock/advance`, headers: { "content-type": "application/json" }, body: { kind: "text", text: `{"ms":1000}` } },
+    { method: "POST", url: `${server.url}/_sim/clock/advance`, headers: { "content-type": "application/json" }, body: { kind: "text", text: `{"ms":1000}` } },
+    { method: "GET", url: `${server.url}/v2/conformance/status/job-77`, headers: {} },
+  ];
+  const script = toCurl(seq, { captures: [{ variable: "JOB_ID", fromRequest: 0, field: "id", value: "job-77" }] });
+  // The shape: the waiting request in the background, the advances, then the wait and its answer.
+  const lines = script.split("\n");
+  const bg = lines.findIndex((l) => /runsync\?wait=5000' .*>"\$answer_1" &$|>"\$answer_1" &$/.test(l));
+  const firstAdvance = lines.findIndex((l) => l.includes("### 2/4 POST"));
+  const waitLine = lines.indexOf(`wait "$pid_1"`);
+  const status = lines.findIndex((l) => l.includes("### 4/4 GET"));
+  t.ok(bg > 0 && bg < firstAdvance && firstAdvance < waitLine && waitLine < status, `background, advances, wait, then the rest:\n${script}`);
+  t.equal(lines[bg + 2], "sleep 1", "a pause lets the waiting request reach the target before the first advance");
+  t.match(script, /JOB_ID=\$\(printf '%s' "\$out" \| json_field 'id'\)/, "the id is captured once the answer is in");
+  t.match(script, /status\/'"\$\{JOB_ID\}"/, "the later read uses the captured id");
+  const plain = toCurl(seq.slice(0, 1));
+  t.notMatch(plain, /&$/m, "a runsync not followed by an advance runs in the foreground");
+  const out = await runScript(t.testdir(), script);
+  t.equal(out.code, 0, out.stderr);
+  t.match(out.stdout, /"id":"job-77"/, "the runsync's answer is printed");
+  t.match(out.stdout, /JOB_ID=job-77/);
+  t.same(server.received.map((r) => r.url.split("?")[0]), ["/v2/conformance/runsync", "/_sim/clock/advance", "/_sim/clock/advance", "/v2/conformance/status/job-77"]);
+});

@@ -13,6 +13,10 @@
  * - A sequence whose later requests use an id an earlier response gave (a pod id, a job id)
  *   reads it back from that response's top-level JSON field (`captures`), so the replay works
  *   on a fresh target.
+ * - A request that waits for the target's time to pass (runsync, status-sync) followed by clock
+ *   advances of the emulator's control API runs in the background, its answer kept in a
+ *   temporary file: the advances it waits for then run, and the script waits for it and prints
+ *   its answer before going on (run in order, the script would hang until the wait ran out).
  */
 import type { RecordedBody, RecordedRequest } from "../reports/conformance-report.ts";
 import { KEY_ENV, KEY_FLAG, KEY_ROLES, redactText, type Redaction } from "./keys.ts";
@@ -130,6 +134,25 @@ const JSON_FIELD_FUNCTION = `json_field() {
     }'
 }`;
 
+/** A request that holds its answer until the target's time moves on. */
+export function isWaitingRequest(req: RecordedRequest): boolean {
+  const path = pathOf(req.url);
+  return (req.method === "POST" && /\/runsync$/.test(path)) || (req.method === "GET" && /\/status-sync\/[^/]+$/.test(path));
+}
+
+/** A clock advance of the emulator's control API. */
+export function isClockAdvance(req: RecordedRequest): boolean {
+  return req.method === "POST" && pathOf(req.url).endsWith("/_sim/clock/advance");
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url.split("?")[0] ?? url;
+  }
+}
+
 function captureLines(c: CurlCapture): string[] {
   return [`${c.variable}=$(printf '%s' "$out" | json_field ${quote(c.field)})`, `echo "${c.variable}=\${${c.variable}}"`];
 }
@@ -143,7 +166,16 @@ export function toCurl(input: RecordedRequest | readonly RecordedRequest[], opti
 
   const body: string[] = [];
   const used = new Set<string>();
+  // Waiting requests sent in the background, printed (and their ids captured) once they answer.
+  let pending: { index: number; mine: readonly CurlCapture[] }[] = [];
+  const flush = () => {
+    for (const p of pending) {
+      body.push(`wait "$pid_${p.index + 1}"`, `out=$(cat "$answer_${p.index + 1}")`, `rm -f "$answer_${p.index + 1}"`, `printf '%s\\n' "$out"`, ...p.mine.flatMap(captureLines));
+    }
+    pending = [];
+  };
   requests.forEach((req, i) => {
+    if (!isClockAdvance(req)) flush();
     // Ids captured from earlier responses stand in for the values of the original run.
     const earlier = captures.filter((c) => c.fromRequest < i).sort((a, b) => b.value.length - a.value.length);
     const fix = (s: string) => earlier.reduce((acc, c) => acc.split(c.value).join(`\${${c.variable}}`), redactText(s, redactions));
@@ -168,9 +200,17 @@ export function toCurl(input: RecordedRequest | readonly RecordedRequest[], opti
     body.push("", `echo ${quote(`### ${i + 1}/${requests.length} ${req.method} ${redactText(req.url, redactions)}`)}`);
     if (plan?.note) body.push(plan.note);
     const curl = plan?.pipeline ? `${plan.pipeline} | ${args.join(" \\\n  ")}` : args.join(" \\\n  ");
-    if (mine.length === 0) body.push(curl);
+    const next = requests[i + 1];
+    if (isWaitingRequest(req) && next !== undefined && isClockAdvance(next)) {
+      const n = i + 1;
+      body.push(`# This request waits for the target's clock; it runs in the background while the advances that follow move it.`);
+      // The pause lets the waiting request reach the target before the first advance does.
+      body.push(`answer_${n}=$(mktemp)`, `${curl} >"$answer_${n}" &`, `pid_${n}=$!`, "sleep 1");
+      pending.push({ index: i, mine });
+    } else if (mine.length === 0) body.push(curl);
     else body.push(`out=$(${curl})`, `printf '%s\\n' "$out"`, ...mine.flatMap(captureLines));
   });
+  flush();
 
   const header = [
     "#!/usr/bin/env bash",

@@ -1,14 +1,18 @@
 /**
- * The embedded target: with no --target, `cpsim conform` starts the emulator in-process on
- * loopback with a manual clock (so time moves only when the suite says, and a run replays
- * exactly) and tests that. The suite's main account gets quotas large enough that a whole run
+ * The embedded target: with no --target, `cpsim conform` starts the emulator on loopback with a
+ * manual clock (so time moves only when the suite says, and a run replays exactly) and tests
+ * that. It runs in a child process of its own (embedded-child.ts), so the emulator and the suite
+ * each have a core; `startEmbeddedInProcess` keeps it in this process. The suite's main account gets quotas large enough that a whole run
  * never waits on its own rate limit; the second account keeps the real platform's example quotas,
  * which the rate-limit rules exhaust on purpose.
  */
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { loadCatalog, type Catalog } from "../sim/catalog/index.ts";
-import { startEmulator } from "../sim/http/index.ts";
+import { startEmulator, type EmulatorBackend } from "../sim/http/index.ts";
 import { PlatformBackend } from "../sim/http/platform-backend.ts";
 import type { EmbeddedTarget } from "./conform.ts";
+import type { EmbeddedChildMessage } from "./embedded-child.ts";
 import type { Keys } from "./keys.ts";
 import type { ResolvedOptions } from "./options.ts";
 
@@ -35,20 +39,64 @@ export function embeddedCatalog(base: Catalog = loadCatalog()): Catalog {
   };
 }
 
+/** The emulator in a forked child process: the default embedded target. */
 export async function startEmbedded(options: ResolvedOptions): Promise<EmbeddedTarget> {
+  const ts = import.meta.url.endsWith(".ts");
+  const file = fileURLToPath(new URL(ts ? "./embedded-child.ts" : "./embedded-child.js", import.meta.url));
+  const child = fork(file, [String(options.seed)], { execArgv: ts ? ["--import", "tsx"] : [], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const ready = await new Promise<EmbeddedChildMessage>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the embedded emulator did not start within 60 s")), 60_000);
+    child.once("message", (m: EmbeddedChildMessage) => {
+      clearTimeout(timer);
+      if (m.type === "ready") resolve(m);
+      else reject(new Error(`the embedded emulator could not start: ${m.message}`));
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the embedded emulator exited with ${code} before it was ready`));
+    });
+  });
+  return {
+    rest: ready.rest!,
+    serverless: ready.serverless!,
+    keys: ready.keys as Keys,
+    endpoint: "conformance",
+    controlApi: true,
+    close: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      child.send({ type: "stop" });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * The emulator the embedded target runs, on loopback with a manual clock and the embedded
+ * catalog; `wrap` may replace its backend (the broken targets of the checks' tests do).
+ */
+export async function startEmbeddedEmulator(seed: number, wrap: (backend: EmulatorBackend) => EmulatorBackend = (b) => b) {
   const catalog = embeddedCatalog();
   const emulator = await startEmulator({
     host: "127.0.0.1",
     port: 0,
-    seed: options.seed,
+    seed,
     clock: "manual",
     control: true,
-    createBackend: (o) => new PlatformBackend({ ...o, catalog }),
+    createBackend: (o) => wrap(new PlatformBackend({ ...o, catalog })),
   });
+  return { emulator, keys: embeddedKeys(catalog) };
+}
+
+/** The emulator in this process (one core for both sides; no child process). */
+export async function startEmbeddedInProcess(options: ResolvedOptions): Promise<EmbeddedTarget> {
+  const { emulator, keys } = await startEmbeddedEmulator(options.seed);
   return {
     rest: emulator.baseUrl,
     serverless: emulator.serverlessUrl,
-    keys: embeddedKeys(catalog),
+    keys,
     endpoint: "conformance",
     controlApi: true,
     close: () => emulator.close(),

@@ -1,9 +1,12 @@
 // The public surface of conformance/: the suite's library API and its extension points.
 export { conform, type ConformDeps, type ConformResult, type EmbeddedTarget, type Output } from "./conform.ts";
 export { run, spec, optionsFromFlags } from "./cli.ts";
-export { defaultOptions, resolveOptions, reproduceCommand, type ConformOptions, type Profile, type ResolvedOptions } from "./options.ts";
+export { defaultOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, reproduceCommand, type ConformOptions, type Profile, type ResolvedOptions } from "./options.ts";
 export { CheckRegistry, checks, registerCheck, type RegisterOptions } from "./check-registry.ts";
-export type { CheckContext, CheckDefinition, CheckFn, CheckNeeds, CheckOutcome, FailureInput, Oracle } from "./check.ts";
+export type { CheckContext, CheckDefinition, CheckFn, CheckGroup, CheckNeeds, CheckOutcome, FailureInput, Oracle } from "./check.ts";
+export { platformOracle } from "./oracle/platform-oracle.ts";
+export { describeOutcomes, nextAfter, outcomesFor, statusMatches, type JobCommand, type JobOracle, type Outcome, type PodOperation, type PodOracle, type StatusPattern } from "./oracle/oracle.ts";
+export { planLanes, type Lane, type Plan } from "./schedule.ts";
 export { makeFailure, type Failure, type FailureEvidence, type FailureSource } from "./failure.ts";
 export { toCurl, type CurlCapture, type CurlOptions } from "./curl.ts";
 export { Client, type Auth, type ClientOptions, type ClientResponse, type ClientStats, type RequestSpec } from "./client.ts";

@@ -1,5 +1,5 @@
 import t from "tap";
-import { defaultOptions, reproduceCommand, resolveOptions } from "./options.ts";
+import { defaultOptions, EMBEDDED_RUNS, REALTIME_RUNS, reproduceCommand, resolveOptions } from "./options.ts";
 import { matchesGlob, selectRules, splitGlobs } from "./rule-glob.ts";
 
 t.test("rule globs", async (t) => {
@@ -15,19 +15,25 @@ t.test("rule globs", async (t) => {
 });
 
 t.test("options resolve with defaults, normalised URLs and paths under the working directory", async (t) => {
-  const o = resolveOptions({ target: "http://127.0.0.1:8080/", seed: 7, reportDir: "out", junit: "ci/j.xml", only: ["pods.*,jobs.*"] }, "/work");
+  const o = resolveOptions({ target: "http://127.0.0.1:8080/", apiKey: "k", seed: 7, reportDir: "out", junit: "ci/j.xml", only: ["pods.*,jobs.*"] }, "/work");
   t.equal(o.target, "http://127.0.0.1:8080");
   t.equal(o.serverlessUrl, "http://127.0.0.1:8080", "--serverless-url defaults to --target");
   t.equal(o.reportDir, "/work/out");
   t.equal(o.junit, "/work/ci/j.xml");
   t.same(o.only, ["pods.*", "jobs.*"]);
-  t.equal(o.runs, defaultOptions.runs);
+  t.equal(o.runs, REALTIME_RUNS, "a --target without --runs: sized as real time until the run learns otherwise");
+  t.equal(o.runsGiven, false);
+  t.equal(o.minCoverage, 60);
+  t.equal(o.concurrency, defaultOptions.concurrency);
+  t.equal(o.maxDurationS, undefined, "no bound unless asked");
   t.equal(o.profile, "lenient");
   const d = resolveOptions({}, "/work");
+  t.equal(d.runs, EMBEDDED_RUNS, "the embedded emulator: many cheap runs");
+  t.same([resolveOptions({ runs: 3 }).runs, resolveOptions({ runs: 3 }).runsGiven], [3, true]);
   t.equal(d.reportDir, "/work/reports/conformance");
   t.equal(d.target, undefined, "no target: the embedded emulator");
   t.ok(Number.isInteger(d.seed), "a seed is drawn when none is given");
-  t.same(resolveOptions({ target: "https://a.example/api", serverlessUrl: "https://b.example" }).serverlessUrl, "https://b.example");
+  t.same(resolveOptions({ target: "https://a.example/api", apiKey: "k", serverlessUrl: "https://b.example" }).serverlessUrl, "https://b.example");
 });
 
 t.test("bad values are configuration errors naming the flag", async (t) => {
@@ -37,6 +43,14 @@ t.test("bad values are configuration errors naming the flag", async (t) => {
     [{ target: "http://u:p@x" }, /--target must not carry credentials/],
     [{ target: "http://x/?a=1" }, /without a query/],
     [{ target: "http://x", serverlessUrl: "nope" }, /--serverless-url "nope" is not a URL/],
+    [{ target: "http://x" }, /no API key: .*--api-key KEY or set CPSIM_API_KEY/],
+    [{ target: "http://x", apiKey: "" }, /no API key/],
+    [{ maxDurationS: 0 }, /--max-duration must be a number of seconds above 0/],
+    [{ maxDurationS: Number.NaN }, /--max-duration/],
+    [{ minCoverage: -1 }, /--min-coverage must be a percentage from 0 to 100/],
+    [{ minCoverage: 100.5 }, /--min-coverage/],
+    [{ concurrency: 1 }, /--concurrency must be a whole number from 2 to 64/],
+    [{ concurrency: 65 }, /--concurrency/],
     [{ runs: 0 }, /--runs must be a whole number/],
     [{ seed: -1 }, /--seed must be a whole number from 0/],
     [{ timeoutMs: 1.5 }, /--timeout-ms/],

@@ -28,8 +28,11 @@ export interface ConformOptions {
   readonly endpoint: string;
   /** The run's seed; absent: a random one, printed. */
   readonly seed?: number;
-  /** fast-check runs per property. */
-  readonly runs: number;
+  /**
+   * fast-check runs per property; absent: sized for the target (EMBEDDED_RUNS on a target whose
+   * time the suite moves, REALTIME_RUNS on one whose time is real, where every run costs seconds).
+   */
+  readonly runs?: number;
   readonly profile: Profile;
   /** Rule globs to run; empty: every rule. */
   readonly only: readonly string[];
@@ -53,17 +56,32 @@ export interface ConformOptions {
   readonly localHandler?: string;
   /** The program that runs a handler file (default: this cpsim's `handler` command), e.g. "python". */
   readonly localCommand?: string;
+  /** Print only the summary and the failures: no progress. */
+  readonly quiet: boolean;
+  /** A bound on the whole run, in seconds; rules not reached by then are skipped with that reason. */
+  readonly maxDurationS?: number;
+  /** The run fails (exit 1) when fewer than this percentage of the selected rules were judged. */
+  readonly minCoverage: number;
+  /** The most requests in flight at once, over all the areas that run concurrently. */
+  readonly concurrency: number;
 }
+
+/** Property runs when --runs is not given: many cheap runs where the suite moves the target's time, ... */
+export const EMBEDDED_RUNS = 50;
+/** ... and few where time is real (each run of a pod or job scenario then costs seconds); the stateful runs grow longer instead. */
+export const REALTIME_RUNS = 8;
 
 export const defaultOptions: ConformOptions = {
   endpoint: "conformance",
-  runs: 50,
   profile: "lenient",
   only: [],
   skip: [],
   slow: false,
   timeoutMs: 30_000,
   json: false,
+  quiet: false,
+  minCoverage: 60,
+  concurrency: 8,
 };
 
 /** The options with every default filled in, the target's URLs normalised and the seed drawn. */
@@ -71,6 +89,10 @@ export interface ResolvedOptions extends ConformOptions {
   readonly target?: string;
   readonly serverlessUrl?: string;
   readonly seed: number;
+  /** --runs as given, or the size for the target (set once the run knows whether it moves the target's time). */
+  readonly runs: number;
+  /** Whether --runs was given (the reproduction command repeats it only then). */
+  readonly runsGiven: boolean;
   readonly reportDir: string;
   readonly keys: Keys;
 }
@@ -115,8 +137,26 @@ export function resolveOptions(options: Partial<ConformOptions>, cwd: string = p
   if (o.seed !== undefined && (!Number.isSafeInteger(o.seed) || o.seed < 0 || o.seed > MAX_SEED)) {
     throw new ConformConfigError("CPSIM_ERR_CONFIG", `--seed must be a whole number from 0 to ${MAX_SEED}, got ${o.seed}`);
   }
-  positiveInteger("--runs", o.runs, 1_000_000);
+  if (o.runs !== undefined) positiveInteger("--runs", o.runs, 1_000_000);
   positiveInteger("--timeout-ms", o.timeoutMs, 3_600_000);
+  // Two at least: a runsync that waits holds one slot while the clock advance it waits for takes another.
+  if (!Number.isSafeInteger(o.concurrency) || o.concurrency < 2 || o.concurrency > 64) {
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `--concurrency must be a whole number from 2 to 64, got ${o.concurrency}`);
+  }
+  if (o.maxDurationS !== undefined && (!Number.isFinite(o.maxDurationS) || o.maxDurationS <= 0 || o.maxDurationS > 86_400)) {
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `--max-duration must be a number of seconds above 0 and at most 86400, got ${o.maxDurationS}`);
+  }
+  if (!Number.isFinite(o.minCoverage) || o.minCoverage < 0 || o.minCoverage > 100) {
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `--min-coverage must be a percentage from 0 to 100, got ${o.minCoverage}`);
+  }
+  // Against a real target a run without a key judges almost nothing, and a green build that
+  // checked nothing is worse than a red one (an empty CI secret, a pull request from a fork).
+  if (target !== undefined && !o.apiKey) {
+    throw new ConformConfigError(
+      "CPSIM_ERR_CONFIG",
+      "no API key: against --target the suite needs a key with full access; pass --api-key KEY or set CPSIM_API_KEY (in CI: check that the secret reaches this job)",
+    );
+  }
   const keys: Keys = {
     ...(o.apiKey ? { api: o.apiKey } : {}),
     ...(o.restrictedApiKey ? { restricted: o.restrictedApiKey } : {}),
@@ -133,6 +173,8 @@ export function resolveOptions(options: Partial<ConformOptions>, cwd: string = p
     only: splitGlobs(o.only),
     skip: splitGlobs(o.skip),
     seed: o.seed ?? randomSeed(),
+    runs: o.runs ?? (target === undefined ? EMBEDDED_RUNS : REALTIME_RUNS),
+    runsGiven: o.runs !== undefined,
     reportDir: o.reportDir === undefined ? defaultReportDir("conformance", cwd) : resolve(cwd, o.reportDir),
     ...(o.junit !== undefined ? { junit: resolve(cwd, o.junit) } : {}),
     ...(o.baseline !== undefined ? { baseline: resolve(cwd, o.baseline) } : {}),
@@ -152,7 +194,10 @@ export function describeOptions(o: ResolvedOptions): string {
     `serverless-url ${o.serverlessUrl ?? "(embedded emulator)"}`,
     `endpoint ${o.endpoint}`,
     `seed ${o.seed}`,
-    `runs ${o.runs}`,
+    `runs ${o.runs}${o.runsGiven ? "" : " (sized for the target)"}`,
+    `concurrency ${o.concurrency}`,
+    `min-coverage ${o.minCoverage}%`,
+    ...(o.maxDurationS !== undefined ? [`max-duration ${o.maxDurationS} s`] : []),
     `profile ${o.profile}`,
     `only ${o.only.length ? o.only.join(",") : "(all)"}`,
     `skip ${o.skip.length ? o.skip.join(",") : "(none)"}`,
@@ -177,7 +222,7 @@ export function reproduceCommand(o: ResolvedOptions, ruleId: string): string {
   if (o.otherApiKey) parts.push(`--other-api-key "$CPSIM_OTHER_API_KEY"`);
   if (o.endpoint !== defaultOptions.endpoint) parts.push(`--endpoint ${q(o.endpoint)}`);
   if (o.profile !== defaultOptions.profile) parts.push(`--profile ${o.profile}`);
-  if (o.runs !== defaultOptions.runs) parts.push(`--runs ${o.runs}`);
+  if (o.runsGiven) parts.push(`--runs ${o.runs}`);
   if (o.slow) parts.push("--slow");
   if (o.timeoutMs !== defaultOptions.timeoutMs) parts.push(`--timeout-ms ${o.timeoutMs}`);
   parts.push(`--seed ${o.seed}`, `--only ${q(ruleId)}`);

@@ -3,12 +3,13 @@
  * the check needs and the run lacks (keys, a control API, --slow, the strict profile for a
  * choice of choices.md). A TargetError the check lets escape is a target error, and any other
  * exception a crash of the check: neither is a verdict on the rule, which is then skipped.
+ * A group's rules run together (runGroup): one shared run, one verdict per member.
  */
 import type { RuleResult, TargetErrorRecord } from "../reports/conformance-report.ts";
-import type { CheckDefinition, CheckOutcome, Oracle } from "./check.ts";
-import type { CheckContext } from "./check.ts";
+import type { CheckContext, CheckDefinition, CheckOutcome, Oracle } from "./check.ts";
 import type { Client } from "./client.ts";
 import { makeContext } from "./check-context.ts";
+import { PropertyInterrupted } from "./checks/support/interrupted.ts";
 import { TargetError } from "./errors.ts";
 import { KEY_FLAG } from "./keys.ts";
 import type { ResolvedOptions } from "./options.ts";
@@ -22,7 +23,9 @@ export interface RunCheckInput {
   readonly target: CheckContext["target"];
   /** Whether the target offers the emulator's control API (virtual time). */
   readonly controlApi: boolean;
-  readonly oracle?: Oracle;
+  readonly oracle: Oracle;
+  /** When the run must end (Date.now() value); Infinity without --max-duration. */
+  readonly deadline?: number;
   readonly log: (message: string) => void;
   readonly now: () => number;
   readonly transitions: Set<string>;
@@ -47,36 +50,105 @@ export function skipReason(check: CheckDefinition, rule: Rule, options: Resolved
   return undefined;
 }
 
+const baseOf = (rule: Rule) => ({ id: rule.id, title: rule.title, spec: rule.spec, section: rule.section, severity: rule.severity });
+
+/**
+ * What escaped a check, as the rule's skip and a target error record. A property stopped by its
+ * time bound, or anything thrown once the run's deadline passed (the run cuts its checks short
+ * then), is no verdict and no bug: only the skip, saying so.
+ */
+function escaped(err: unknown, ruleIds: readonly string[], input: Pick<RunCheckInput, "deadline" | "options">): { outcome: CheckOutcome; errors: TargetErrorRecord[] } {
+  if (err instanceof PropertyInterrupted) return { outcome: { status: "skip", reason: `interrupted: ${err.message} (45 s per property against a real-time target, or --max-duration)` }, errors: [] };
+  if (Date.now() >= (input.deadline ?? Number.POSITIVE_INFINITY)) {
+    return { outcome: { status: "skip", reason: `interrupted: the run's bound (--max-duration ${input.options.maxDurationS} s) ran out while this rule ran` }, errors: [] };
+  }
+  if (err instanceof TargetError) {
+    return {
+      outcome: { status: "skip", reason: `target error (${err.code}): ${err.message}` },
+      errors: ruleIds.map((ruleId) => ({ ruleId, code: err.code, message: err.message, request: err.request })),
+    };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return {
+    outcome: { status: "skip", reason: `the check crashed (a bug of the suite): ${message}` },
+    errors: ruleIds.map((ruleId) => ({ ruleId, code: "CPSIM_ERR_CHECK_CRASHED", message: `the check itself failed, a bug of the suite: ${message}` })),
+  };
+}
+
+function resultOf(rule: Rule, outcome: CheckOutcome, durationMs: number, requests: number): RuleResult {
+  const base = baseOf(rule);
+  return outcome.status === "fail" && outcome.failures.length > 0
+    ? { ...base, status: "fail", durationMs, requests, failures: outcome.failures }
+    : outcome.status === "skip"
+      ? { ...base, status: "skip", reason: outcome.reason, durationMs, requests, failures: [] }
+      : { ...base, status: "pass", durationMs, requests, failures: [] };
+}
+
+/** A rule skipped before it ran (a missing key, the profile, --max-duration): no time, no request. */
+export function skippedResult(rule: Rule, reason: string): RuleResult {
+  return { ...baseOf(rule), status: "skip", reason, durationMs: 0, requests: 0, failures: [] };
+}
+
 export async function runCheck(input: RunCheckInput): Promise<RunCheckResult> {
   const { check, rule } = input;
-  const base = { id: rule.id, title: rule.title, spec: rule.spec, section: rule.section, severity: rule.severity };
   const reason = skipReason(check, rule, input.options, input.controlApi);
-  if (reason) return { result: { ...base, status: "skip", reason, durationMs: 0, requests: 0, failures: [] }, targetErrors: [] };
+  if (reason) return { result: skippedResult(rule, reason), targetErrors: [] };
 
   const ctx = makeContext(input);
-  const before = input.client.stats.requests;
   const started = input.now();
   let outcome: CheckOutcome;
   const targetErrors: TargetErrorRecord[] = [];
   try {
     outcome = (await check.run(ctx)) ?? { status: "pass" };
   } catch (err) {
-    if (err instanceof TargetError) {
-      targetErrors.push({ ruleId: rule.id, code: err.code, message: err.message, request: err.request });
-      outcome = { status: "skip", reason: `target error (${err.code}): ${err.message}` };
-    } else {
-      const message = err instanceof Error ? err.message : String(err);
-      targetErrors.push({ ruleId: rule.id, code: "CPSIM_ERR_CHECK_CRASHED", message: `the check itself failed, a bug of the suite: ${message}` });
-      outcome = { status: "skip", reason: `the check crashed (a bug of the suite): ${message}` };
+    const e = escaped(err, [rule.id], input);
+    outcome = e.outcome;
+    targetErrors.push(...e.errors);
+  }
+  return { result: resultOf(rule, outcome, input.now() - started, ctx.client.sent), targetErrors };
+}
+
+export interface GroupMember {
+  readonly check: CheckDefinition;
+  readonly rule: Rule;
+}
+
+/**
+ * Runs the rules of one group with one shared run (one model, many checkers). Members the run
+ * configuration rules out are skipped as single rules are; the others share the run's time and
+ * requests, each judged on its own checker's verdict.
+ */
+export async function runGroup(
+  members: readonly GroupMember[],
+  input: Omit<RunCheckInput, "check" | "rule">,
+): Promise<{ results: RuleResult[]; targetErrors: TargetErrorRecord[] }> {
+  const results = new Map<string, RuleResult>();
+  const contexts = new Map<string, CheckContext>();
+  for (const m of members) {
+    const reason = skipReason(m.check, m.rule, input.options, input.controlApi);
+    if (reason) results.set(m.rule.id, skippedResult(m.rule, reason));
+    else contexts.set(m.rule.id, makeContext({ ...input, check: m.check, rule: m.rule }));
+  }
+  const targetErrors: TargetErrorRecord[] = [];
+  const group = members[0]?.check.group;
+  if (group && contexts.size > 0) {
+    const lead = [...contexts.values()][0]!;
+    const started = input.now();
+    let outcomes: ReadonlyMap<string, CheckOutcome> = new Map();
+    let failure: CheckOutcome | undefined;
+    try {
+      outcomes = await group.run(contexts);
+    } catch (err) {
+      const e = escaped(err, [...contexts.keys()].slice(0, 1), input);
+      failure = e.outcome;
+      targetErrors.push(...e.errors);
+    }
+    const durationMs = input.now() - started;
+    for (const m of members) {
+      if (!contexts.has(m.rule.id)) continue;
+      const outcome = failure ?? outcomes.get(m.rule.id) ?? { status: "skip" as const, reason: `the shared run of ${group.id} gave this rule no verdict (a bug of the suite)` };
+      results.set(m.rule.id, resultOf(m.rule, outcome, durationMs, lead.client.sent));
     }
   }
-  const durationMs = input.now() - started;
-  const requests = input.client.stats.requests - before;
-  const result: RuleResult =
-    outcome.status === "fail" && outcome.failures.length > 0
-      ? { ...base, status: "fail", durationMs, requests, failures: outcome.failures }
-      : outcome.status === "skip"
-        ? { ...base, status: "skip", reason: outcome.reason, durationMs, requests, failures: [] }
-        : { ...base, status: "pass", durationMs, requests, failures: [] };
-  return { result, targetErrors };
+  return { results: members.map((m) => results.get(m.rule.id)!), targetErrors };
 }

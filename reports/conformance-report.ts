@@ -97,7 +97,18 @@ export interface TransitionCoverage {
 }
 
 export interface Coverage {
-  readonly rules: { readonly checked: number; readonly total: number; readonly unchecked: readonly string[] };
+  /**
+   * checked: rules judged (passed, failed or known); total: the catalog's rules; selected: those
+   * --only/--skip chose (absent in reports of older versions: all of them); minCoverage: the
+   * floor of judged rules, in percent of `selected`, below which the run fails.
+   */
+  readonly rules: {
+    readonly checked: number;
+    readonly total: number;
+    readonly unchecked: readonly string[];
+    readonly selected?: number;
+    readonly minCoverage?: number;
+  };
   readonly transitions: readonly TransitionCoverage[];
 }
 

@@ -18,12 +18,13 @@ dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; 
 .s-pass { color: var(--pass); } .s-fail { color: var(--fail); } .s-skip { color: var(--skip); } .s-known { color: var(--known); } .s-error { color: var(--err); }
 .verdict.s-pass { background: var(--pass); color: #fff; } .verdict.s-fail { background: var(--fail); color: #fff; } .verdict.s-error { background: var(--err); color: #fff; }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
-th { background: var(--bg); } td.num { text-align: right; white-space: nowrap; } td.id { font-family: ui-monospace, Menlo, Consolas, monospace; word-break: break-all; }
+th { background: var(--bg); } td.num { text-align: right; white-space: nowrap; } td.id { font-family: ui-monospace, Menlo, Consolas, monospace; white-space: nowrap; }
 .bar { height: 10px; background: var(--bg); border: 1px solid var(--line); border-radius: 5px; overflow: hidden; max-width: 420px; } .bar > span { display: block; height: 100%; background: var(--pass); }
 .filters button { margin-right: 6px; border: 1px solid var(--line); background: #fff; border-radius: 6px; padding: 3px 10px; cursor: pointer; } .filters button[aria-pressed="true"] { background: #1f2328; color: #fff; }
 .failure { border: 1px solid var(--fail); border-left-width: 4px; border-radius: 6px; padding: 12px; margin: 12px 0; }
 blockquote { margin: 6px 0; padding: 4px 12px; border-left: 3px solid var(--line); color: #3d444d; }
 .copy { float: right; font-size: 12px; } .hidden { display: none; }
+table.rules { margin-bottom: 12px; } h3 small { font-weight: normal; color: #59636e; }
 `;
 
 /**

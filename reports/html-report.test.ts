@@ -30,10 +30,25 @@ t.test("it shows the summary, coverage and each failure's details, escaped", asy
   t.match(html, /CPSIM_ERR_TARGET_TIMEOUT/);
 });
 
-t.test("a clean run says so", async (t) => {
+t.test("failures come first, then the rules grouped by area with unbroken ids, then coverage", async (t) => {
+  const html = renderHtmlReport(sampleReport);
+  const at = (re: RegExp) => html.search(re);
+  t.ok(at(/<section id="summary">/) < at(/<section id="failures">/), "summary, then failures");
+  t.ok(at(/<section id="failures">/) < at(/<section id="rules-section">/), "failures, then rules");
+  t.ok(at(/<section id="rules-section">/) < at(/<section id="coverage">/), "rules, then coverage");
+  t.match(html, /<h3 id="area-pods">pods <small>/, "an area heading");
+  t.match(html, /<table class="rules" data-area="pods">/);
+  t.match(html, /td\.id \{[^}]*white-space: nowrap/, "a rule id never wraps mid-word");
+  t.notMatch(html, /td\.id \{[^}]*break-all/);
+  t.match(html, /class="verdict s-fail">FAILED \(1 failed; 5 of 8 rules judged\)/, "the badge says how much was judged");
+});
+
+t.test("a clean run says so, with how many rules it judged; a thin one fails", async (t) => {
   const clean = { ...sampleReport, rules: [sampleReport.rules[0]], targetErrors: [], summary: { passed: 1, failed: 0, skipped: 0, known: 0, targetErrors: 0 } };
   const html = renderHtmlReport(clean);
-  t.match(html, /class="verdict s-pass">PASSED/);
+  t.match(html, /class="verdict s-pass">PASSED \(5 of 8 rules judged\)/);
+  const thin = { ...clean, coverage: { ...clean.coverage, rules: { ...clean.coverage.rules, checked: 3, minCoverage: 60 } } };
+  t.match(renderHtmlReport(thin), /class="verdict s-fail">FAILED \(only 3 of 8 rules judged, 37% &lt; --min-coverage 60%\)/);
   t.match(html, /<h2>Failures<\/h2><p>None\.<\/p>/);
   t.notMatch(html, /id="target-errors"/);
 });

@@ -1,6 +1,7 @@
 /**
- * The self-contained HTML report: summary, coverage, every rule, and each failure's details
- * (rule, spec sentence, evidence, reproduction). Every value is escaped: bodies and headers come
+ * The self-contained HTML report, in the order people read it: the verdict ("PASSED (n of m
+ * rules judged)") and summary, then the failures with their curl reproductions, then every rule
+ * grouped by area (the rule id on one line), then coverage and target errors. Every value is escaped: bodies and headers come
  * from the target under test, which may send markup or script on purpose or by accident.
  */
 import type { ConformanceReport, RecordedRequest, ReportFailure, RuleResult, TargetErrorRecord } from "./conformance-report.ts";
@@ -8,14 +9,14 @@ import { escapeHtml as h } from "./escape.ts";
 import { describeBody } from "./failure-text.ts";
 import { formatDuration, requestsPerSecond } from "./format.ts";
 import { HTML_SCRIPT, HTML_STYLE } from "./html-assets.ts";
+import { verdict } from "./verdict.ts";
 
 /** No network at all: only the inline style and script of the page itself may run. */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
-function verdict(report: ConformanceReport): { text: string; cls: string } {
-  if (report.summary.failed > 0) return { text: "FAILED", cls: "s-fail" };
-  if (report.summary.targetErrors > 0) return { text: "TARGET ERRORS", cls: "s-error" };
-  return { text: "PASSED", cls: "s-pass" };
+function badge(report: ConformanceReport): { text: string; cls: string } {
+  const v = verdict(report);
+  return { text: v.text, cls: v.kind === "pass" ? "s-pass" : v.kind === "fail" ? "s-fail" : "s-error" };
 }
 
 function meta(report: ConformanceReport): string {
@@ -65,8 +66,13 @@ function coverage(report: ConformanceReport): string {
       return `<h3>${h(m)} transitions: ${all.filter((t) => t.exercised).length} of ${all.length}</h3><table><thead><tr><th>from</th><th>to</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
     })
     .join("");
-  return `<section id="coverage"><h2>Coverage</h2><p>${c.rules.checked} of ${c.rules.total} rules checked (${pct}%)</p><div class="bar"><span style="width:${pct}%"></span></div>${unchecked}${transitions}</section>`;
+  return `<section id="coverage"><h2>Coverage</h2><p>${c.rules.checked} of ${c.rules.total} rules checked (${pct}%)${
+    c.rules.selected !== undefined && c.rules.selected !== c.rules.total ? `; ${c.rules.selected} selected by --only/--skip` : ""
+  }${c.rules.minCoverage !== undefined ? `; the run requires ${c.rules.minCoverage}% of the selected rules judged (--min-coverage)` : ""}</p><div class="bar"><span style="width:${pct}%"></span></div>${unchecked}${transitions}</section>`;
 }
+
+/** The area of a rule: the first segment of its id (pods, graphql, jobs, auth, ratelimit ...). */
+const areaOf = (id: string): string => id.split(".")[0] ?? id;
 
 function rulesTable(report: ConformanceReport): string {
   const row = (r: RuleResult) => {
@@ -79,9 +85,21 @@ function rulesTable(report: ConformanceReport): string {
   const filters = ["all", "fail", "known", "skip", "pass"]
     .map((f) => `<button type="button" data-filter="${f}" aria-pressed="${f === "all"}">${f}</button>`)
     .join("");
-  return `<section id="rules-section"><h2>Rules</h2><p class="filters">${filters}</p><table id="rules"><thead><tr><th>rule</th><th>result</th><th>time</th><th>title</th><th>note</th></tr></thead><tbody>${report.rules
-    .map(row)
-    .join("")}</tbody></table></section>`;
+  const areas = [...new Set(report.rules.map((r) => areaOf(r.id)))];
+  const groups = areas
+    .map((area) => {
+      const rules = report.rules.filter((r) => areaOf(r.id) === area);
+      const counts = ["pass", "fail", "known", "skip"]
+        .map((st) => [st, rules.filter((r) => r.status === st).length] as const)
+        .filter(([, n]) => n > 0)
+        .map(([st, n]) => `<span class="s-${st}">${n} ${st}</span>`)
+        .join(", ");
+      return `<h3 id="area-${h(area)}">${h(area)} <small>(${counts})</small></h3><table class="rules" data-area="${h(area)}"><thead><tr><th>rule</th><th>result</th><th>time</th><th>title</th><th>note</th></tr></thead><tbody>${rules
+        .map(row)
+        .join("")}</tbody></table>`;
+    })
+    .join("\n");
+  return `<section id="rules-section"><h2>Rules by area</h2><p class="filters">${filters}</p><div id="rules">${groups}</div></section>`;
 }
 
 function headers(hs: Readonly<Record<string, string>>): string {
@@ -138,7 +156,7 @@ function targetErrors(errors: readonly TargetErrorRecord[]): string {
 }
 
 export function renderHtmlReport(report: ConformanceReport): string {
-  const v = verdict(report);
+  const v = badge(report);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -150,11 +168,11 @@ export function renderHtmlReport(report: ConformanceReport): string {
 <style>${HTML_STYLE}</style>
 </head>
 <body>
-<header><h1>cpsim conformance report <span class="verdict ${v.cls}">${v.text}</span></h1>${meta(report)}</header>
+<header><h1>cpsim conformance report <span class="verdict ${v.cls}">${h(v.text)}</span></h1>${meta(report)}</header>
 ${summary(report)}
-${coverage(report)}
-${rulesTable(report)}
 ${failures(report)}
+${rulesTable(report)}
+${coverage(report)}
 ${targetErrors(report.targetErrors)}
 <script>${HTML_SCRIPT}</script>
 </body>

@@ -58,6 +58,8 @@ t.test("JUnit XML is well-formed, one testcase per rule, with failures, skips an
   t.match(xml, /\\u0007 bell/, "the control character is shown, not written");
   t.match(xml, /seed: 42 path: 3:1:0/);
   t.match(xml, /curl -sS -X POST/);
+  t.match(xml, /<property name="verdict" value="FAILED \(1 failed; 5 of 8 rules judged\)"\/>/, "the verdict says how much was judged");
+  t.match(xml, /<system-out>FAILED \(1 failed; 5 of 8 rules judged\)<\/system-out>\n  <\/testsuite>/);
 });
 
 t.test("the checker itself rejects what it must", async (t) => {

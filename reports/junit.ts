@@ -7,6 +7,7 @@
 import type { ConformanceReport, RuleResult } from "./conformance-report.ts";
 import { escapeXml } from "./escape.ts";
 import { failureText } from "./failure-text.ts";
+import { verdict } from "./verdict.ts";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -46,6 +47,8 @@ export function renderJUnit(report: ConformanceReport): string {
     ["serverless-url", report.serverlessUrl],
     ["seed", String(report.seed)],
     ["profile", report.profile],
+    // The verdict with how much was judged, so a thin run never reads as a full one in CI.
+    ["verdict", verdict(report).text],
     ...(report.baseline ? [["baseline", report.baseline]] : []),
   ].map(([k, v]) => `      <property name="${escapeXml(k)}" value="${escapeXml(v)}"/>`);
   return [
@@ -56,6 +59,7 @@ export function renderJUnit(report: ConformanceReport): string {
     ...properties,
     "    </properties>",
     ...rules.map((r) => testcase(r, report)),
+    `    <system-out>${escapeXml(verdict(report).text)}</system-out>`,
     "  </testsuite>",
     "</testsuites>",
     "",

@@ -2,17 +2,27 @@ import t from "tap";
 import { sampleReport } from "./sample-report.ts";
 import { renderSummaryTable } from "./summary-table.ts";
 
-t.test("summary table at the default width", async (t) => {
+t.test("the summary: failures with their replay, skips by reason, totals, and the verdict last", async (t) => {
   const out = renderSummaryTable(sampleReport);
   t.matchSnapshot(out, "width 100");
+  t.match(out, /^FAIL pods\.create\.unknown-property: 1 failure\n  expected: 400 problem\+json/m);
+  t.match(out, /reproduce pods\.create\.unknown-property with: cpsim conform .*--seed 42/);
+  t.match(out, /skipped, by reason:\n/);
   t.match(out, /1 passed, 1 failed, 2 skipped, 1 known, 1 target error/);
   t.match(out, /wall time 31\.8 s, 120 requests, 3\.8 requests\/s/);
-  t.match(out, /reproduce pods\.create\.unknown-property with: cpsim conform .*--seed 42/);
+  t.match(out.trimEnd().split("\n").pop(), /^FAILED \(1 failed; 5 of 8 rules judged\)$/, "the verdict is the last line");
+  for (const r of sampleReport.rules.filter((x) => x.status === "pass")) t.notMatch(out, new RegExp(`^${r.id.replace(/\./g, "\\.")}\\b`, "m"), "passed rules are not listed again");
 });
 
-t.test("summary table in a narrow terminal keeps rows within the width", async (t) => {
+t.test("quiet: no skip reasons, only failures and totals", async (t) => {
+  const out = renderSummaryTable(sampleReport, { quiet: true });
+  t.notMatch(out, /skipped, by reason/);
+  t.match(out, /^FAIL pods\.create\.unknown-property/m);
+  t.match(out, /rules judged/);
+});
+
+t.test("a narrow terminal cuts the long notes to its width", async (t) => {
   const out = renderSummaryTable(sampleReport, { width: 50 });
   t.matchSnapshot(out, "width 50");
-  const table = out.split("\n").slice(0, sampleReport.rules.length + 2);
-  for (const line of table) t.ok(line.length <= 50, `fits: ${line}`);
+  for (const line of out.split("\n").filter((l) => l.startsWith("   "))) t.ok(line.length <= 50, `fits: ${line}`);
 });

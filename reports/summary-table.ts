@@ -1,48 +1,51 @@
 /**
- * The terminal summary printed at the end of a run: one row per rule (rule, result, time and a
- * note), then the counts, the wall time and the request rate, and how to replay each failure.
+ * The terminal summary printed once at the end of a run. It does not list every rule again (the
+ * progress did, and report.html does): it shows each failure with what was expected and how to
+ * replay it, the skipped rules grouped by reason, the counts, the coverage, the wall time and the
+ * request rate, and last the verdict ("PASSED (n of m rules judged)"). `quiet` leaves out the
+ * skip reasons: only the failures and the totals remain.
  */
-import type { ConformanceReport, RuleResult } from "./conformance-report.ts";
+import type { ConformanceReport } from "./conformance-report.ts";
 import { formatDuration, plural, requestsPerSecond } from "./format.ts";
-import { renderTextTable, type TextColumn } from "./text-table.ts";
+import { verdict } from "./verdict.ts";
 
 export interface SummaryTableOptions {
   /** Terminal width in characters (default 100). */
   readonly width?: number;
+  /** Only the failures and the totals. */
+  readonly quiet?: boolean;
 }
 
-const COLUMNS: readonly TextColumn[] = [
-  { header: "Rule", flex: true, min: 20 },
-  { header: "Result" },
-  { header: "Time", align: "right" },
-  { header: "Note", flex: true, optional: true, min: 12 },
-];
-
-function note(rule: RuleResult): string {
-  if (rule.status === "fail") return `${plural(rule.failures.length, "failure")}: ${rule.failures[0]?.evidence.expected ?? ""}`;
-  return rule.reason ?? "";
-}
+const cut = (text: string, width: number): string => (text.length <= width ? text : `${text.slice(0, Math.max(1, width - 1))}…`);
 
 export function renderSummaryTable(report: ConformanceReport, options: SummaryTableOptions = {}): string {
   const width = Math.max(40, options.width ?? 100);
-  const rows = report.rules.map((r) => [r.id, r.status.toUpperCase(), formatDuration(r.durationMs), note(r)]);
+  const lines: string[] = [];
+  for (const r of report.rules.filter((x) => x.status === "fail")) {
+    lines.push(`FAIL ${r.id}: ${plural(r.failures.length, "failure")}`);
+    const first = r.failures[0];
+    if (first) lines.push(`  expected: ${cut(first.evidence.expected.replace(/\s+/g, " "), width - 12)}`, `  got: HTTP ${first.evidence.got.status}`);
+    if (first?.reproduction.command) lines.push(`  reproduce ${r.id} with: ${first.reproduction.command}`);
+  }
+  const known = report.rules.filter((x) => x.status === "known");
+  if (known.length) lines.push(`known (in the baseline): ${known.map((r) => r.id).join(", ")}`);
+  if (!options.quiet) {
+    const reasons = new Map<string, number>();
+    for (const r of report.rules) if (r.status === "skip") reasons.set(r.reason ?? "skipped", (reasons.get(r.reason ?? "skipped") ?? 0) + 1);
+    if (reasons.size) {
+      lines.push(`skipped, by reason:`);
+      for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1])) lines.push(cut(`  ${String(n).padStart(3)} × ${reason}`, width));
+    }
+  }
   const s = report.summary;
   const rate = requestsPerSecond(report.requests, report.wallTimeMs);
-  const lines = [
-    renderTextTable(COLUMNS, rows, width),
-    `${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.known} known` +
-      (s.targetErrors ? `, ${plural(s.targetErrors, "target error")}` : ""),
-    `coverage: ${report.coverage.rules.checked}/${report.coverage.rules.total} rules checked` +
-      transitionsLine(report),
+  lines.push(
+    `${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.known} known` + (s.targetErrors ? `, ${plural(s.targetErrors, "target error")}` : ""),
+    `coverage: ${report.coverage.rules.checked}/${report.coverage.rules.selected ?? report.coverage.rules.total} rules judged` + transitionsLine(report),
     `wall time ${formatDuration(report.wallTimeMs)}, ${plural(report.requests, "request")}, ${rate.toFixed(1)} requests/s`,
-  ];
-  for (const e of report.targetErrors) {
-    lines.push(`target error${e.ruleId ? ` in ${e.ruleId}` : ""}: ${e.code}: ${e.message}`);
-  }
-  for (const r of report.rules) {
-    const command = r.status === "fail" ? r.failures[0]?.reproduction.command : undefined;
-    if (command) lines.push(`reproduce ${r.id} with: ${command}`);
-  }
+  );
+  for (const e of report.targetErrors) lines.push(cut(`target error${e.ruleId ? ` in ${e.ruleId}` : ""}: ${e.code}: ${e.message}`, width * 3));
+  lines.push(verdict(report).text);
   return lines.join("\n") + "\n";
 }
 

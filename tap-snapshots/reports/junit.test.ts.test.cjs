@@ -14,6 +14,7 @@ exports[`reports/junit.test.ts > TAP > JUnit XML is well-formed, one testcase pe
       <property name="serverless-url" value="http://127.0.0.1:8080"/>
       <property name="seed" value="42"/>
       <property name="profile" value="lenient"/>
+      <property name="verdict" value="FAILED (1 failed; 5 of 8 rules judged)"/>
       <property name="baseline" value="previous/report.json"/>
     </properties>
     <testcase classname="pods.create" name="pods.create.required-fields" time="0.012">
@@ -58,6 +59,7 @@ curl -sS -X POST &apos;http://127.0.0.1:8080/v2/pods&apos; -H &apos;content-type
 POST http://127.0.0.1:8080/v2/conformance/runsync</error>
       <system-out>spec: \`runsync\` waits for completion and returns the whole result in one response.</system-out>
     </testcase>
+    <system-out>FAILED (1 failed; 5 of 8 rules judged)</system-out>
   </testsuite>
 </testsuites>
 

@@ -119,13 +119,13 @@ registerCheck(
               ctx.exercised("graphql-pod", "created", "running");
               return undefined;
             }
-            // Deploying means running; only virtual time makes "never, within an hour" a verdict.
-            if (!ctx.controlApi) return new Inconclusive(`the deployed pod showed no runtime within ${runningBound(ctx)}`);
             // A pod may end in ERROR ("unrecoverable error"), which the spec allows: where REST
             // shows that status, the run cannot judge deployment.
             const rest = await ctx.client.request({ method: "GET", url: new URL(`/v2/pods/${encodeURIComponent(pod.podId)}`, ctx.target.rest).href, auth: { key: "api" } });
             const status = isObj(rest.json) ? rest.json.status : undefined;
             if (rest.status === 200 && status === "ERROR") return new Inconclusive("the deployed pod ended in ERROR, which the spec allows");
+            // Deploying means running; only virtual time makes "never, within an hour" a verdict.
+            if (!ctx.controlApi) return new Inconclusive(`the deployed pod showed no runtime within ${runningBound(ctx)} (the wait's bound)`);
             const last = await gql(ctx, podQuery(pod.podId, "id runtime { uptimeInSeconds }"));
             return {
               expected: `the deployed pod running (a non-null runtime) within ${runningBound(ctx)} ${rule}; got ${describe(last)}`,

@@ -5,6 +5,7 @@
  * `pod` query offers.
  */
 import type { CheckContext } from "../../check.ts";
+import { adaptivePauses } from "../support/poll.ts";
 import { advance } from "../support/time.ts";
 import { gqlString } from "./graphql-literal.ts";
 import { gql, rootObject, type GqlAnswer } from "./graphql-request.ts";
@@ -20,19 +21,13 @@ export function podQuery(podId: string, selection = `id name ${RUNTIME_SELECTION
 
 /**
  * The pauses between tries. Virtual time: even steps (an hour in all for a start, ten seconds
- * for a short wait). Real time: growing from two seconds to fifteen, so a fast target is not
- * kept waiting and a slow one is not polled needlessly (ten minutes in all for a start).
+ * for a short wait). Real time: from 100 ms, growing to five seconds at most (support/poll.ts),
+ * so a fast target is not kept waiting and a slow one is not polled needlessly (ten minutes in
+ * all for a start, twenty seconds for a short wait).
  */
 function pauses(ctx: CheckContext, long: boolean): number[] {
   if (ctx.controlApi) return long ? Array<number>(120).fill(30_000) : Array<number>(5).fill(2_000);
-  const out: number[] = [];
-  let total = 0;
-  const budget = long ? 600_000 : 20_000;
-  for (let step = 2_000; total + step <= budget; step = Math.min(15_000, Math.round(step * 1.5))) {
-    out.push(step);
-    total += step;
-  }
-  return out;
+  return adaptivePauses(long ? 600_000 : 20_000, long ? 5_000 : 2_000);
 }
 
 export interface PodRead {
@@ -40,12 +35,30 @@ export interface PodRead {
   readonly pod: Obj;
 }
 
-/** The pod once `accept` holds of it; undefined when it never did within the bound. */
+/** Statuses a pod does not leave on its own towards RUNNING: waiting longer for a runtime is pointless. */
+const SETTLED = new Set(["ERROR", "EXITED", "TERMINATED"]);
+
+/** The pod's REST status (getPod), or undefined when the target does not answer one. */
+async function restStatus(ctx: CheckContext, podId: string): Promise<string | undefined> {
+  const res = await ctx.client.request({ method: "GET", url: new URL(`/v2/pods/${encodeURIComponent(podId)}`, ctx.target.rest).href, auth: { key: "api" } });
+  const status = isObj(res.json) ? res.json.status : undefined;
+  return res.status === 200 && typeof status === "string" ? status : undefined;
+}
+
+/**
+ * The pod once `accept` holds of it; undefined when it never did within the bound. A long wait
+ * in real time also reads the pod's REST status now and then, and ends as soon as the pod
+ * settled in ERROR, EXITED or TERMINATED (the spec allows a pod to fail): ten minutes of polling
+ * a failed pod would judge nothing.
+ */
 export async function waitForPod(ctx: CheckContext, podId: string, accept: (pod: Obj) => boolean, long: boolean, selection?: string): Promise<PodRead | undefined> {
+  let tries = 0;
   for (const pause of [...pauses(ctx, long), undefined]) {
     const answer = await gql(ctx, podQuery(podId, selection));
     const pod = rootObject(answer, "pod");
     if (answer.ok && pod && accept(pod)) return { answer, pod };
+    if (long && !ctx.controlApi && ++tries % 4 === 0 && SETTLED.has((await restStatus(ctx, podId)) ?? "")) return undefined;
+    if (pause !== undefined && !ctx.controlApi && Date.now() >= ctx.deadline) return undefined;
     if (pause !== undefined) await advance(ctx, pause);
   }
   return undefined;
@@ -58,4 +71,4 @@ export const waitVisible = (ctx: CheckContext, podId: string, selection?: string
 export const waitRunning = (ctx: CheckContext, podId: string, selection?: string) => waitForPod(ctx, podId, (p) => isObj(p.runtime), true, selection);
 
 /** How long waitRunning waits, in words, for skip reasons. */
-export const runningBound = (ctx: CheckContext): string => (ctx.controlApi ? "an hour of virtual time" : "ten minutes");
+export const runningBound = (ctx: CheckContext): string => (ctx.controlApi ? "an hour of virtual time" : "ten minutes of real time");

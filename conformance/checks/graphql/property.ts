@@ -11,6 +11,7 @@
 import fc from "fast-check";
 import type { CheckContext, CheckOutcome, FailureInput } from "../../check.ts";
 import { withGraphqlCaptures } from "./captures.ts";
+import { throwIfOnlyInterrupted } from "../support/interrupted.ts";
 
 export interface PropertyOptions {
   readonly numRuns: number;
@@ -60,6 +61,7 @@ export async function checkProperty<T>(
   const details = await fc.check(property, { ...ctx.fc, numRuns: opts.numRuns });
   if (thrown) throw thrown.error;
   if (details.failed) {
+    throwIfOnlyInterrupted(details, last !== undefined);
     if (!last) throw details.errorInstance ?? new Error("the property failed without a recorded failure");
     return ctx.fail(withGraphqlCaptures(ctx.failure({ ...last, ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}) })));
   }

@@ -14,7 +14,7 @@
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
 import { schemaErrors } from "../support/schema.ts";
-import { FINISH_BUDGET_MS } from "./support/budgets.ts";
+import { FINISH_BUDGET_MS, START_BUDGET_MS } from "./support/budgets.ts";
 import { ACTIVE_STATUSES, asJob, isObject, show } from "./support/job-body.ts";
 import { is2xx, type JobSession } from "./support/job-session.ts";
 import { sleep } from "./support/inputs.ts";
@@ -38,7 +38,7 @@ function statusOf(res: ClientResponse): string | undefined {
 async function purgeScene(session: JobSession): Promise<PurgeScene | string> {
   const runningMs = session.virtual ? holdMs(session) : 15_000;
   const primary = await submitRunning(session, runningMs);
-  if (primary === undefined) return "could not observe a job IN_PROGRESS within the time allowed";
+  if (primary === undefined) return `could not observe a job IN_PROGRESS within ${session.bound(START_BUDGET_MS)} (the wait's bound)`;
   if ((await submitQueued(session)) === undefined) return "could not get a job to stay IN_QUEUE (every submission was taken by a worker at once)";
   await session.run(sleep(holdMs(session)));
   const running: string[] = [];

@@ -57,7 +57,7 @@ async function expectGone(ctx: CheckContext, session: JobSession, id: string, wh
 export async function checkRetentionRun(ctx: CheckContext): Promise<CheckOutcome | void> {
   return scenario(ctx, async (session) => {
     const job = await finished(session, { marker: "retention-run" });
-    if (job.status !== "COMPLETED") return ctx.skip(`the job did not complete within the time allowed (${job.status ?? "unreadable"})`);
+    if (job.status !== "COMPLETED") return ctx.skip(`the job did not complete within ${session.bound(FINISH_BUDGET_MS)}, the wait's bound (${job.status ?? "unreadable"})`);
     await advanceTo(session, job.at + 25 * MINUTE);
     await expectKept(session, job.id, "the COMPLETED run job with its output, 25 minutes after it completed (run results are kept 30 minutes after completion)");
     await advanceTo(session, job.at + 31 * MINUTE);
@@ -131,7 +131,7 @@ export async function checkStatusTtl(ctx: CheckContext): Promise<CheckOutcome | 
 export async function checkRetryExpired(ctx: CheckContext): Promise<CheckOutcome | void> {
   return scenario(ctx, async (session) => {
     const job = await finished(session, fail("cpsim retry after expiry"));
-    if (job.status !== "FAILED") return ctx.skip(`the failing job did not end FAILED within the time allowed (${job.status ?? "unreadable"})`);
+    if (job.status !== "FAILED") return ctx.skip(`the failing job did not end FAILED within ${session.bound(FINISH_BUDGET_MS)}, the wait's bound (${job.status ?? "unreadable"})`);
     await advanceTo(session, job.at + 31 * MINUTE);
     const res = await session.retry(job.id);
     if (!accepts(ctx, res.status)) {

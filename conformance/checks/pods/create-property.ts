@@ -8,6 +8,7 @@
  */
 import fc from "fast-check";
 import type { CheckContext, CheckOutcome, FailureInput } from "../../check.ts";
+import { throwIfOnlyInterrupted } from "../support/interrupted.ts";
 
 export interface PropertyOptions {
   readonly numRuns: number;
@@ -51,6 +52,7 @@ export async function checkProperty<T>(ctx: CheckContext, arb: fc.Arbitrary<T>, 
   const details = await fc.check(property, { ...ctx.fc, numRuns: opts.numRuns, ...(examples.length > 0 ? { examples } : {}) });
   if (thrown) throw thrown.error;
   if (!details.failed) return undefined;
+  throwIfOnlyInterrupted(details, last !== undefined);
   if (!last) throw details.errorInstance ?? new Error("the property failed without a recorded failure");
   return ctx.fail({ ...last, ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}) });
 }

@@ -199,8 +199,8 @@ export interface CommandOptions {
   /** Upper bound of one time step, in ms (virtual with the control API). */
   readonly maxAdvanceMs: number;
   readonly maxCommands: number;
-  /** Ask GPU pods for global networking where the catalog allows it. */
-  readonly globalPods?: boolean;
+  /** Ask GPU pods for global networking where the catalog allows it: always, or in some creates ("sometimes", the shared run of every rule). */
+  readonly globalPods?: boolean | "sometimes";
   /** Weights that replace the default ones for some commands. */
   readonly focus?: Partial<Record<CommandKind, number>>;
 }
@@ -214,8 +214,14 @@ const DEFAULT_WEIGHTS: Readonly<Record<CommandKind, number>> = { create: 3, get:
  * A run: a first pod (so no run is spent without one), then the drawn commands. The first
  * create shrinks with its body; the commands shrink as fast-check's command lists do.
  */
+/** Create bodies, with global networking asked for as `globalPods` says. */
+function bodiesArb(o: CommandOptions): fc.Arbitrary<Record<string, any>> {
+  if (o.globalPods === "sometimes") return fc.oneof(createBodyArb(o.catalog, false), createBodyArb(o.catalog, true));
+  return createBodyArb(o.catalog, o.globalPods === true);
+}
+
 export function lifecycleRunArb(o: CommandOptions): fc.Arbitrary<{ first: Command | undefined; commands: Iterable<Command> }> {
-  const first = canCreate(o.catalog) ? createBodyArb(o.catalog, o.globalPods).map((b): Command | undefined => new CreatePod(b)) : fc.constant(undefined);
+  const first = canCreate(o.catalog) ? bodiesArb(o).map((b): Command | undefined => new CreatePod(b)) : fc.constant(undefined);
   return fc.record({ first, commands: lifecycleCommands(o) });
 }
 
@@ -224,7 +230,7 @@ export function lifecycleCommands(o: CommandOptions): fc.Arbitrary<Iterable<Comm
   // Weights: time steps and actions first, so a short sequence already has pods moving through states.
   const w = { ...DEFAULT_WEIGHTS, ...o.focus };
   const weighted: fc.WeightedArbitrary<Command>[] = [
-    ...(canCreate(o.catalog) ? [{ arbitrary: createBodyArb(o.catalog, o.globalPods).map((b) => new CreatePod(b) as Command), weight: w.create }] : []),
+    ...(canCreate(o.catalog) ? [{ arbitrary: bodiesArb(o).map((b) => new CreatePod(b) as Command), weight: w.create }] : []),
     { arbitrary: n.map((i) => new GetPod(i) as Command), weight: w.get },
     { arbitrary: fc.constant(new ListPods() as Command), weight: w.list },
     { arbitrary: fc.integer({ min: 1_000, max: o.maxAdvanceMs }).map((ms) => new Advance(ms) as Command), weight: w.advance },

@@ -7,6 +7,7 @@
 import type { PodAction } from "../../../sim/api/schemas/index.ts";
 import type { ClientResponse } from "../../client.ts";
 import type { CurlCapture } from "../../curl.ts";
+import type { Oracle } from "../../oracle/oracle.ts";
 import type { Profile } from "../../options.ts";
 import type { Exchange } from "../../recorder.ts";
 
@@ -66,6 +67,8 @@ export interface Violation {
 /** What a checker may use besides the observation. */
 export interface CheckerEnv {
   readonly profile: Profile;
+  /** The platform model as the oracle: the states and answers the spec allows (narrowed under strict). */
+  readonly oracle: Oracle;
   /** The data center of one of the account's network volumes, when the target said. */
   volumeDataCenter(volumeId: string): string | undefined;
   /** Reads the pod again after a short wait (for rules that allow a moment's lag). */

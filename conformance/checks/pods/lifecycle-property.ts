@@ -7,15 +7,16 @@
  */
 import fc from "fast-check";
 import type { CheckContext, CheckOutcome, FailureInput } from "../../check.ts";
-import { defaultOptions } from "../../options.ts";
+import { EMBEDDED_RUNS } from "../../options.ts";
 import { LifecycleViolation } from "./lifecycle-session.ts";
+import { throwIfOnlyInterrupted } from "../support/interrupted.ts";
 
 /**
- * Runs for a property whose runs cost several requests: `atDefault` with the default `--runs`,
+ * Runs for a property whose runs cost several requests: `atDefault` with the embedded target's default `--runs`,
  * in proportion otherwise (so `--runs 500` searches ten times deeper, `--runs 1` runs once).
  */
 export function scaledRuns(ctx: CheckContext, atDefault: number): number {
-  return Math.max(1, Math.round((ctx.options.runs * atDefault) / defaultOptions.runs));
+  return Math.max(1, Math.round((ctx.options.runs * atDefault) / EMBEDDED_RUNS));
 }
 
 export interface PropertyResult {
@@ -48,6 +49,7 @@ export async function checkRequests<T>(
   });
   const details = await fc.check(property, { ...ctx.fc, numRuns: scaledRuns(ctx, numRuns) });
   if (fatal !== undefined) throw fatal;
+  throwIfOnlyInterrupted(details, details.errorInstance instanceof LifecycleViolation);
   if (!details.failed) return { judged };
   const err = details.errorInstance;
   if (!(err instanceof LifecycleViolation)) throw err;

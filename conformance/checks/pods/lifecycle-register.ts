@@ -1,10 +1,11 @@
 /**
- * Registers the pod rules judged over time by the lifecycle model: one check per rule, each
- * running the model with that rule's checker after every step. Rules that need a setup the
- * model does not make (a locked pod, a host filled up, broken action bodies, unknown ids) have
- * checks of their own, registered in the files named after them.
+ * Registers the pod rules judged over time by the lifecycle model as one group: one model run
+ * with every selected rule's checker after every step, each violation attributed to its own
+ * rule. Rules that need a setup the model does not make (a locked pod, a host filled up, broken
+ * action bodies, unknown ids) have checks of their own, registered in the files named after them.
  */
-import { registerCheck } from "../../check-registry.ts";
+import type { CheckGroup } from "../../check.ts";
+import { checks } from "../../check-registry.ts";
 import type { InvariantChecker } from "./lifecycle-observation.ts";
 import {
   actionsEnum, actionsMatchStatus, costZeroWhenStopped, globalNetworkingDnsForm, globalNetworkingEnabledDerived,
@@ -12,7 +13,7 @@ import {
   runtimeNullUnlessRunning, statusEnum,
 } from "./lifecycle-invariants.ts";
 import { actionAllowedInStatus, actionResponseStatus, deleteNoContent, listShape } from "./lifecycle-operations.ts";
-import { runLifecycleModel } from "./lifecycle-run.ts";
+import { runLifecycleModel, type ModelMember } from "./lifecycle-run.ts";
 import { transitionLegal } from "./lifecycle-transitions.ts";
 
 const modelRules: ReadonlyArray<readonly [string, InvariantChecker]> = [
@@ -35,7 +36,12 @@ const modelRules: ReadonlyArray<readonly [string, InvariantChecker]> = [
   ["pods.list.shape", listShape],
 ];
 
-for (const [ruleId, checker] of modelRules) {
-  registerCheck(ruleId, (ctx) => runLifecycleModel(ctx, checker), { needs: { keys: ["api"] } });
-}
+const byRule = new Map(modelRules);
+
+export const podLifecycleGroup: CheckGroup = {
+  id: "pods.lifecycle",
+  run: (contexts) => runLifecycleModel(new Map([...contexts].map(([id, ctx]): [string, ModelMember] => [id, { ctx, checker: byRule.get(id)! }]))),
+};
+
+checks.registerGroup(podLifecycleGroup, modelRules.map(([id]) => id), { needs: { keys: ["api"] } });
 

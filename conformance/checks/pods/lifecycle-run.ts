@@ -1,23 +1,30 @@
 /**
- * Runs the lifecycle model for one rule: reads the target's catalog, then lets fast-check draw
- * sequences of pod operations (`fc.commands` + `fc.asyncModelRun`) with the rule's checker run
- * after every step. A violation shrinks to a minimal sequence and is reported with every request
- * of that sequence and the pod ids they pass on, so its curl script replays it on a fresh target.
- * A rule whose situation never arose (no pod reached RUNNING, none was stopped ...) is skipped
- * with the reason, never passed.
+ * The pod lifecycle model, one run for every pod invariant: reads the target's catalog, then lets
+ * fast-check draw sequences of pod operations (`fc.commands` + `fc.asyncModelRun`) with EVERY
+ * rule's checker run after every step (one model, many checkers: TigerBeetle's way), each
+ * violation attributed to its own rule. Once a rule breaks, fast-check shrinks the sequence for
+ * that rule alone (the session's `focus`); a violation of another rule met meanwhile is reported
+ * for that rule as it was found. A rule whose situation never arose (no pod reached RUNNING,
+ * none was stopped ...) is skipped with the reason, never passed.
+ *
+ * Runs are sized for the target: against the emulator's control API many short runs (time steps
+ * are free); against a real-time target fewer and longer ones, since each run first waits for
+ * its pods to start and every time step costs real seconds.
  */
 import fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import { advance } from "../support/time.ts";
 import { lifecycleRunArb } from "./lifecycle-commands.ts";
 import { scaledRuns } from "./lifecycle-property.ts";
-import type { InvariantChecker } from "./lifecycle-observation.ts";
-import { LifecycleSession, LifecycleViolation, REAL_WAIT_CAP_MS, type LifecycleEnv } from "./lifecycle-session.ts";
+import type { CommandKind, InvariantChecker } from "./lifecycle-observation.ts";
+import { LifecycleSession, LifecycleViolation, REAL_WAIT_CAP_MS, type LifecycleEnv, type RuleChecker } from "./lifecycle-session.ts";
 import { readTargetCatalog } from "./lifecycle-target.ts";
+import { throwIfOnlyInterrupted } from "../support/interrupted.ts";
 
-/** Runs per rule (at the default --runs) and commands per run: each command costs two or three requests. */
-export const MODEL_RUNS = 6;
+/** Runs of the shared model at the embedded default --runs, and commands per run, by kind of target. */
+export const MODEL_RUNS = 40;
 export const MODEL_MAX_COMMANDS = 12;
+export const REALTIME_MAX_COMMANDS = 24;
 /** The longest virtual time step (the control API); the spec names no timing, so steps vary widely. */
 const MAX_VIRTUAL_STEP_MS = 120_000;
 /**
@@ -30,21 +37,43 @@ export async function settle(ctx: CheckContext): Promise<void> {
   if (ctx.controlApi) await advance(ctx, SETTLE_MS);
 }
 
-export async function runLifecycleModel(ctx: CheckContext, checker: InvariantChecker): Promise<CheckOutcome> {
+/** The commands' weights: for each kind, the largest any member rule asks for. */
+function mergedFocus(checkers: readonly InvariantChecker[]): Partial<Record<CommandKind, number>> {
+  const out: Partial<Record<CommandKind, number>> = {};
+  for (const c of checkers) for (const [k, w] of Object.entries(c.focus ?? {}) as [CommandKind, number][]) out[k] = Math.max(out[k] ?? 0, w);
+  return out;
+}
+
+export interface ModelMember {
+  readonly checker: InvariantChecker;
+  /** The rule's own context: its verdict and failures are made with it. */
+  readonly ctx: CheckContext;
+}
+
+/** Judges every member rule (rule id → checker and context) with one model run; the first member's context makes the requests. */
+export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember>): Promise<Map<string, CheckOutcome>> {
+  const outcomes = new Map<string, CheckOutcome>();
+  const ctx = [...members.values()][0]!.ctx;
+  const checkers = new Map([...members].map(([id, m]) => [id, m.checker]));
+  const contextOf = (id: string): CheckContext => members.get(id)!.ctx;
   const target = await readTargetCatalog(ctx);
   const { catalog } = target;
   if (catalog.gpuTypes.length === 0 && catalog.cpuFlavors.length === 0) {
-    return ctx.skip(`no pod could be created: ${target.notes.join("; ") || "the target lists no GPU type or CPU flavor"}`);
+    const why = `no pod could be created: ${target.notes.join("; ") || "the target lists no GPU type or CPU flavor"}`;
+    for (const id of checkers.keys()) outcomes.set(id, contextOf(id).skip(why));
+    return outcomes;
   }
-  const env: LifecycleEnv = { ctx, target, checker, support: { action: true, delete: true, patch: true, list: true }, applicable: 0 };
+  const rules: RuleChecker[] = [...checkers].map(([ruleId, checker]) => ({ ruleId, checker, applicable: 0 }));
+  const env: LifecycleEnv = { ctx, target, checkers: rules, support: { action: true, delete: true, patch: true, list: true } };
   // A target error (or a bug of the check) is no verdict: it stops the runs and is rethrown as it is.
   let fatal: unknown;
+  const all = [...checkers.values()];
   const runs = lifecycleRunArb({
     catalog,
     maxAdvanceMs: ctx.controlApi ? MAX_VIRTUAL_STEP_MS : REAL_WAIT_CAP_MS,
-    maxCommands: MODEL_MAX_COMMANDS,
-    ...(checker.focus ? { focus: checker.focus } : {}),
-    ...(checker.globalPods ? { globalPods: true } : {}),
+    maxCommands: ctx.controlApi ? MODEL_MAX_COMMANDS : REALTIME_MAX_COMMANDS,
+    focus: mergedFocus(all),
+    ...(all.some((c) => c.globalPods) ? { globalPods: "sometimes" as const } : {}),
   });
   const property = fc.asyncProperty(runs, async ({ first, commands }) => {
     if (fatal !== undefined) return;
@@ -65,26 +94,39 @@ export async function runLifecycleModel(ctx: CheckContext, checker: InvariantChe
   const details = await fc.check(property, { ...ctx.fc, numRuns: scaledRuns(ctx, MODEL_RUNS) });
   await settle(ctx);
   if (fatal !== undefined) throw fatal;
+  throwIfOnlyInterrupted(details, details.errorInstance instanceof LifecycleViolation);
   if (details.failed) {
     const err = details.errorInstance;
     if (!(err instanceof LifecycleViolation)) throw err;
     const example = (details.counterexample as [{ first: unknown; commands: unknown }] | null)?.[0];
     const steps = (c: unknown) => (c === undefined ? "" : String(c).replace(/\s*\/\*replayPath=.*?\*\//g, "").trim());
     const sequence = example ? [steps(example.first), steps(example.commands)].filter((c) => c !== "").join(",") : "";
-    ctx.log(`minimal sequence: ${sequence}`);
-    return ctx.fail({
-      ...err.failure,
-      expected: `${err.failure.expected} (minimal sequence of pod operations: ${sequence})`,
-      ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
-    });
+    ctx.log(`${err.ruleId}: minimal sequence: ${sequence}`);
+    outcomes.set(
+      err.ruleId,
+      contextOf(err.ruleId).fail({
+        ...err.failure,
+        expected: `${err.failure.expected} (minimal sequence of pod operations: ${sequence})`,
+        ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
+      }),
+    );
   }
-  if (env.applicable === 0) {
-    const notes = [...target.notes];
-    const { support } = env;
-    if (!support.action) notes.push("the target has no POST /v2/pods/{id}/action (choices.md)");
-    if (!support.delete) notes.push("the target has no DELETE /v2/pods/{id} (choices.md)");
-    if (!support.patch) notes.push("the target has no PATCH /v2/pods/{id} (choices.md)");
-    return ctx.skip(`${checker.notApplicable}${notes.length ? ` (${notes.join("; ")})` : ""}`);
+  for (const rc of rules) {
+    if (outcomes.has(rc.ruleId)) continue;
+    if (rc.violation) {
+      outcomes.set(rc.ruleId, contextOf(rc.ruleId).fail(rc.violation));
+      continue;
+    }
+    if (rc.applicable === 0) {
+      const notes = [...target.notes];
+      const { support } = env;
+      if (!support.action) notes.push("the target has no POST /v2/pods/{id}/action (choices.md)");
+      if (!support.delete) notes.push("the target has no DELETE /v2/pods/{id} (choices.md)");
+      if (!support.patch) notes.push("the target has no PATCH /v2/pods/{id} (choices.md)");
+      outcomes.set(rc.ruleId, contextOf(rc.ruleId).skip(`${rc.checker.notApplicable}${notes.length ? ` (${notes.join("; ")})` : ""}`));
+      continue;
+    }
+    outcomes.set(rc.ruleId, contextOf(rc.ruleId).pass());
   }
-  return ctx.pass();
+  return outcomes;
 }

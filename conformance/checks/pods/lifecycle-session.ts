@@ -8,6 +8,7 @@ import type { CheckContext, FailureInput } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
 import type { CurlCapture } from "../../curl.ts";
 import type { Exchange } from "../../recorder.ts";
+import { platformOracle } from "../../oracle/platform-oracle.ts";
 import { advance } from "../support/time.ts";
 import { getPod, jsonObject, terminatePod } from "./lifecycle-pods.ts";
 import type { CheckerEnv, InvariantChecker, Observation, TrackedPod } from "./lifecycle-observation.ts";
@@ -22,18 +23,35 @@ export interface RouteSupport {
   list: boolean;
 }
 
+/** One rule's checker in the shared run, with what it met. */
+export interface RuleChecker {
+  readonly ruleId: string;
+  readonly checker: InvariantChecker;
+  /** Observations the rule applied to, over all runs. */
+  applicable: number;
+  /** Its first violation, when it broke (and was not the one being shrunk). */
+  violation?: FailureInput;
+}
+
 /** Shared by the runs of one check. */
 export interface LifecycleEnv {
   readonly ctx: CheckContext;
   readonly target: TargetCatalog;
-  readonly checker: InvariantChecker;
+  /** Every rule's checker, all run after every step (one model, many checkers). */
+  readonly checkers: readonly RuleChecker[];
   readonly support: RouteSupport;
-  /** Observations the rule applied to, over all runs. */
-  applicable: number;
+  /**
+   * The rule whose violation fast-check is shrinking: once one rule broke, only its violations
+   * stop a run, so the shrunk sequence is that rule's; the others' are noted as they come.
+   */
+  focus?: string;
 }
 
 export class LifecycleViolation extends Error {
-  constructor(readonly failure: FailureInput) {
+  constructor(
+    readonly failure: FailureInput,
+    readonly ruleId = "",
+  ) {
     super(failure.expected);
     this.name = "LifecycleViolation";
   }
@@ -52,6 +70,7 @@ export class LifecycleSession {
     const volumes = new Map((env.target.volumes ?? []).map((v) => [v.id, v.dataCenterId]));
     this.checkerEnv = {
       profile: env.ctx.options.profile,
+      oracle: env.ctx.oracle ?? platformOracle(env.ctx.options.profile),
       volumeDataCenter: (id) => volumes.get(id),
       reread: async (pod, waitMs) => {
         await this.wait(waitMs);
@@ -91,17 +110,26 @@ export class LifecycleSession {
     return pod;
   }
 
-  /** Runs the rule's checker on one observation; throws a LifecycleViolation when it breaks. */
+  /**
+   * Runs every rule's checker on one observation. The first violation of the rule in focus (any
+   * rule, until one broke) throws a LifecycleViolation; another rule's is noted for that rule.
+   */
   async observe(obs: Observation): Promise<void> {
-    const { checker } = this.env;
     if (obs.kind === "view") {
       const status = typeof obs.view.status === "string" ? obs.view.status : undefined;
       if (status !== undefined && status !== obs.previous) this.ctx.exercised("pod", obs.previous ?? "(none)", status);
     }
-    if (checker.applies(obs, this.checkerEnv)) {
-      this.env.applicable++;
-      const violation = await checker.check(obs, this.checkerEnv);
-      if (violation) throw new LifecycleViolation(this.failure(violation.expected, violation.exchange ?? exchangeOf(obs)));
+    for (const rc of this.env.checkers) {
+      if (!rc.checker.applies(obs, this.checkerEnv)) continue;
+      rc.applicable++;
+      const violation = await rc.checker.check(obs, this.checkerEnv);
+      if (!violation) continue;
+      const failure = this.failure(violation.expected, violation.exchange ?? exchangeOf(obs));
+      if (this.env.focus === undefined || this.env.focus === rc.ruleId) {
+        this.env.focus = rc.ruleId;
+        throw new LifecycleViolation(failure, rc.ruleId);
+      }
+      rc.violation ??= failure;
     }
     if (obs.kind === "view") {
       const status = typeof obs.view.status === "string" ? obs.view.status : undefined;
@@ -149,4 +177,4 @@ export class LifecycleSession {
 }
 
 /** Against a target without the control API time passes for real: never more than this per step. */
-export const REAL_WAIT_CAP_MS = 5_000;
+export const REAL_WAIT_CAP_MS = 4_000;

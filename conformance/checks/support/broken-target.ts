@@ -5,12 +5,10 @@
  * runsync or status-sync), or both. The target outlives `conform()` (its close is a no-op) so a
  * test can replay a failure's curl script against it, then `stop()` it.
  */
-import { loadCatalog } from "../../../sim/catalog/index.ts";
-import { startEmulator, type EmulatorBackend } from "../../../sim/http/index.ts";
-import { PlatformBackend } from "../../../sim/http/platform-backend.ts";
+import type { EmulatorBackend } from "../../../sim/http/index.ts";
 import type { ApiOutcome, ApiRequest, ApiResponse } from "../../../sim/api/types.ts";
 import type { EmbeddedTarget } from "../../conform.ts";
-import { embeddedCatalog, embeddedKeys } from "../../embedded.ts";
+import { startEmbeddedEmulator } from "../../embedded.ts";
 import type { Keys } from "../../keys.ts";
 
 export type Breakage = (request: ApiRequest, next: (request: ApiRequest) => ApiOutcome) => ApiOutcome;
@@ -44,22 +42,11 @@ export interface BrokenTarget extends EmbeddedTarget {
 
 /** The embedded emulator on a manual clock, broken by `breakage` when one is given. */
 export async function startBroken(breakage?: Breakage, seed = 1): Promise<BrokenTarget> {
-  const catalog = embeddedCatalog(loadCatalog());
-  const emulator = await startEmulator({
-    host: "127.0.0.1",
-    port: 0,
-    seed,
-    clock: "manual",
-    control: true,
-    createBackend: (o) => {
-      const backend = new PlatformBackend({ ...o, catalog });
-      return breakage ? breakBackend(backend, breakage) : backend;
-    },
-  });
+  const { emulator, keys } = await startEmbeddedEmulator(seed, (backend) => (breakage ? breakBackend(backend, breakage) : backend));
   return {
     rest: emulator.baseUrl,
     serverless: emulator.serverlessUrl,
-    keys: embeddedKeys(catalog),
+    keys,
     endpoint: "conformance",
     controlApi: true,
     close: async () => {},

@@ -4,6 +4,7 @@
  * waits in real time, bounded by the caller.
  */
 import type { CheckContext } from "../../check.ts";
+import { adaptivePauses } from "./poll.ts";
 
 /** The most one advance or sleep may ask for: a limit on everything. */
 export const MAX_ADVANCE_MS = 7 * 24 * 3600 * 1000;
@@ -14,18 +15,24 @@ export async function advance(ctx: CheckContext, ms: number): Promise<void> {
     await ctx.client.request({ method: "POST", url: new URL("/_sim/clock/advance", ctx.target.rest).href, json: { ms: amount } });
     return;
   }
-  await new Promise((resolve) => setTimeout(resolve, amount));
+  // Never past the run's bound (--max-duration): the wait just ends sooner and the check sees less.
+  const left = Math.max(0, ctx.deadline - Date.now());
+  await new Promise((resolve) => setTimeout(resolve, Math.min(amount, left)));
 }
 
 /**
- * Polls `probe` until it returns a value, advancing time by `stepMs` between tries, at most
- * `maxSteps` times; undefined when it never did.
+ * Polls `probe` until it returns a value; undefined when it never did within `stepMs × maxSteps`.
+ * With the control API each pause advances virtual time by `stepMs`; in real time the pauses
+ * start at about 100 ms and grow (support/poll.ts), with the same bound in all, and end at the
+ * run's deadline.
  */
 export async function until<T>(ctx: CheckContext, probe: () => Promise<T | undefined>, stepMs: number, maxSteps: number): Promise<T | undefined> {
-  for (let i = 0; i <= maxSteps; i++) {
+  const pauses = ctx.controlApi ? Array<number>(maxSteps).fill(stepMs) : adaptivePauses(stepMs * maxSteps, Math.min(stepMs, 2_000));
+  for (let i = 0; i <= pauses.length; i++) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (i < maxSteps) await advance(ctx, stepMs);
+    if (i === pauses.length || (!ctx.controlApi && Date.now() >= ctx.deadline)) return undefined;
+    await advance(ctx, pauses[i]!);
   }
   return undefined;
 }

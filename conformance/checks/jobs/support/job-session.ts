@@ -11,6 +11,7 @@ import type { Auth, ClientResponse, RequestSpec } from "../../../client.ts";
 import type { CurlCapture } from "../../../curl.ts";
 import { TargetError } from "../../../errors.ts";
 import type { Exchange } from "../../../recorder.ts";
+import { DEFAULT_MAX_PAUSE_MS, describeWait, FIRST_PAUSE_MS } from "../../support/poll.ts";
 import { MAX_ADVANCE_MS } from "../../support/time.ts";
 import { asJob, isFinal, isJobStatus, isObject, type JobBody } from "./job-body.ts";
 import { JobTrace } from "./job-trace.ts";
@@ -36,7 +37,7 @@ export interface PollOptions {
   readonly budgetMs: number;
   /** Virtual time advanced between polls (default 1000). */
   readonly stepMs?: number;
-  /** Real time slept between polls against a target without the control API (default 1000). */
+  /** The longest real pause between polls against a target without the control API (default 2000); pauses start at 100 ms and grow. */
   readonly realStepMs?: number;
 }
 
@@ -94,7 +95,7 @@ export class JobSession {
   async advance(ms: number): Promise<void> {
     const amount = Math.max(0, Math.min(MAX_ADVANCE_MS, Math.round(ms)));
     if (!this.virtual) {
-      await realSleep(amount);
+      await realSleep(Math.min(amount, Math.max(0, this.ctx.deadline - Date.now())));
       return;
     }
     const res = await this.ctx.client.request({ method: "POST", url: new URL("/_sim/clock/advance", this.ctx.target.rest).href, json: { ms: amount } });
@@ -214,14 +215,14 @@ export class JobSession {
   async cancel(id: string): Promise<ClientResponse> {
     const res = await this.send({ method: "POST", url: this.url("cancel", id) });
     const job = asJob(res.json);
-    if (is2xx(res) && job) this.trace.cancelled(id, job.status, res.exchange);
+    if (is2xx(res) && job) this.trace.cancelled(id, job.status, res.exchange, res.status);
     return res;
   }
 
   async retry(id: string): Promise<ClientResponse> {
     const res = await this.send({ method: "POST", url: this.url("retry", id) });
     const job = asJob(res.json);
-    if (is2xx(res) && job) this.trace.retried(id, job.status, res.exchange);
+    if (is2xx(res) && job) this.trace.retried(id, job.status, res.exchange, res.status);
     return res;
   }
 
@@ -243,14 +244,23 @@ export class JobSession {
    */
   async pollUntil(id: string, done: (job: JobBody | undefined, res: ClientResponse) => boolean, options: PollOptions): Promise<PollResult> {
     const start = this.now();
-    const step = this.virtual ? (options.stepMs ?? 1000) : (options.realStepMs ?? 1000);
+    // Virtual time: even steps (free). Real time: from 100 ms, growing (support/poll.ts).
+    let step = this.virtual ? (options.stepMs ?? 1000) : FIRST_PAUSE_MS;
+    const ceiling = options.realStepMs ?? DEFAULT_MAX_PAUSE_MS;
     for (;;) {
       const res = await this.status(id);
       const job = is2xx(res) ? asJob(res.json) : undefined;
       if (done(job, res)) return { res, ...(job ? { job } : {}), met: true };
-      if (this.now() - start >= options.budgetMs) return { res, ...(job ? { job } : {}), met: false };
-      await this.advance(step);
+      const spent = this.now() - start;
+      if (spent >= options.budgetMs || (!this.virtual && Date.now() >= this.ctx.deadline)) return { res, ...(job ? { job } : {}), met: false };
+      await this.advance(this.virtual ? step : Math.min(step, options.budgetMs - spent));
+      if (!this.virtual) step = Math.min(ceiling, Math.round(step * 1.5));
     }
+  }
+
+  /** A wait's bound in words, for skip reasons. */
+  bound(budgetMs: number): string {
+    return describeWait(budgetMs, this.virtual);
   }
 
   /** Polls until the job is final (or gone: a 4xx). */

@@ -1,6 +1,9 @@
 /**
  * What the suite has seen of each job, as the set of states the job may be in, checked against
- * the spec's table of job transitions. Polling sees a job only now and then, so an observation
+ * the oracle (the platform model's job transition table, conformance/oracle): an observation must
+ * be one of the states the oracle allows from what was possible before, and an accepted cancel
+ * or retry must answer within the set the oracle gives for that command (under the lenient
+ * profile an accepted repeat that moves nothing is allowed; under strict only the emulator's move). Polling sees a job only now and then, so an observation
  * is legal when the spec's moves can reach it from what was possible before: IN_QUEUE to
  * COMPLETED is fine (through IN_PROGRESS), COMPLETED to anything is not. Cancel and retry are
  * moves the suite makes itself, so they are only allowed across a cancel or retry it sent.
@@ -8,17 +11,10 @@
  */
 import type { CheckContext } from "../../../check.ts";
 import type { Exchange } from "../../../recorder.ts";
+import { describeOutcomes, nextAfter, type JobCommand, type Oracle } from "../../../oracle/oracle.ts";
+import { platformOracle } from "../../../oracle/platform-oracle.ts";
 import { NONE } from "../../../spec-transitions.ts";
 import { ACTIVE_STATUSES, FINAL_STATUSES } from "./job-body.ts";
-
-/**
- * The moves a job makes by itself, closed transitively. The causes of FAILED and TIMED_OUT are
- * not shown in the spec, so both may follow either unfinished state.
- */
-const AUTOMATIC: Readonly<Record<string, readonly string[]>> = {
-  IN_QUEUE: ["IN_QUEUE", "IN_PROGRESS", "COMPLETED", "FAILED", "TIMED_OUT"],
-  IN_PROGRESS: ["IN_PROGRESS", "COMPLETED", "FAILED", "TIMED_OUT"],
-};
 
 const SPEC_EDGES = new Set([
   `${NONE}>IN_QUEUE`,
@@ -45,17 +41,14 @@ interface JobState {
   last: string;
 }
 
-function reachable(possible: ReadonlySet<string>): Set<string> {
-  const out = new Set<string>();
-  for (const s of possible) for (const t of AUTOMATIC[s] ?? [s]) out.add(t);
-  return out;
-}
-
 export class JobTrace {
   private readonly jobs = new Map<string, JobState>();
   readonly illegal: IllegalMove[] = [];
+  private readonly oracle: Oracle;
 
-  constructor(private readonly ctx: CheckContext) {}
+  constructor(private readonly ctx: CheckContext) {
+    this.oracle = ctx.oracle ?? platformOracle(ctx.options?.profile ?? "lenient");
+  }
 
   private note(from: string, to: string): void {
     if (SPEC_EDGES.has(`${from}>${to}`)) this.ctx.exercised("job", from, to);
@@ -80,7 +73,7 @@ export class JobTrace {
       this.jobs.set(jobId, { possible: new Set([status]), last: status });
       return;
     }
-    const can = reachable(state.possible);
+    const can = new Set(this.oracle.jobs.drift(state.possible));
     if (!can.has(status)) {
       this.illegal.push({
         jobId,
@@ -91,40 +84,34 @@ export class JobTrace {
       });
     }
     this.note(state.last, status);
+    // The model follows the state the target chose.
     state.possible = new Set([status]);
     state.last = status;
   }
 
-  /** A cancel the target accepted with this status (the spec's answer is CANCELLED). */
-  cancelled(jobId: string, status: string, exchange: Exchange): void {
-    const state = this.jobs.get(jobId);
-    if (!state) return;
-    const can = reachable(state.possible);
-    if (![...can].some((s) => ACTIVE_STATUSES.has(s))) {
-      this.illegal.push({
-        jobId,
-        from: [...state.possible],
-        to: status,
-        why: `cancel was accepted for a job already ${[...state.possible].join(" or ")}; only IN_QUEUE or IN_PROGRESS jobs move to CANCELLED`,
-        exchange,
-      });
-    }
-    this.note(state.last, status);
-    state.possible = new Set([status]);
-    state.last = status;
+  /** A cancel the target accepted (`httpStatus`, 2xx) answering the job with `status` (the spec's answer is CANCELLED). */
+  cancelled(jobId: string, status: string, exchange: Exchange, httpStatus = 200): void {
+    this.commanded(jobId, "cancel", httpStatus, status, exchange);
   }
 
-  /** A retry the target accepted with this status (the spec's answer is IN_QUEUE). */
-  retried(jobId: string, status: string, exchange: Exchange): void {
+  /** A retry the target accepted answering the job with `status` (the spec's answer is IN_QUEUE). */
+  retried(jobId: string, status: string, exchange: Exchange, httpStatus = 200): void {
+    this.commanded(jobId, "retry", httpStatus, status, exchange);
+  }
+
+  /** Holds an answered command to the oracle's set of outcomes, then follows the answered state. */
+  private commanded(jobId: string, command: JobCommand, httpStatus: number, status: string, exchange: Exchange): void {
     const state = this.jobs.get(jobId);
     if (!state) return;
-    const can = reachable(state.possible);
-    if (!can.has("FAILED") && !can.has("TIMED_OUT")) {
+    const outcomes = this.oracle.jobs.command(state.possible, command);
+    const next = nextAfter(outcomes, httpStatus);
+    if (!next.has(status)) {
+      const only = command === "cancel" ? "only IN_QUEUE or IN_PROGRESS jobs move to CANCELLED" : "only FAILED or TIMED_OUT jobs move back to IN_QUEUE";
       this.illegal.push({
         jobId,
         from: [...state.possible],
         to: status,
-        why: `retry was accepted for a job ${[...state.possible].join(" or ")}; only FAILED or TIMED_OUT jobs move back to IN_QUEUE`,
+        why: `${command} was answered ${httpStatus} with the job ${status} while it was ${[...state.possible].join(" or ")}; ${only} (allowed: ${describeOutcomes(outcomes)})`,
         exchange,
       });
     }

@@ -8,6 +8,10 @@
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome, FailureInput } from "../../../check.ts";
 import { TargetError } from "../../../errors.ts";
+import { REALTIME_PROPERTY_LIMIT_MS } from "../../../check-context.ts";
+import { describeWait } from "../../support/poll.ts";
+import { FINISH_BUDGET_MS } from "./budgets.ts";
+import { throwIfOnlyInterrupted } from "../../support/interrupted.ts";
 
 export class Violation extends Error {
   override readonly name = "Violation";
@@ -58,16 +62,18 @@ export async function property<T>(
     ...(ctx.fc.path !== undefined ? { path: ctx.fc.path } : {}),
     ...(options.examples ? { examples: options.examples.map((e) => [e] as [T]) } : {}),
     maxSkipsPerRun: options.maxSkipsPerRun ?? 1,
-    plugins: [fc.interruptAfterTimeLimit(options.timeLimitMs ?? (ctx.controlApi ? 60_000 : 600_000))],
+    // Bounded like every property of the run (45 s in real time, never past --max-duration), or by the check's own limit.
+    plugins: [fc.interruptAfterTimeLimit(Math.max(1, Math.min(options.timeLimitMs ?? (ctx.controlApi ? 60_000 : REALTIME_PROPERTY_LIMIT_MS), (ctx.deadline ?? Number.POSITIVE_INFINITY) - Date.now())))],
   });
   if (targetError) throw targetError;
   if (!details.failed) return undefined;
+  throwIfOnlyInterrupted(details, details.errorInstance instanceof Violation);
   const err = details.errorInstance;
   if (err instanceof Violation) {
     return ctx.fail({ ...err.failure, ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}) });
   }
   if (err instanceof Error) throw err;
   return ctx.skip(
-    `inconclusive: ${details.numSkips} of the runs could not observe what the rule needs (a job that did not finish, or was taken before it could be seen, within the time allowed)`,
+    `inconclusive: ${details.numSkips} of the runs could not observe what the rule needs (a job that did not finish, or was taken before it could be seen, within the wait's bound: ${describeWait(FINISH_BUDGET_MS, ctx.controlApi)} for a job to finish)`,
   );
 }

@@ -1,0 +1,64 @@
+/** Lanes: which rules run beside which, and groups judged by one shared run. */
+import t from "tap";
+import type { CheckGroup, CheckOutcome } from "./check.ts";
+import { CheckRegistry } from "./check-registry.ts";
+import { planLanes } from "./schedule.ts";
+
+function registry(): { registry: CheckRegistry; runs: string[][] } {
+  const runs: string[][] = [];
+  const group: CheckGroup = {
+    id: "pods.lifecycle",
+    run: async (members) => {
+      runs.push([...members.keys()]);
+      return new Map<string, CheckOutcome>([...members].map(([id, ctx]) => [id, ctx.pass()]));
+    },
+  };
+  const r = new CheckRegistry();
+  r.register("pods.create.unknown-property", () => {});
+  r.registerGroup(group, ["pods.status-enum", "pods.actions-enum", "pods.transition-legal"]);
+  r.register("jobs.not-found", () => {});
+  r.register("graphql.envelope", () => {});
+  r.register("auth.missing-key", () => {});
+  r.register("ratelimit.headers-present", () => {});
+  r.register("ratelimit.429-when-spent", () => {});
+  r.register("errors.problem-json", () => {});
+  return { registry: r, runs };
+}
+
+t.test("against a real-time target the areas are concurrent lanes; rate limits on the shared key first and alone", async (t) => {
+  const { registry: r } = registry();
+  const ids = r.list().map((c) => c.ruleId);
+  const plan = planLanes(ids, r, true);
+  t.same(
+    plan.concurrent.map((l) => [l.name, l.units.map((u) => u.ids)]),
+    [
+      ["pods", [["pods.create.unknown-property"], ["errors.problem-json"]]],
+      ["pods.lifecycle", [["pods.status-enum", "pods.actions-enum", "pods.transition-legal"]]],
+      ["jobs", [["jobs.not-found"]]],
+      ["graphql", [["graphql.envelope"]]],
+      ["auth", [["auth.missing-key"], ["ratelimit.429-when-spent"]]],
+    ],
+    "the other account's window is spent in the auth lane, after the auth rules",
+  );
+  t.same(plan.before.map((l) => [l.name, l.units.map((u) => u.ids)]), [["ratelimit", [["ratelimit.headers-present"]]]], "the counting on the full-access key runs first, alone");
+  t.same(plan.after, []);
+});
+
+t.test("where the suite moves the target's clock, one lane in registration order", async (t) => {
+  const { registry: r } = registry();
+  const ids = r.list().map((c) => c.ruleId);
+  const plan = planLanes(ids, r, false);
+  t.equal(plan.concurrent.length, 1);
+  t.same(plan.concurrent[0]!.units.map((u) => u.ids[0]), ["pods.create.unknown-property", "pods.status-enum", "jobs.not-found", "graphql.envelope", "auth.missing-key", "errors.problem-json"]);
+  t.equal(plan.after[0]!.units.length, 2, "rate limits last, as registered");
+  t.same(plan.before, []);
+});
+
+t.test("only the selected members of a group join its unit; each member also runs alone", async (t) => {
+  const { registry: r, runs } = registry();
+  const plan = planLanes(["pods.status-enum", "pods.transition-legal"], r, true);
+  t.same(plan.concurrent.map((l) => l.units.map((u) => u.ids)), [[["pods.status-enum", "pods.transition-legal"]]], "one unit, where its first member stands");
+  const ctx = { pass: () => ({ status: "pass" }) } as never;
+  t.same(await r.get("pods.actions-enum")!.run(ctx), { status: "pass" });
+  t.same(runs, [["pods.actions-enum"]], "alone, the group runs with that member only");
+});

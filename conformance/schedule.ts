@@ -1,0 +1,103 @@
+/**
+ * Which rules run beside which. Against a target whose time is real, the areas that share no
+ * resource run concurrently, each in its own lane: the pod lifecycle model, the other REST pod
+ * rules (create, update, errors, catalog, versioning), GraphQL, the job endpoints, and auth.
+ * Each lane makes its own pods or jobs and judges only those. Two things are shared and handled
+ * here rather than hoped for:
+ *
+ * - Rate-limit counting: the ratelimit rules read `RateLimit` remaining values and spend windows
+ *   on purpose, so any other request on the same key would shift their arithmetic. Those that
+ *   count on the full-access key (remaining decreasing, per-user windows, the header rules) run
+ *   alone, before the other lanes start, while every window is fresh. Those that exhaust the
+ *   other account's window (429 when spent, Retry-After, the 429's detail) use only the other
+ *   account's key, which only the auth rules share: they run in the auth lane, after the auth
+ *   rules, so their wait for the window's reset (up to a minute) passes beside the longer lanes.
+ * - Virtual time: on a target with the control API (the embedded emulator, `cpsim serve --clock
+ *   manual`) the clock is one shared resource: a lane advancing it by minutes would move another
+ *   lane's jobs and pods under its feet. There the lanes take turns (one lane, registration
+ *   order); each run is cheap anyway, since nothing waits in real time.
+ *
+ * The number of requests in flight over all lanes is bounded by the client (--concurrency).
+ */
+import type { CheckRegistry } from "./check-registry.ts";
+
+export interface Unit {
+  /** One rule, or the members of a group, judged by one run. */
+  readonly ids: readonly string[];
+}
+
+export interface Lane {
+  readonly name: string;
+  readonly units: Unit[];
+}
+
+export interface Plan {
+  /** Lanes run alone, one after the other, before the concurrent ones (rate limits, against a real-time target). */
+  readonly before: readonly Lane[];
+  /** Lanes run at the same time. */
+  readonly concurrent: readonly Lane[];
+  /** Lanes run one after the other once the concurrent ones are done (rate limits, where the lanes take turns). */
+  readonly after: readonly Lane[];
+}
+
+const LANE_OF_AREA: Readonly<Record<string, string>> = {
+  pods: "pods",
+  errors: "pods",
+  catalog: "pods",
+  versioning: "pods",
+  graphql: "graphql",
+  jobs: "jobs",
+  auth: "auth",
+  ratelimit: "ratelimit",
+};
+
+/** The rate-limit rules that spend the other account's window: the auth lane's, after the auth rules. */
+const OTHER_ACCOUNT_EXHAUSTION = new Set(["ratelimit.429-when-spent", "ratelimit.retry-after", "ratelimit.429-detail-names-window"]);
+
+export function laneName(ruleId: string, groupId?: string): string {
+  if (groupId) return groupId;
+  if (OTHER_ACCOUNT_EXHAUSTION.has(ruleId)) return "auth";
+  const area = ruleId.split(".")[0] ?? ruleId;
+  return LANE_OF_AREA[area] ?? area;
+}
+
+/** Units in registration order; a group's selected members become one unit where its first member stands. */
+function units(selected: readonly string[], registry: CheckRegistry): { unit: Unit; lane: string }[] {
+  const out: { unit: Unit; lane: string }[] = [];
+  const grouped = new Map<string, string[]>();
+  for (const id of selected) {
+    const group = registry.get(id)?.group;
+    if (!group) {
+      out.push({ unit: { ids: [id] }, lane: laneName(id) });
+      continue;
+    }
+    const members = grouped.get(group.id);
+    if (members) members.push(id);
+    else {
+      const ids = [id];
+      grouped.set(group.id, ids);
+      out.push({ unit: { ids }, lane: laneName(id, group.id) });
+    }
+  }
+  return out;
+}
+
+export function planLanes(selected: readonly string[], registry: CheckRegistry, concurrent: boolean): Plan {
+  const all = units(selected, registry);
+  if (!concurrent) {
+    // Taking turns, the registration order stands (rate limits last); the clock is the suite's, so no window is waited for in real time.
+    const rate = all.filter((u) => u.unit.ids[0]!.startsWith("ratelimit.")).map((u) => u.unit);
+    const rest = all.filter((u) => !u.unit.ids[0]!.startsWith("ratelimit.")).map((u) => u.unit);
+    return { before: [], concurrent: rest.length ? [{ name: "all", units: rest }] : [], after: rate.length ? [{ name: "ratelimit", units: rate }] : [] };
+  }
+  const rate = all.filter((u) => u.lane === "ratelimit").map((u) => u.unit);
+  const rest = all.filter((u) => u.lane !== "ratelimit");
+  const alone = rate.length ? [{ name: "ratelimit", units: rate }] : [];
+  const lanes = new Map<string, Lane>();
+  for (const { unit, lane } of rest) {
+    const l = lanes.get(lane) ?? { name: lane, units: [] };
+    l.units.push(unit);
+    lanes.set(lane, l);
+  }
+  return { before: alone, concurrent: [...lanes.values()], after: [] };
+}
