@@ -6,6 +6,7 @@
  */
 import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from "../sim/cli/args.ts";
 import { conform, type ConformDeps } from "./conform.ts";
+import { discoverTarget } from "./discover-target.ts";
 import { probeControlApi, startEmbedded } from "./embedded.ts";
 import "./checks/index.ts";
 import { ConformConfigError } from "./errors.ts";
@@ -18,11 +19,14 @@ export const spec: CommandSpec = {
   usage:
     "cpsim conform [--target URL] [--serverless-url URL] [--api-key KEY] [--restricted-api-key KEY] [--other-api-key KEY] " +
     "[--endpoint ID] [--seed N] [--runs N] [--profile lenient|strict] [--only RULE_GLOB] [--skip RULE_GLOB] [--slow] " +
-    "[--timeout-ms N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json]",
+    "[--timeout-ms N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json] [--target-profile FILE] [--discover]",
   description:
     "Without --target, the embedded emulator is started in-process and tested. Keys default to $CPSIM_API_KEY, " +
     "$CPSIM_RESTRICTED_API_KEY and $CPSIM_OTHER_API_KEY and are never written into reports. Rule globs: * matches " +
-    "any characters, ? one; repeat the flag or separate globs with commas.",
+    "any characters, ? one; repeat the flag or separate globs with commas. Where the spec shows no path or shape " +
+    "(pod actions, delete, lists, network volumes, the GPU catalog, a public image model), the suite reads the target's " +
+    "own: a --target-profile file first, then its OpenAPI document (/openapi.json and the usual places), then harmless " +
+    "probes (reads, and requests about a pod id that cannot exist). --discover prints what it found as a profile file.",
   flags: [
     { name: "target", type: "string", value: "URL", help: "{base_url} of the REST and GraphQL API (default: the embedded emulator)" },
     { name: "serverless-url", type: "string", value: "URL", help: "{serverless_url} of the job endpoints (default: --target)" },
@@ -41,12 +45,15 @@ export const spec: CommandSpec = {
     { name: "report-dir", type: "string", value: "DIR", help: "where report.json, junit.xml and report.html go (default: reports/conformance)" },
     { name: "junit", type: "string", value: "FILE", help: "also write the JUnit XML here" },
     { name: "json", type: "boolean", help: "print report.json on stdout; progress and summary go to stderr" },
+    { name: "target-profile", type: "string", value: "FILE", help: "JSON stating the target's facts (podActionPath, podDeletePath, podListPath, networkVolumes, gpuCatalogPath, imageModel); wins over discovery" },
+    { name: "discover", type: "boolean", help: "only read the target's facts and print them as a ready --target-profile file (exit 0)" },
   ],
   examples: [
     "cpsim conform",
     "cpsim conform --target http://127.0.0.1:8080 --api-key \"$KEY\" --seed 42",
     "cpsim conform --target https://api.example.com --only 'pods.create.*' --profile strict",
     "cpsim conform --target http://127.0.0.1:8080 --baseline reports/previous/report.json --junit results.xml",
+    "cpsim conform --target https://api.example.com --discover > target.json && cpsim conform --target https://api.example.com --target-profile target.json",
   ],
 };
 
@@ -74,6 +81,8 @@ export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.
     reportDir: str("report-dir"),
     junit: str("junit"),
     json: flags.json === true,
+    targetProfile: str("target-profile"),
+    discover: flags.discover === true,
   };
 }
 
@@ -86,6 +95,10 @@ export async function run(argv: readonly string[], io: CliIo, deps: ConformDeps 
       return 0;
     }
     const options = optionsFromFlags(parsed.flags);
+    if (options.discover) {
+      await discoverTarget(options, { startEmbedded, ...deps, io });
+      return 0;
+    }
     // A --target that serves the emulator's control API lets time-based rules run without --slow.
     const controlApi = deps.controlApi ?? (options.target ? await probeControlApi(options.target) : undefined);
     const result = await conform(options, {

@@ -26,6 +26,8 @@ import { progressLine } from "./progress.ts";
 import { runCheck } from "./run-check.ts";
 import { selectRules } from "./rule-glob.ts";
 import { SPEC_TRANSITIONS, transitionKey } from "./spec-transitions.ts";
+import { discoverTargetFacts, loadTargetProfile, type FactUse, type TargetProfile } from "./target-facts/index.ts";
+import { targetFactRecords } from "./target-facts/fact-records.ts";
 
 export interface Output {
   readonly stdout: (text: string) => void;
@@ -94,6 +96,7 @@ export async function conform(input: Partial<ConformOptions>, deps: ConformDeps 
   const resolved = resolveOptions(input, deps.cwd);
   const say = resolved.json ? io.stderr : io.stdout;
   const baseline: Baseline | undefined = resolved.baseline ? await loadBaseline(resolved.baseline) : undefined;
+  const profile = resolved.targetProfile ? await loadTargetProfile(resolved.targetProfile) : undefined;
 
   const catalogIds = registry.catalog.rules.map((r) => r.id);
   if (resolved.only.length && selectRules(catalogIds, resolved.only, []).length === 0) {
@@ -117,7 +120,7 @@ export async function conform(input: Partial<ConformOptions>, deps: ConformDeps 
           keys: { ...embedded.keys, ...resolved.keys },
         }
       : resolved;
-    return await runAll(options, { ...deps, io, registry, now, say, baseline, embedded });
+    return await runAll(options, { ...deps, io, registry, now, say, baseline, embedded, ...(profile ? { profile } : {}) });
   } finally {
     await embedded?.close();
   }
@@ -130,6 +133,7 @@ interface RunContext extends ConformDeps {
   readonly say: (text: string) => void;
   readonly baseline?: Baseline;
   readonly embedded?: EmbeddedTarget;
+  readonly profile?: TargetProfile;
 }
 
 async function runAll(options: ResolvedOptions, run: RunContext): Promise<ConformResult> {
@@ -152,6 +156,15 @@ async function runAll(options: ResolvedOptions, run: RunContext): Promise<Confor
     run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions({ ...options, target: rest, serverlessUrl: serverless })}\n`);
     await assertReachable(client, rest, "--target", options.timeoutMs);
     if (serverless !== rest) await assertReachable(client, serverless, "--serverless-url", options.timeoutMs);
+    const facts = await discoverTargetFacts({
+      client: client.scoped(),
+      rest,
+      serverless,
+      ...(run.profile ? { profile: run.profile } : {}),
+      hasApiKey: options.keys.api !== undefined,
+      timeoutMs: options.timeoutMs,
+    });
+    const factUse: FactUse = new Map();
     const requestsBefore = client.stats.requests;
 
     const selected = selectRules(run.registry.list().map((c) => c.ruleId), options.only, options.skip);
@@ -172,6 +185,8 @@ async function runAll(options: ResolvedOptions, run: RunContext): Promise<Confor
         log: (m) => run.say(`      ${id}: ${m}\n`),
         now: run.now,
         transitions,
+        facts,
+        factUse,
       });
       // The baseline applies as each rule finishes, so the live progress already says KNOWN.
       const [judged] = applyBaseline([result], run.baseline);
@@ -201,6 +216,7 @@ async function runAll(options: ResolvedOptions, run: RunContext): Promise<Confor
       },
       summary: summarize(rules, targetErrors.length),
       targetErrors,
+      targetFacts: targetFactRecords(facts, factUse, rules),
     };
     const written = await writeConformanceReports(report, { dir: options.reportDir, ...(options.junit ? { junit: options.junit } : {}) });
     const fresh = newFailures(rules);

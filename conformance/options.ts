@@ -46,6 +46,10 @@ export interface ConformOptions {
   readonly junit?: string;
   /** Print report.json on stdout (progress and summary go to stderr). */
   readonly json: boolean;
+  /** A JSON file stating the target's facts (action paths, volume lists, model slugs); wins over discovery. */
+  readonly targetProfile?: string;
+  /** Only read the target's facts and print them as a ready --target-profile file. */
+  readonly discover: boolean;
 }
 
 export const defaultOptions: ConformOptions = {
@@ -57,6 +61,7 @@ export const defaultOptions: ConformOptions = {
   slow: false,
   timeoutMs: 30_000,
   json: false,
+  discover: false,
 };
 
 /** The options with every default filled in, the target's URLs normalised and the seed drawn. */
@@ -125,6 +130,7 @@ export function resolveOptions(options: Partial<ConformOptions>, cwd: string = p
     reportDir: o.reportDir === undefined ? defaultReportDir("conformance", cwd) : resolve(cwd, o.reportDir),
     ...(o.junit !== undefined ? { junit: resolve(cwd, o.junit) } : {}),
     ...(o.baseline !== undefined ? { baseline: resolve(cwd, o.baseline) } : {}),
+    ...(o.targetProfile !== undefined ? { targetProfile: resolve(cwd, o.targetProfile) } : {}),
     keys,
   };
 }
@@ -151,6 +157,7 @@ export function describeOptions(o: ResolvedOptions): string {
     `restricted-api-key ${key(o.restrictedApiKey)}`,
     `other-api-key ${key(o.otherApiKey)}`,
     ...(o.baseline ? [`baseline ${o.baseline}`] : []),
+    ...(o.targetProfile ? [`target-profile ${o.targetProfile}`] : []),
     `report-dir ${o.reportDir}`,
   ].join(", ");
 }
@@ -169,6 +176,7 @@ export function reproduceCommand(o: ResolvedOptions, ruleId: string): string {
   if (o.runs !== defaultOptions.runs) parts.push(`--runs ${o.runs}`);
   if (o.slow) parts.push("--slow");
   if (o.timeoutMs !== defaultOptions.timeoutMs) parts.push(`--timeout-ms ${o.timeoutMs}`);
+  if (o.targetProfile) parts.push(`--target-profile ${q(o.targetProfile)}`);
   parts.push(`--seed ${o.seed}`, `--only ${q(ruleId)}`);
   return parts.join(" ");
 }

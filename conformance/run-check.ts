@@ -13,6 +13,7 @@ import { TargetError } from "./errors.ts";
 import { KEY_FLAG } from "./keys.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { Rule } from "./rule-catalog.ts";
+import type { FactUse, TargetFacts } from "./target-facts/index.ts";
 
 export interface RunCheckInput {
   readonly check: CheckDefinition;
@@ -26,6 +27,8 @@ export interface RunCheckInput {
   readonly log: (message: string) => void;
   readonly now: () => number;
   readonly transitions: Set<string>;
+  readonly facts?: TargetFacts;
+  readonly factUse?: FactUse;
 }
 
 export interface RunCheckResult {

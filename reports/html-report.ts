@@ -8,6 +8,7 @@ import { escapeHtml as h } from "./escape.ts";
 import { describeBody } from "./failure-text.ts";
 import { formatDuration, requestsPerSecond } from "./format.ts";
 import { HTML_SCRIPT, HTML_STYLE } from "./html-assets.ts";
+import { targetFactsSection } from "./target-facts-section.ts";
 
 /** No network at all: only the inline style and script of the page itself may run. */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
@@ -153,6 +154,7 @@ export function renderHtmlReport(report: ConformanceReport): string {
 <header><h1>cpsim conformance report <span class="verdict ${v.cls}">${v.text}</span></h1>${meta(report)}</header>
 ${summary(report)}
 ${coverage(report)}
+${targetFactsSection(report.targetFacts)}
 ${rulesTable(report)}
 ${failures(report)}
 ${targetErrors(report.targetErrors)}
