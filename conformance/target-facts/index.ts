@@ -5,3 +5,4 @@ export { readOpenApi, OPENAPI_LOCATIONS } from "./openapi-facts.ts";
 export { listOf, WELL_KNOWN_IMAGE_MODELS } from "./probe-facts.ts";
 export { factsView, type FactUse } from "./facts-view.ts";
 export { podActionRequest, podDeleteRequest, podListRequest, actionInPath } from "./fact-requests.ts";
+export { readNetworkVolumes, type ListedVolume, type VolumeRead } from "./read-volumes.ts";
