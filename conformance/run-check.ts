@@ -12,6 +12,7 @@ import { makeContext } from "./check-context.ts";
 import { TargetError } from "./errors.ts";
 import { KEY_FLAG } from "./keys.ts";
 import type { ResolvedOptions } from "./options.ts";
+import { lenientReading } from "../sim/api/rules/index.ts";
 import type { Rule } from "./rule-catalog.ts";
 import type { FactUse, TargetFacts } from "./target-facts/index.ts";
 
@@ -52,7 +53,7 @@ export function skipReason(check: CheckDefinition, rule: Rule, options: Resolved
 
 export async function runCheck(input: RunCheckInput): Promise<RunCheckResult> {
   const { check, rule } = input;
-  const base = { id: rule.id, title: rule.title, spec: rule.spec, section: rule.section, severity: rule.severity };
+  const base = { id: rule.id, title: rule.title, spec: rule.spec, section: rule.section, severity: rule.severity, lenient: lenientReading(rule) };
   const reason = skipReason(check, rule, input.options, input.controlApi);
   if (reason) return { result: { ...base, status: "skip", reason, durationMs: 0, requests: 0, failures: [] }, targetErrors: [] };
 

@@ -5,6 +5,10 @@
  * COMPLETED is fine (through IN_PROGRESS), COMPLETED to anything is not. Cancel and retry are
  * moves the suite makes itself, so they are only allowed across a cancel or retry it sent.
  * Every observed move that is one of the spec's named transitions goes to the coverage report.
+ *
+ * A cancel or retry answered with a final status the job already had moves nothing: repeating a
+ * request (a second cancel of a CANCELLED job answering CANCELLED) is not a transition, and is
+ * read as an observation. Only a job that leaves a final state without being asked breaks the table.
  */
 import type { CheckContext } from "../../../check.ts";
 import type { Exchange } from "../../../recorder.ts";
@@ -99,6 +103,7 @@ export class JobTrace {
   cancelled(jobId: string, status: string, exchange: Exchange): void {
     const state = this.jobs.get(jobId);
     if (!state) return;
+    if (this.repeat(state, status)) return this.observed(jobId, status, exchange);
     const can = reachable(state.possible);
     if (![...can].some((s) => ACTIVE_STATUSES.has(s))) {
       this.illegal.push({
@@ -114,10 +119,16 @@ export class JobTrace {
     state.last = status;
   }
 
+  /** Whether an answer names a final status the job may already be in: nothing moved. */
+  private repeat(state: JobState, status: string): boolean {
+    return FINAL_STATUSES.has(status) && reachable(state.possible).has(status);
+  }
+
   /** A retry the target accepted with this status (the spec's answer is IN_QUEUE). */
   retried(jobId: string, status: string, exchange: Exchange): void {
     const state = this.jobs.get(jobId);
     if (!state) return;
+    if (this.repeat(state, status)) return this.observed(jobId, status, exchange);
     const can = reachable(state.possible);
     if (!can.has("FAILED") && !can.has("TIMED_OUT")) {
       this.illegal.push({
