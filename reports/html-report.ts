@@ -154,8 +154,7 @@ export function renderHtmlReport(report: ConformanceReport): string {
 <header><h1>cpsim conformance report <span class="verdict ${v.cls}">${v.text}</span></h1>${meta(report)}</header>
 ${summary(report)}
 ${coverage(report)}
-${targetFactsSection(report.targetFacts)}
-${rulesTable(report)}
+${targetFactsSection(report.targetFacts)}${rulesTable(report)}
 ${failures(report)}
 ${targetErrors(report.targetErrors)}
 <script>${HTML_SCRIPT}</script>
