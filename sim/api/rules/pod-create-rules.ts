@@ -16,7 +16,7 @@ const VOLUME_ID = "`volumeId` string, required, ID of an existing network volume
 const VCPU_VALID = "Must be valid for the flavor and a power of two";
 
 const GLOBAL_NETWORKING_LENIENT =
-  "The spec says global networking is \"enforced upstream\" and that `enabled` is derived from an assigned address: a refusal (4xx), or the pod created with global networking left off (globalNetworking.enabled false, no ip), both keep it; fails only a pod with global networking enabled where it cannot be honoured. Strict requires 400.";
+  "The spec says global networking is \"enforced upstream\" and that `enabled` is derived from an assigned address: a refusal (4xx), or the pod created with global networking left off (globalNetworking.enabled false, no ip), both keep it; fails only a pod with global networking enabled where it cannot be honoured. Strict requires a refusal.";
 
 export const podCreateRules = [
   // Schema: 422 with each failure in `errors`.
