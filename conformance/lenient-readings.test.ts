@@ -86,3 +86,38 @@ t.test("an answer that breaks the constraint fails the lenient profile", async (
     });
   }
 });
+
+/** A refused retry of a final job answered 200 with the job's own status: nothing moved. */
+const idempotentRetry: Breakage = (request, next) => {
+  const m = /^\/v2\/([^/]+)\/retry\/([^/]+)$/.exec(request.path);
+  const outcome = next(request);
+  if (request.method !== "POST" || !m || outcome.kind !== "response" || outcome.response.status !== 409) return outcome;
+  const read = next({ ...request, method: "GET", path: `/v2/${m[1]}/status/${m[2]}`, body: undefined });
+  const job = read.kind === "response" ? (read.response.body as { id?: string; status?: string }) : undefined;
+  return job?.status === "COMPLETED" || job?.status === "CANCELLED" ? { kind: "response", response: { status: 200, headers: {}, body: { id: job.id, status: job.status } } } : outcome;
+};
+
+/** A stop or restart of a locked pod answered 200 with the pod as it was. */
+const lockedAnswersPod: Breakage = (request, next) => {
+  const m = /^\/v2\/pods\/([^/]+)\/action$/.exec(request.path);
+  const outcome = next(request);
+  if (request.method !== "POST" || !m || outcome.kind !== "response" || outcome.response.status !== 409) return outcome;
+  if (!/locked/i.test(JSON.stringify(outcome.response.body))) return outcome;
+  return next({ ...request, method: "GET", path: `/v2/pods/${m[1]}`, body: undefined });
+};
+
+t.test("an idempotent answer that moves nothing passes lenient, and strict requires the refusal", async (t) => {
+  for (const [rule, breakage] of [
+    ["jobs.retry.only-failed", idempotentRetry],
+    ["pods.locked-no-stop", lockedAnswersPod],
+  ] as const) {
+    await t.test(rule, async (t) => {
+      const target = await startBroken(breakage);
+      t.teardown(() => target.stop());
+      const dir = t.testdir();
+      const run = (profile: Profile) => conform({ seed: 9, runs: 4, profile, only: [rule], reportDir: `${dir}/${profile}` }, { startEmbedded: async () => target });
+      t.equal((await run("lenient")).report.rules[0]?.status, "pass", "lenient");
+      t.equal((await run("strict")).report.rules[0]?.status, "fail", "strict");
+    });
+  }
+});
