@@ -163,3 +163,26 @@ t.test("the report says how the target was read; a skip names the missing fact a
   t.match(html, /<h2>How this target was read<\/h2>/);
   t.match(html, /<code>podActionPath<\/code>/);
 });
+
+t.test("probes on a target with a model catalog, no volumes and no recognisable action route", async (t) => {
+  const { probeImageModel, probeNetworkVolumes, probePodActions } = await import("./probe-facts.ts");
+  const answers: Record<string, { status: number; json?: unknown; text?: string }> = {
+    "GET rest /v2/catalog/models": { status: 200, json: { models: [{ slug: "llama-3", task: "text" }, { slug: "my-image-gen", task: "text-to-image" }] } },
+    "GET serverless /v2/my-image-gen/health": { status: 200, json: { jobs: {}, workers: {} } },
+    "GET rest /v2/catalog/datacenters": { status: 200, json: { dataCenters: [{ id: "dc1", networkVolumeTypes: ["standard"] }] } },
+  };
+  const sent: string[] = [];
+  const probe = async (spec: { method: string; base: string; path: string }) => {
+    const key = `${spec.method} ${spec.base} ${spec.path}`;
+    sent.push(key);
+    const a = answers[key] ?? { status: 404, json: { detail: "not here" } };
+    return { status: a.status, json: a.json, text: a.text ?? JSON.stringify(a.json), headers: {} } as never;
+  };
+  t.same(await probeImageModel(probe), { value: "my-image-gen", evidence: `GET /v2/catalog/models lists the image model "my-image-gen", and its health answers` });
+  t.notOk(sent.some((s) => s.includes("llama-3/health")), "a text model is not tried");
+  const volumes = await probeNetworkVolumes(probe);
+  t.equal(volumes?.value, null, "no collection and no volume records in the data-center entries: the target has none");
+  t.match(volumes?.evidence, /carry no volume records/);
+  t.equal(await probePodActions(probe), undefined, "every route answers like a path nobody serves: undecided, the default stays");
+  t.ok(sent.every((s) => s.startsWith("GET ") || s.includes("cpsim-probe-")), "only reads, or requests about a pod id that cannot exist");
+});
