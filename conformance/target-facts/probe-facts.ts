@@ -32,19 +32,14 @@ export function listOf(json: unknown, field?: string): unknown[] | undefined {
 
 /** The answer with everything that names the request (its path, its last segment, the probe id) blanked. */
 function shape(res: ClientResponse, path: string): string {
-  const last = path.split("/").pop() ?? "";
-  let text = res.text.split(path).join("<path>");
-  for (const word of [PROBE_POD_ID, last]) if (word) text = text.split(word).join("<x>");
   // Fields that differ on every answer (request ids, times) say nothing about the route.
-  if (isObject(res.json)) {
-    const kept = Object.entries(res.json).filter(([k]) => !/id$|time|trace|instance|request|date/i.test(k));
-    text = JSON.stringify(kept).split(path).join("<path>");
-    for (const word of [PROBE_POD_ID, last]) if (word) text = text.split(word).join("<x>");
-  }
+  const body = isObject(res.json) ? JSON.stringify(Object.entries(res.json).filter(([k]) => !/id$|time|trace|instance|request|date/i.test(k))) : res.text;
+  let text = body.split(path).join("<path>");
+  for (const word of [PROBE_POD_ID, path.split("/").pop() ?? ""]) if (word) text = text.split(word).join("<x>");
   return `${res.status} ${text}`;
 }
 
-/** Whether POST `path` is a route of the target: it answers otherwise than a path nobody serves. */
+/** Whether `method path` is a route of the target: it answers otherwise than a path nobody serves. */
 async function routeExists(probe: Prober, method: string, path: string, json: unknown, noRoute: ClientResponse | undefined): Promise<boolean | undefined> {
   const res = await probe({ method, base: "rest", path, json, auth: { key: "api" } });
   if (!res || !noRoute) return undefined;
