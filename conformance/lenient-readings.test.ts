@@ -121,3 +121,31 @@ t.test("an idempotent answer that moves nothing passes lenient, and strict requi
     });
   }
 });
+
+/** A catalog that states no GPU counts, and a refusal of more than one GPU that names availability. */
+const noCountsAtMostOne: Breakage = (request, next) => {
+  const body = request.body as { gpu?: { id?: string; count?: number }; cloud?: string } | undefined;
+  if (isCreate(request) && (body?.gpu?.count ?? 1) > 1) {
+    const detail = `at most 1 × ${body?.gpu?.id} are available in the ${body?.cloud ?? "SECURE"} cloud`;
+    return { kind: "response", response: { status: 422, headers: { "content-type": "application/problem+json" }, body: { title: "Unprocessable Entity", status: 422, detail } } };
+  }
+  const outcome = next(request);
+  if (request.method !== "GET" || request.path !== "/v2/catalog/gpus") return outcome;
+  return mapResponse(outcome, (res) => {
+    const gpus = (res.body as { gpus?: Record<string, unknown>[] } | undefined)?.gpus;
+    if (!gpus) return res;
+    const strip = (g: Record<string, unknown>) => {
+      const { availableGpuCounts: _a, ...rest } = g;
+      const lowest = rest["lowestPrice"];
+      return typeof lowest === "object" && lowest !== null ? { ...rest, lowestPrice: { ...(lowest as object), availableGpuCounts: undefined } } : rest;
+    };
+    return { ...res, body: { ...(res.body as object), gpus: gpus.map(strip) } };
+  });
+};
+
+t.test("created-201: valid bodies stay within the target's catalog (count 1 where it states none)", async (t) => {
+  const target = await startBroken(noCountsAtMostOne);
+  t.teardown(() => target.stop());
+  const { report } = await conform({ seed: 13, runs: 20, only: ["pods.create.created-201"], reportDir: t.testdir() }, { startEmbedded: async () => target });
+  t.equal(report.rules[0]?.status, "pass", "no valid body asks for more GPUs than the target states it has");
+});
