@@ -63,7 +63,8 @@ export async function discoverTargetFacts(input: DiscoverInput): Promise<TargetF
   }
   if (open.length === 0) return facts as unknown as TargetFacts;
 
-  const openapi = await findOpenApi((path) => probe({ method: "GET", base: "rest", path, auth: { key: "api" } }));
+  // Documents are often public; the key goes along when there is one.
+  const openapi = await findOpenApi((path) => probe({ method: "GET", base: "rest", path, ...(input.hasApiKey ? { auth: { key: "api" } } : {}) }));
   for (const key of open) {
     if (openapi && key in openapi.values) {
       facts[key] = { key, value: openapi.values[key], source: "openapi", evidence: openapi.evidence[key] ?? "the target's OpenAPI document" } as Fact;

@@ -186,3 +186,13 @@ t.test("probes on a target with a model catalog, no volumes and no recognisable 
   t.equal(await probePodActions(probe), undefined, "every route answers like a path nobody serves: undecided, the default stays");
   t.ok(sent.every((s) => s.startsWith("GET ") || s.includes("cpsim-probe-")), "only reads, or requests about a pod id that cannot exist");
 });
+
+t.test("without a key only the OpenAPI document is read, without credentials, and the probes wait", async (t) => {
+  const emulator = await startBroken();
+  t.teardown(() => emulator.stop());
+  const client = Client.create({ timeoutMs: 10_000, keys: {} });
+  t.teardown(() => client.close());
+  const facts = await discoverTargetFacts({ client, rest: emulator.rest, serverless: emulator.serverless!, hasApiKey: false, timeoutMs: 10_000 });
+  t.equal(facts.podActionPath.source, "openapi", "the emulator's document needs no key");
+  t.equal(facts.imageModel.source, "default", "no probe was sent");
+});
