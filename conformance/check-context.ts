@@ -13,6 +13,7 @@ import { reproduceCommand, type ResolvedOptions } from "./options.ts";
 import type { Rule } from "./rule-catalog.ts";
 import { ruleSeed } from "./seeds.ts";
 import { transitionKey } from "./spec-transitions.ts";
+import { defaultTargetFacts, factsView, type FactUse, type TargetFacts } from "./target-facts/index.ts";
 
 /** The most one property may take against a real-time target, its shrinking included. */
 export const REALTIME_PROPERTY_LIMIT_MS = 45_000;
@@ -30,6 +31,10 @@ export interface ContextInput {
   readonly log: (message: string) => void;
   /** Where observed transitions are collected, as transitionKey()s. */
   readonly transitions: Set<string>;
+  /** The target's facts (default: choices.md's conventions). */
+  readonly facts?: TargetFacts;
+  /** Where the rules that read each fact are noted. */
+  readonly factUse?: FactUse;
 }
 
 function isFailure(f: Failure | FailureInput): f is Failure {
@@ -73,6 +78,7 @@ export function makeContext(input: ContextInput): CheckContext {
     oracle: input.oracle,
     deadline,
     controlApi: input.controlApi ?? false,
+    facts: factsView(input.facts ?? defaultTargetFacts(), rule.id, input.factUse),
     log: input.log,
     exercised: (machine, from, to) => void input.transitions.add(transitionKey(machine, from, to)),
     pass: (): CheckOutcome => ({ status: "pass" }),

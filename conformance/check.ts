@@ -12,6 +12,7 @@ import type { KeyRole, Keys } from "./keys.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { Exchange } from "./recorder.ts";
 import type { Rule } from "./rule-catalog.ts";
+import type { TargetFacts } from "./target-facts/index.ts";
 
 export type { Failure };
 
@@ -55,6 +56,8 @@ export interface CheckContext {
   readonly deadline: number;
   /** Whether the target serves the emulator's control API (`/_sim/clock`): virtual time can be advanced. */
   readonly controlApi: boolean;
+  /** How this target does what the spec does not show (action paths, volume lists, model slugs), and where each fact came from. */
+  readonly facts: TargetFacts;
   /** The run's progress log, for a check that takes long. */
   log(message: string): void;
   /** Notes a state transition the check observed, for the coverage report (e.g. "pod", "PROVISIONING", "STARTING"). */

@@ -6,6 +6,7 @@
  */
 import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from "../sim/cli/args.ts";
 import { conform, type ConformDeps } from "./conform.ts";
+import { discoverTarget } from "./discover-target.ts";
 import { probeControlApi, startEmbedded } from "./embedded.ts";
 import "./checks/index.ts";
 import { ConformConfigError } from "./errors.ts";
@@ -18,7 +19,7 @@ export const spec: CommandSpec = {
   usage:
     "cpsim conform [--target URL] [--serverless-url URL] [--api-key KEY] [--restricted-api-key KEY] [--other-api-key KEY] " +
     "[--endpoint ID] [--seed N] [--runs N] [--profile lenient|strict] [--only RULE_GLOB] [--skip RULE_GLOB] [--slow] " +
-    "[--timeout-ms N] [--max-duration S] [--min-coverage PCT] [--concurrency N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json] [--quiet]",
+    "[--timeout-ms N] [--max-duration S] [--min-coverage PCT] [--concurrency N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json] [--quiet] [--target-profile FILE] [--discover]",
   description:
     "Without --target, the embedded emulator is started in a child process and tested. Keys default to $CPSIM_API_KEY, " +
     "$CPSIM_RESTRICTED_API_KEY and $CPSIM_OTHER_API_KEY and are never written into reports. Rule globs: * matches " +
@@ -27,7 +28,11 @@ export const spec: CommandSpec = {
     "run that checked nothing never passes. How long a run takes: property runs are sized for the target (--runs), the " +
     "areas (pod lifecycle, other pod rules, GraphQL, jobs, auth) run concurrently against a real-time target with at most " +
     "--concurrency requests in flight, rate-limit rules run where no other request on their key can disturb their counting, and " +
-    "--max-duration bounds the whole run.",
+    "--max-duration bounds the whole run. " +
+    "Where the spec shows no path or shape " +
+    "(pod actions, delete, lists, network volumes, the GPU catalog, a public image model), the suite reads the target's " +
+    "own: a --target-profile file first, then its OpenAPI document (/openapi.json and the usual places), then harmless " +
+    "probes (reads, and requests about a pod id that cannot exist). --discover prints what it found as a profile file.",
   flags: [
     { name: "target", type: "string", value: "URL", help: "{base_url} of the REST and GraphQL API (default: the embedded emulator)" },
     { name: "serverless-url", type: "string", value: "URL", help: "{serverless_url} of the job endpoints (default: --target)" },
@@ -60,6 +65,8 @@ export const spec: CommandSpec = {
     { name: "local-handler", type: "string", value: "FILE", help: "with --local-server: the conformance handler file it runs, to check the program's default address, test_input.json and exit codes" },
     { name: "local-command", type: "string", value: "CMD", help: "with --local-handler: the program that runs a handler file (default: cpsim handler; e.g. \"python\" for the platform SDK)" },
     { name: "quiet", type: "boolean", help: "print only the summary and the failures (no progress)" },
+    { name: "target-profile", type: "string", value: "FILE", help: "JSON stating the target's facts (podActionPath, podDeletePath, podListPath, networkVolumes, gpuCatalogPath, imageModel); wins over discovery" },
+    { name: "discover", type: "boolean", help: "only read the target's facts and print them as a ready --target-profile file (exit 0)" },
   ],
   examples: [
     "cpsim conform",
@@ -67,6 +74,7 @@ export const spec: CommandSpec = {
     "cpsim conform --target https://api.example.com --only 'pods.create.*' --profile strict",
     "cpsim conform --target http://127.0.0.1:8080 --baseline reports/previous/report.json --junit results.xml",
     "cpsim conform --target https://api.example.com --max-duration 600 --min-coverage 75 --quiet",
+    "cpsim conform --target https://api.example.com --discover > target.json && cpsim conform --target https://api.example.com --target-profile target.json",
   ],
 };
 
@@ -103,6 +111,8 @@ export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.
     maxDurationS: flags["max-duration"] as number | undefined,
     minCoverage: flags["min-coverage"] as number | undefined,
     concurrency: flags.concurrency as number | undefined,
+    targetProfile: str("target-profile"),
+    discover: flags.discover === true,
   };
 }
 
@@ -115,6 +125,10 @@ export async function run(argv: readonly string[], io: CliIo, deps: ConformDeps 
       return 0;
     }
     const options = optionsFromFlags(parsed.flags);
+    if (options.discover) {
+      await discoverTarget(options, { startEmbedded, ...deps, io });
+      return 0;
+    }
     // Every option is checked (a missing key included) before anything is sent to the target.
     resolveOptions(options);
     // A --target that serves the emulator's control API lets time-based rules run without --slow.

@@ -31,6 +31,8 @@ import { planLanes } from "./schedule.ts";
 import { verdict } from "../reports/verdict.ts";
 import { selectRules } from "./rule-glob.ts";
 import { SPEC_TRANSITIONS, transitionKey } from "./spec-transitions.ts";
+import { discoverTargetFacts, loadTargetProfile, type FactUse, type TargetProfile } from "./target-facts/index.ts";
+import { targetFactRecords } from "./target-facts/fact-records.ts";
 
 export interface Output {
   readonly stdout: (text: string) => void;
@@ -101,6 +103,7 @@ export async function conform(input: Partial<ConformOptions>, deps: ConformDeps 
   const resolved = resolveOptions(input, deps.cwd);
   const say = resolved.json ? io.stderr : io.stdout;
   const baseline: Baseline | undefined = resolved.baseline ? await loadBaseline(resolved.baseline) : undefined;
+  const profile = resolved.targetProfile ? await loadTargetProfile(resolved.targetProfile) : undefined;
 
   const catalogIds = registry.catalog.rules.map((r) => r.id);
   if (resolved.only.length && selectRules(catalogIds, resolved.only, []).length === 0) {
@@ -124,7 +127,7 @@ export async function conform(input: Partial<ConformOptions>, deps: ConformDeps 
           keys: { ...embedded.keys, ...resolved.keys },
         }
       : resolved;
-    return await runAll(options, { ...deps, io, registry, now, say, baseline, embedded });
+    return await runAll(options, { ...deps, io, registry, now, say, baseline, embedded, ...(profile ? { profile } : {}) });
   } finally {
     await embedded?.close();
   }
@@ -137,6 +140,7 @@ interface RunContext extends ConformDeps {
   readonly say: (text: string) => void;
   readonly baseline?: Baseline;
   readonly embedded?: EmbeddedTarget;
+  readonly profile?: TargetProfile;
 }
 
 async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformResult> {
@@ -164,6 +168,15 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     if (!options.quiet) run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions({ ...options, target: rest, serverlessUrl: serverless })}\n`);
     await assertReachable(client, rest, "--target", options.timeoutMs);
     if (serverless !== rest) await assertReachable(client, serverless, "--serverless-url", options.timeoutMs);
+    const facts = await discoverTargetFacts({
+      client: client.scoped(),
+      rest,
+      serverless,
+      ...(run.profile ? { profile: run.profile } : {}),
+      hasApiKey: options.keys.api !== undefined,
+      timeoutMs: options.timeoutMs,
+    });
+    const factUse: FactUse = new Map();
     const requestsBefore = client.stats.requests;
 
     const selected = selectRules(run.registry.list().map((c) => c.ruleId), options.only, options.skip);
@@ -180,6 +193,8 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       deadline,
       now: run.now,
       transitions,
+      facts,
+      factUse,
       registry: run.registry,
       baseline: run.baseline,
       progress,
@@ -219,6 +234,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       },
       summary: summarize(rules, targetErrors.length),
       targetErrors,
+      targetFacts: targetFactRecords(facts, factUse, rules),
     };
     const written = await writeConformanceReports(report, { dir: options.reportDir, ...(options.junit ? { junit: options.junit } : {}) });
     const fresh = newFailures(rules);

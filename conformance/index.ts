@@ -21,3 +21,8 @@ export { catalogOf, specCatalog, type Rule, type RuleCatalog } from "./rule-cata
 export { ruleSeed } from "./seeds.ts";
 export { KEY_ENV, KEY_FLAG, type KeyRole, type Keys } from "./keys.ts";
 export { SPEC_TRANSITIONS } from "./spec-transitions.ts";
+export { discoverTarget, type DiscoverResult } from "./discover-target.ts";
+export {
+  discoverTargetFacts, factsAsProfile, loadTargetProfile, parseTargetProfile, missingFact, TARGET_PROFILE_SCHEMA, FACT_KEYS, DEFAULT_FACTS,
+  type Fact, type FactKey, type FactSource, type FactValues, type TargetFacts, type TargetProfile, type VolumeSource,
+} from "./target-facts/index.ts";

@@ -64,6 +64,10 @@ export interface ConformOptions {
   readonly minCoverage: number;
   /** The most requests in flight at once, over all the areas that run concurrently. */
   readonly concurrency: number;
+  /** A JSON file stating the target's facts (action paths, volume lists, model slugs); wins over discovery. */
+  readonly targetProfile?: string;
+  /** Only read the target's facts and print them as a ready --target-profile file. */
+  readonly discover: boolean;
 }
 
 /** Property runs when --runs is not given: many cheap runs where the suite moves the target's time, ... */
@@ -82,6 +86,7 @@ export const defaultOptions: ConformOptions = {
   quiet: false,
   minCoverage: 60,
   concurrency: 8,
+  discover: false,
 };
 
 /** The options with every default filled in, the target's URLs normalised and the seed drawn. */
@@ -178,6 +183,7 @@ export function resolveOptions(options: Partial<ConformOptions>, cwd: string = p
     reportDir: o.reportDir === undefined ? defaultReportDir("conformance", cwd) : resolve(cwd, o.reportDir),
     ...(o.junit !== undefined ? { junit: resolve(cwd, o.junit) } : {}),
     ...(o.baseline !== undefined ? { baseline: resolve(cwd, o.baseline) } : {}),
+    ...(o.targetProfile !== undefined ? { targetProfile: resolve(cwd, o.targetProfile) } : {}),
     keys,
   };
 }
@@ -207,6 +213,7 @@ export function describeOptions(o: ResolvedOptions): string {
     `restricted-api-key ${key(o.restrictedApiKey)}`,
     `other-api-key ${key(o.otherApiKey)}`,
     ...(o.baseline ? [`baseline ${o.baseline}`] : []),
+    ...(o.targetProfile ? [`target-profile ${o.targetProfile}`] : []),
     `report-dir ${o.reportDir}`,
   ].join(", ");
 }
@@ -225,6 +232,7 @@ export function reproduceCommand(o: ResolvedOptions, ruleId: string): string {
   if (o.runsGiven) parts.push(`--runs ${o.runs}`);
   if (o.slow) parts.push("--slow");
   if (o.timeoutMs !== defaultOptions.timeoutMs) parts.push(`--timeout-ms ${o.timeoutMs}`);
+  if (o.targetProfile) parts.push(`--target-profile ${q(o.targetProfile)}`);
   parts.push(`--seed ${o.seed}`, `--only ${q(ruleId)}`);
   return parts.join(" ");
 }

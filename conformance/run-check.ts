@@ -13,7 +13,9 @@ import { PropertyInterrupted } from "./checks/support/interrupted.ts";
 import { TargetError } from "./errors.ts";
 import { KEY_FLAG } from "./keys.ts";
 import type { ResolvedOptions } from "./options.ts";
+import { lenientReading } from "../sim/api/rules/index.ts";
 import type { Rule } from "./rule-catalog.ts";
+import type { FactUse, TargetFacts } from "./target-facts/index.ts";
 
 export interface RunCheckInput {
   readonly check: CheckDefinition;
@@ -29,6 +31,8 @@ export interface RunCheckInput {
   readonly log: (message: string) => void;
   readonly now: () => number;
   readonly transitions: Set<string>;
+  readonly facts?: TargetFacts;
+  readonly factUse?: FactUse;
 }
 
 export interface RunCheckResult {
@@ -50,7 +54,7 @@ export function skipReason(check: CheckDefinition, rule: Rule, options: Resolved
   return undefined;
 }
 
-const baseOf = (rule: Rule) => ({ id: rule.id, title: rule.title, spec: rule.spec, section: rule.section, severity: rule.severity });
+const baseOf = (rule: Rule) => ({ id: rule.id, title: rule.title, spec: rule.spec, section: rule.section, severity: rule.severity, lenient: lenientReading(rule) });
 
 /**
  * What escaped a check, as the rule's skip and a target error record. A property stopped by its

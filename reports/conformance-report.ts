@@ -78,6 +78,22 @@ export interface RuleResult {
   readonly durationMs: number;
   readonly requests?: number;
   readonly failures: readonly ReportFailure[];
+  /** The rule's lenient reading: what the default profile accepts where the spec is silent. */
+  readonly lenient?: string;
+}
+
+/** One fact of "how this target was read": a path or shape the spec does not show, and where it came from. */
+export interface TargetFactRecord {
+  /** The --target-profile key that states it. */
+  readonly key: string;
+  /** What the fact is, in words. */
+  readonly meaning: string;
+  readonly value: unknown;
+  /** profile, openapi, probe or default. */
+  readonly source: string;
+  readonly evidence: string;
+  /** The judged rules that used it. */
+  readonly unlocked: readonly string[];
 }
 
 /** A timeout or connection error: about the target, never a verdict on a rule. */
@@ -135,6 +151,8 @@ export interface ConformanceReport {
   readonly coverage: Coverage;
   readonly summary: Summary;
   readonly targetErrors: readonly TargetErrorRecord[];
+  /** How this target was read (absent in reports of earlier versions). */
+  readonly targetFacts?: readonly TargetFactRecord[];
 }
 
 /** Counts the rule statuses; the writers and the exit code all read the same numbers. */

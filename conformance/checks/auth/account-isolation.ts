@@ -18,6 +18,7 @@ import type { ClientResponse, RequestSpec } from "../../client.ts";
 import type { CurlCapture } from "../../curl.ts";
 import type { Exchange } from "../../recorder.ts";
 import { registerCheck } from "../../check-registry.ts";
+import { podActionRequest, podDeleteRequest, podListRequest } from "../../target-facts/index.ts";
 import { acceptedText, accepts } from "../support/statuses.ts";
 import { cancelJob, noteCreated, terminatePod } from "./cleanup.ts";
 import { findFailure, fewRuns } from "./find-failure.ts";
@@ -79,7 +80,7 @@ async function accountIsolation(ctx: CheckContext): Promise<CheckOutcome> {
       fc.constant<Probe>({
         name: "GET /v2/pods",
         about: "pod",
-        spec: { method: "GET", url: restUrl(ctx, "/v2/pods") },
+        spec: { method: "GET", url: podListRequest(ctx).url },
         judge: (res) => {
           if (!is2xx(res.status)) return undefined;
           const pods = (res.json as { pods?: unknown } | undefined)?.pods;
@@ -87,11 +88,11 @@ async function accountIsolation(ctx: CheckContext): Promise<CheckOutcome> {
         },
       }),
       fc.stringMatching(/^stolen-[a-z0-9]{1,6}$/).map((name) => ({ name: "PATCH /v2/pods/<pod_id>", about: "pod" as const, spec: { method: "PATCH", url: podUrl(ctx, podId), json: { name } }, judge: choicesVerdict })),
-      fc.constant<Probe>({ name: "DELETE /v2/pods/<pod_id>", about: "pod", spec: { method: "DELETE", url: podUrl(ctx, podId) }, judge: choicesVerdict }),
+      fc.constant<Probe>({ name: "DELETE /v2/pods/<pod_id>", about: "pod", spec: { method: "DELETE", url: podDeleteRequest(ctx, podId)?.url ?? podUrl(ctx, podId) }, judge: choicesVerdict }),
       fc.constantFrom("stop", "restart", "terminate").map((action) => ({
         name: `POST /v2/pods/<pod_id>/action ${action}`,
         about: "pod" as const,
-        spec: { method: "POST", url: podUrl(ctx, podId, "/action"), json: { action } },
+        spec: podActionRequest(ctx, podId, action, { key: "other" }),
         judge: choicesVerdict,
       })),
       gql("GraphQL pod(input: {podId})", `{ pod(input: {podId: ${q}}) { id name } }`, (d) => d.pod !== null && d.pod !== undefined),

@@ -6,13 +6,17 @@
 import type { CheckContext } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
 import type { KeyRole } from "../../keys.ts";
-import { is2xx, jobUrl, podUrl, stringField } from "./target.ts";
+import { podActionRequest, podDeleteRequest } from "../../target-facts/index.ts";
+import { is2xx, jobUrl, stringField } from "./target.ts";
 
 export async function terminatePod(ctx: CheckContext, podId: string, key: KeyRole = "api"): Promise<void> {
   if (!ctx.keys[key]) return;
-  const res = await ctx.client.request({ method: "DELETE", url: podUrl(ctx, podId), auth: { key } });
-  if (is2xx(res.status) || res.status === 404) return;
-  await ctx.client.request({ method: "POST", url: podUrl(ctx, podId, "/action"), json: { action: "terminate" }, auth: { key } });
+  const del = podDeleteRequest(ctx, podId, key);
+  if (del) {
+    const res = await ctx.client.request(del);
+    if (is2xx(res.status) || res.status === 404) return;
+  }
+  await ctx.client.request(podActionRequest(ctx, podId, "terminate", { key }));
 }
 
 export async function cancelJob(ctx: CheckContext, jobId: string, key: KeyRole = "api"): Promise<void> {

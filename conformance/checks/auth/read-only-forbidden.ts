@@ -12,6 +12,7 @@ import type { RequestSpec } from "../../client.ts";
 import type { CurlCapture } from "../../curl.ts";
 import type { Exchange } from "../../recorder.ts";
 import { registerCheck } from "../../check-registry.ts";
+import { podActionRequest, podDeleteRequest } from "../../target-facts/index.ts";
 import { accepts } from "../support/statuses.ts";
 import { cancelJob, noteCreated, terminatePod, undoCreation } from "./cleanup.ts";
 import { findFailure, fewRuns } from "./find-failure.ts";
@@ -60,8 +61,8 @@ async function readOnlyForbidden(ctx: CheckContext): Promise<CheckOutcome> {
   if (podId && podSetup) {
     writes.push(
       PATCH_NAME.map((name) => ({ name: "PATCH /v2/pods/<pod_id>", spec: { method: "PATCH", url: podUrl(ctx, podId), json: { name } }, rest: true, specPath: false, setup: podSetup })),
-      fc.constant<Write>({ name: "DELETE /v2/pods/<pod_id>", spec: { method: "DELETE", url: podUrl(ctx, podId) }, rest: true, specPath: false, setup: podSetup }),
-      ACTION.map((action) => ({ name: `POST /v2/pods/<pod_id>/action ${action}`, spec: { method: "POST", url: podUrl(ctx, podId, "/action"), json: { action } }, rest: true, specPath: false, setup: podSetup })),
+      fc.constant<Write>({ name: "DELETE /v2/pods/<pod_id>", spec: { method: "DELETE", url: podDeleteRequest(ctx, podId)?.url ?? podUrl(ctx, podId) }, rest: true, specPath: false, setup: podSetup }),
+      ACTION.map((action) => ({ name: `POST /v2/pods/<pod_id>/action ${action}`, spec: podActionRequest(ctx, podId, action, { key: "restricted" }), rest: true, specPath: false, setup: podSetup })),
     );
   }
 

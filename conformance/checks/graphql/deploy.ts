@@ -8,6 +8,7 @@
  */
 import type { CheckContext } from "../../check.ts";
 import { TargetError } from "../../errors.ts";
+import { podActionRequest, podDeleteRequest } from "../../target-facts/index.ts";
 import { candidatesFor, gpuCandidates, type GpuCandidate } from "./gpu-candidates.ts";
 import { GqlEnum, gqlString, gqlValue, type GqlValue } from "./graphql-literal.ts";
 import { errorText, gql, rootObject, type GqlAnswer } from "./graphql-request.ts";
@@ -121,10 +122,12 @@ export async function removePod(ctx: CheckContext, podId: string): Promise<void>
   try {
     const answer = await gql(ctx, `mutation { podTerminate(input: {podId: ${gqlString(podId)}}) }`);
     if (answer.ok) return;
-    const url = `${ctx.target.rest.replace(/\/+$/, "")}/v2/pods/${encodeURIComponent(podId)}`;
-    const del = await ctx.client.request({ method: "DELETE", url, auth: { key: "api" } });
-    if ((del.status >= 200 && del.status < 300) || del.status === 404) return;
-    await ctx.client.request({ method: "POST", url: `${url}/action`, json: { action: "terminate" }, auth: { key: "api" } });
+    const delete_ = podDeleteRequest(ctx, podId);
+    if (delete_) {
+      const del = await ctx.client.request(delete_);
+      if ((del.status >= 200 && del.status < 300) || del.status === 404) return;
+    }
+    await ctx.client.request(podActionRequest(ctx, podId, "terminate"));
   } catch (err) {
     if (!(err instanceof TargetError)) throw err;
   }

@@ -5,14 +5,16 @@
  * image (URL or base64 data URI in image_url) and a seed integer"). An image in a PNG data URI
  * (or behind a URL that serves a PNG) must have the size asked for.
  *
- * The slug is the emulator's `flux-1-schnell` unless CPSIM_IMAGE_MODEL names another. A target
- * other than the emulator may not serve that model: a 404 there, for the default slug, is a
- * skip; on the emulator, or for a slug the user named, it is a failure.
+ * The slug is the target's `imageModel` fact (a --target-profile, a model catalog, or the
+ * well-known slug whose health answers; CPSIM_IMAGE_MODEL still overrides it). A target that
+ * serves none is skipped, naming the fact; a 404 for a slug that was only assumed (the default)
+ * is a skip too, but a 404 for a slug the target itself showed or the user named is a failure.
  */
 import * as fc from "fast-check";
-import { decodePngHeader, PNG_SIGNATURE, type PngHeader } from "../../../sim/domain/handlers/png.ts";
+import { PNG } from "pngjs";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
+import { missingFact } from "../../target-facts/index.ts";
 import { schemaErrors } from "../support/schema.ts";
 import { FINISH_BUDGET_MS, STEP_MS } from "./support/budgets.ts";
 import { ACTIVE_STATUSES, asJob, isObject, show } from "./support/job-body.ts";
@@ -20,24 +22,38 @@ import { is2xx, type JobSession } from "./support/job-session.ts";
 import { property, runsFor } from "./support/property.ts";
 import { scenario, violated, withSession } from "./support/with-session.ts";
 
-export const DEFAULT_IMAGE_MODEL = "flux-1-schnell";
+/** The eight bytes every PNG starts with (PNG specification, 5.2). */
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] as const;
 
-export function imageModel(): { slug: string; named: boolean } {
-  const named = process.env["CPSIM_IMAGE_MODEL"]?.trim();
-  return named ? { slug: named, named: true } : { slug: DEFAULT_IMAGE_MODEL, named: false };
+/** The size of a PNG, decoded by pngjs in full (the suite judges with a library, not with the emulator's encoder's twin). */
+export function decodePngSize(bytes: Uint8Array): { width: number; height: number } {
+  const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  return { width: png.width, height: png.height };
 }
+
+/** The model's slug and whether it was named (by the user or the target), or undefined when the target serves none. */
+export function imageModel(ctx: CheckContext): { slug: string; named: boolean } | undefined {
+  const env = process.env["CPSIM_IMAGE_MODEL"]?.trim();
+  if (env) return { slug: env, named: true };
+  const fact = ctx.facts.imageModel;
+  return fact.value === null ? undefined : { slug: fact.value, named: fact.source !== "default" };
+}
+
+const noModel = (ctx: CheckContext): string => missingFact("imageModel", ctx.facts.imageModel.evidence);
 
 /** The skip reason when the model is simply not served by a foreign target. */
 function absentModel(ctx: CheckContext, res: ClientResponse): string | undefined {
-  const { slug, named } = imageModel();
-  if (res.status !== 404 || named || ctx.controlApi) return undefined;
-  return `the target answers 404 for the public model "${slug}"; set CPSIM_IMAGE_MODEL to an image model slug it serves`;
+  const model = imageModel(ctx);
+  if (!model || res.status !== 404 || model.named || ctx.controlApi) return undefined;
+  return missingFact("imageModel", `the target answers 404 for the assumed slug "${model.slug}"`);
 }
 
 const prompt = (w: number, h: number) => `cpsim conformance: a ${w}x${h} test image`;
 
 export async function checkPublicSamePaths(ctx: CheckContext): Promise<CheckOutcome | void> {
-  const { slug } = imageModel();
+  const model = imageModel(ctx);
+  if (!model) return ctx.skip(noModel(ctx));
+  const { slug } = model;
   return scenario(
     ctx,
     async (session) => {
@@ -90,7 +106,9 @@ async function pngBytes(session: JobSession, url: string): Promise<Uint8Array | 
 }
 
 export async function checkPublicImageOutput(ctx: CheckContext): Promise<CheckOutcome | void> {
-  const { slug } = imageModel();
+  const model = imageModel(ctx);
+  if (!model) return ctx.skip(noModel(ctx));
+  const { slug } = model;
   const strict = ctx.options.profile === "strict";
   const side = fc.integer({ min: 4, max: 16 }).map((n) => n * 64);
   let absent: string | undefined;
@@ -127,9 +145,9 @@ export async function checkPublicImageOutput(ctx: CheckContext): Promise<CheckOu
               if (strict) violated(session, res.exchange, `a PNG image (the emulator's image_url is data:image/png;base64,...); got ${show(image["image_url"], 60)}`);
               continue;
             }
-            let header: PngHeader;
+            let header: { width: number; height: number };
             try {
-              header = decodePngHeader(png);
+              header = decodePngSize(png);
             } catch (err) {
               violated(session, res.exchange, `a valid PNG in image_url; ${(err as Error).message}`);
             }

@@ -13,7 +13,7 @@
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
-import { alphabetString } from "../../../sim/domain/handlers/alphabet.ts";
+import { contractFiller } from "../../contract/handler-contract.ts";
 import { schemaErrors } from "../support/schema.ts";
 import { FINISH_BUDGET_MS, STEP_MS } from "./support/budgets.ts";
 import { asJob, isFinal, isObject, show } from "./support/job-body.ts";
@@ -95,7 +95,7 @@ export async function checkStreamReassembly(ctx: CheckContext): Promise<CheckOut
           pieces.push(output as string);
         }
         const got = pieces.join("");
-        const want = alphabetString(b).repeat(k);
+        const want = contractFiller(b).repeat(k);
         if (got !== want) {
           let at = 0;
           while (at < got.length && got[at] === want[at]) at++;

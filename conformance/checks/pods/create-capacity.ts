@@ -2,14 +2,15 @@
  * Telling "no capacity" from "invalid request". The spec gives no status for a valid createPod
  * that finds no machine (the emulator answers 409; the real platform's message is "There are
  * no longer any instances available ..."), so a refusal counts as capacity when its status is
- * one a platform uses for that (409, 503) or its words say so. Such a refusal of a valid body
+ * one a platform uses for that (409, 503) or its words say so (a refusal that names availability,
+ * "at most 2 ... are available in the SECURE cloud", is capacity). Such a refusal of a valid body
  * is never a rule failure; of a body that breaks a shape rule it is one (the target tried to
  * place a pod it should have refused outright).
  */
 import type { ClientResponse } from "../../client.ts";
 
 const CAPACITY_WORDS =
-  /no longer any instances|no instances|instances? (are |is )?(currently )?(not )?available|not available|unavailable|capacity|out of stock|sold out|no (free |available )?(gpus?|machines?|hosts?|stock|resources)|not enough free/i;
+  /no longer any instances|no instances|\bavailab(le|ility)\b|unavailable|capacity|out of stock|sold out|no (free |available )?(gpus?|machines?|hosts?|stock|resources)|not enough free/i;
 
 /** The account's or the platform's pod limit: also not the request's fault. */
 const LIMIT_WORDS = /pod limit|too many pods|limit of \d+ pods|\(limit \d+\)|quota/i;

@@ -1,12 +1,13 @@
 /**
  * Sending createPod and cleaning up after it. Every pod a check makes (on purpose, or because
  * a target accepted a body it should have refused) is terminated at once, so that no other
- * check meets it and the account's pod count stays low. How to terminate is not in the spec
- * (choices.md: DELETE /v2/pods/{id}, or the `terminate` action), so both are tried, and a
- * cleanup that fails is logged, never a verdict.
+ * check meets it and the account's pod count stays low. How to terminate is not in the spec,
+ * so the target's facts say (its DELETE, else its `terminate` action), and a cleanup that fails
+ * is logged, never a verdict.
  */
 import type { CheckContext } from "../../check.ts";
 import type { Auth, ClientResponse } from "../../client.ts";
+import { podActionRequest, podDeleteRequest } from "../../target-facts/index.ts";
 
 export interface SendOptions {
   /** A raw body, sent as it is (malformed JSON); otherwise `json`. */
@@ -49,23 +50,11 @@ export function podField(res: ClientResponse, field: string): unknown {
   return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[field] : undefined;
 }
 
-const terminateRoutes = new WeakMap<object, "delete" | "action">();
-
 export async function terminatePod(ctx: CheckContext, podId: string): Promise<void> {
-  const url = `${podsUrl(ctx)}/${encodeURIComponent(podId)}`;
-  const known = terminateRoutes.get(ctx.options);
-  const tryDelete = async () => (await ctx.client.request({ method: "DELETE", url, auth: { key: "api" } })).status;
-  const tryAction = async () =>
-    (await ctx.client.request({ method: "POST", url: `${url}/action`, auth: { key: "api" }, json: { action: "terminate" } })).status;
   const ok = (status: number) => status >= 200 && status < 300;
-  if (known === "action") {
-    if (ok(await tryAction())) return;
-  } else if (ok(await tryDelete())) {
-    terminateRoutes.set(ctx.options, "delete");
-    return;
-  } else if (ok(await tryAction())) {
-    terminateRoutes.set(ctx.options, "action");
-    return;
-  }
-  ctx.log(`could not terminate pod ${podId} (tried DELETE ${url} and POST ${url}/action); it may linger on the target`);
+  const del = podDeleteRequest(ctx, podId);
+  if (del && ok((await ctx.client.request(del)).status)) return;
+  const action = podActionRequest(ctx, podId, "terminate");
+  if (ok((await ctx.client.request(action)).status)) return;
+  ctx.log(`could not terminate pod ${podId} (tried ${del ? `DELETE ${del.url} and ` : ""}POST ${action.url}); it may linger on the target`);
 }

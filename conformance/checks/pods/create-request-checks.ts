@@ -33,6 +33,24 @@ const REFERENCE_RULES: ReadonlySet<string> = new Set([
   "pods.create.vcpu-valid-for-flavor",
 ]);
 
+/**
+ * Lenient readings that accept an answer keeping the constraint instead of a refusal: global
+ * networking is "enforced upstream" and `enabled` is derived from an assigned address, so a pod
+ * created with global networking left off keeps the rule as well as a refusal does. Only a pod
+ * that has it enabled where it cannot be honoured breaks it.
+ */
+const FEATURE_LEFT_OFF: ReadonlySet<string> = new Set(["pods.create.global-networking-nvidia", "pods.create.global-networking-data-center"]);
+
+/** Why a 2xx answer still breaks the rule under the lenient reading, or undefined when it keeps it. */
+function leftOff(body: unknown): string | undefined {
+  const gn = typeof body === "object" && body !== null ? (body as Record<string, unknown>)["globalNetworking"] : undefined;
+  if (typeof gn !== "object" || gn === null) return "the created pod carries no globalNetworking record to show the feature left off";
+  const g = gn as Record<string, unknown>;
+  if (g["enabled"] !== false) return `the created pod has globalNetworking.enabled ${JSON.stringify(g["enabled"])} where it cannot be honoured`;
+  if (g["ip"] !== undefined) return "the created pod has a global-network ip although enabled is false";
+  return undefined;
+}
+
 async function checkRequestRule(ctx: CheckContext, ruleId: RuleId): Promise<CheckOutcome | undefined> {
   const tc = await targetCatalog(ctx);
   const arb = brokenCaseArb(ruleId, tc);
@@ -49,7 +67,13 @@ async function checkRequestRule(ctx: CheckContext, ruleId: RuleId): Promise<Chec
       const res = await sendCreate(ctx, { json: c.broken });
       const what = `a body that breaks ${ruleId}${c.how ? ` (${c.how})` : ""}, whose rule says: "${ctx.rule.spec}"`;
       const expected = `${acceptedText(ctx)} refusing ${what}`;
-      if (res.status >= 200 && res.status < 300) return { expected: `${expected}; the target accepted it`, exchange: res.exchange };
+      if (res.status >= 200 && res.status < 300) {
+        if (ctx.options.profile === "lenient" && FEATURE_LEFT_OFF.has(ruleId)) {
+          const broken = leftOff(res.json);
+          return broken === undefined ? undefined : { expected: `${acceptedText(ctx)}, or the pod created with global networking left off (enabled: false); ${broken}`, exchange: res.exchange };
+        }
+        return { expected: `${expected}; the target accepted it`, exchange: res.exchange };
+      }
       if (!accepts(ctx, res.status)) return { expected, exchange: res.exchange };
       if (!REFERENCE_RULES.has(ruleId) && speaksOfCapacity(res)) {
         return { expected: `${expected}, refused for the rule itself; the answer speaks of capacity, so the target took the body as valid`, exchange: res.exchange };

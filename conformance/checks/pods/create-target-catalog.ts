@@ -13,6 +13,7 @@
  */
 import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
+import { readNetworkVolumes } from "../../target-facts/index.ts";
 
 export type CloudName = "SECURE" | "COMMUNITY";
 
@@ -119,8 +120,9 @@ async function getJson(ctx: CheckContext, path: string, query?: Record<string, s
 
 async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]> {
   const byId = new Map<string, { id: string; manufacturer: string; offers: Partial<Record<CloudName, GpuOffer>> }>();
-  for (const cloud of ["SECURE", "COMMUNITY"] as const) {
-    const list = listOf(await getJson(ctx, "/v2/catalog/gpus", { cloud }), "gpus");
+  const catalogPath = ctx.facts.gpuCatalogPath.value;
+  for (const cloud of catalogPath === null ? [] : (["SECURE", "COMMUNITY"] as const)) {
+    const list = listOf(await getJson(ctx, catalogPath!, { cloud }), "gpus");
     if (!list) continue;
     for (const entry of list) {
       if (!isObject(entry) || !nonEmpty(entry.id)) continue;
@@ -130,7 +132,7 @@ async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]
     }
   }
   if (byId.size > 0) {
-    notes.push(`${byId.size} GPU types from GET /v2/catalog/gpus`);
+    notes.push(`${byId.size} GPU types from GET ${catalogPath}`);
     return [...byId.values()];
   }
   // The spec's own way to list GPU types: GraphQL `gpuTypes`, key in `api_key`.
@@ -191,13 +193,14 @@ async function readDataCenters(ctx: CheckContext, notes: string[]): Promise<Targ
 }
 
 async function readVolumes(ctx: CheckContext, notes: string[]): Promise<TargetCatalog["volumes"]> {
-  // Not in the spec ("Network Volumes" is only a group name): the emulator's path, and the
-  // real platform's answer shape (a bare array) as a fallback.
-  const list = listOf(await getJson(ctx, "/v2/networkvolumes"), "networkVolumes") ?? [];
-  const out = list
-    .filter((v): v is Record<string, unknown> => isObject(v) && nonEmpty(v.id) && nonEmpty(v.dataCenterId))
-    .map((v) => ({ id: v.id as string, dataCenterId: v.dataCenterId as string }));
-  notes.push(out.length > 0 ? `${out.length} network volumes from GET /v2/networkvolumes` : "no network volumes (GET /v2/networkvolumes listed none)");
+  // Not in the spec ("Network Volumes" is only a group name): the target's facts say where.
+  const read = await readNetworkVolumes(ctx);
+  if ("missing" in read) {
+    notes.push(read.missing);
+    return [];
+  }
+  const out = read.volumes.flatMap((v) => (v.dataCenterId ? [{ id: v.id, dataCenterId: v.dataCenterId }] : []));
+  notes.push(out.length > 0 ? `${out.length} network volumes from ${read.from}` : `no network volumes (${read.from} listed none)`);
   return out;
 }
 

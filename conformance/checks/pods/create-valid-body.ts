@@ -62,6 +62,8 @@ function fitGpu(body: Draft, tc: TargetCatalog, opts: ValidBodyOptions): void {
     if (offeredIn(gpu, "SECURE")) delete body.cloud;
     else body.globalNetworking = false;
   }
+  // A body is valid for a target only within what its own catalog offers: where the catalog
+  // states the counts it could give, one of those; where it states none, the spec's default (1).
   const counts = gpu.offers[(body.cloud ?? "SECURE") as CloudName]?.counts;
   if (counts && counts.length > 0) {
     const wanted: number = body.gpu.count ?? 1;
@@ -69,6 +71,8 @@ function fitGpu(body: Draft, tc: TargetCatalog, opts: ValidBodyOptions): void {
       const below = counts.filter((n) => n <= wanted);
       body.gpu.count = below.length > 0 ? Math.max(...below) : Math.min(...counts);
     }
+  } else if (body.gpu.count !== undefined) {
+    body.gpu.count = 1;
   }
 }
 

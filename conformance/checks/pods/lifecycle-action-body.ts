@@ -11,6 +11,7 @@ import fc from "fast-check";
 import type { RuleId } from "../../../sim/api/rules/index.ts";
 import { breakPodActionRule } from "../../../sim/api/validate/index.ts";
 import { registerCheck } from "../../check-registry.ts";
+import { actionInPath, missingFact } from "../../target-facts/index.ts";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import { accepts, acceptedText } from "../support/statuses.ts";
 import { afterCreate } from "./lifecycle-evidence.ts";
@@ -32,9 +33,12 @@ const WHAT: Readonly<Record<string, string>> = {
 };
 
 async function brokenBodiesRefused(ctx: CheckContext, ruleId: RuleId, pod: FixturePod): Promise<CheckOutcome> {
+  if (actionInPath(ctx.facts)) {
+    return ctx.skip(`the target takes the action in the path (podActionPath ${ctx.facts.podActionPath.value}, ${ctx.facts.podActionPath.source}), so it has no action body to refuse`);
+  }
   if (ctx.options.profile === "lenient") {
     const probe = await podAction(ctx, pod.id, "stop");
-    if (routeMissing(probe.status)) return ctx.skip(`the target has no POST /v2/pods/{id}/action (choices.md): a valid stop answered ${probe.status}`);
+    if (routeMissing(probe.status)) return ctx.skip(missingFact("podActionPath", `a valid stop on ${ctx.facts.podActionPath.value} answered ${probe.status}`));
   }
   const result = await checkRequests(ctx, baseBody, RUNS, async (body, violate) => {
     const broken = breakPodActionRule(ruleId, body);

@@ -6,6 +6,9 @@
  *
  * A target without the action route answers 404/405 to the stop too; to tell that from a refusal,
  * the pod is unlocked and stopped again: if that works, the first answer was a refusal.
+ *
+ * Lenient reading: a 2xx that visibly keeps the lock (the pod reads as before: same status, same
+ * startedAt, still locked) keeps the rule as well as a refusal does; strict requires the refusal.
  */
 import { registerCheck } from "../../check-registry.ts";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
@@ -29,8 +32,15 @@ async function lockedPodRefuses(ctx: CheckContext, pod: FixturePod, evidence: Ev
   const actions = running ? (["stop", "restart"] as const) : (["stop"] as const);
   const unclear: string[] = [];
   for (const action of actions) {
-    const before = jsonObject(await getPod(ctx, pod.id))?.status;
+    const beforePod = jsonObject(await getPod(ctx, pod.id));
+    const before = beforePod?.status;
     const res = await podAction(ctx, pod.id, action);
+    if (isSuccess(res.status) && ctx.options.profile === "lenient") {
+      const after = await getPod(ctx, pod.id);
+      const a = jsonObject(after);
+      if (a?.status === before && a?.startedAt === beforePod?.startedAt && a?.locked === true) continue;
+      return ctx.fail(evidence.failure(`a locked pod cannot be ${action === "stop" ? "stopped" : "restarted"}: ${action} is refused (a 4xx) or visibly not applied (the pod as before: status ${String(before)}, startedAt ${String(beforePod?.startedAt)}); after a 2xx it reads status ${String(a?.status)}, startedAt ${String(a?.startedAt)}`, after.exchange));
+    }
     if (isSuccess(res.status)) {
       return ctx.fail(evidence.failure(`a locked pod cannot be ${action === "stop" ? "stopped" : "restarted"} ("locked: when true the pod cannot be stopped or reset"), so ${action} is refused with a 4xx; got ${res.status}`, res.exchange));
     }

@@ -1,11 +1,13 @@
 /**
  * The pod requests the lifecycle and update checks send, in one place: createPod (the spec's),
- * and getPod, listPods, updatePod, deletePod and the action (choices.md's paths). Each returns
+ * getPod and updatePod (the spec's getPod and "partial update by PATCH"), and listPods, deletePod
+ * and the action, whose paths the spec does not show: the target's facts give them. Each returns
  * the client's response as it is; judging it is the checks' business.
  */
 import type { PodAction } from "../../../sim/api/schemas/index.ts";
 import type { CheckContext } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
+import { podActionRequest, podDeleteRequest, podListRequest } from "../../target-facts/index.ts";
 
 const podUrl = (ctx: CheckContext, id: string) => `${ctx.target.rest}/v2/pods/${encodeURIComponent(id)}`;
 
@@ -18,20 +20,21 @@ export function getPod(ctx: CheckContext, id: string): Promise<ClientResponse> {
 }
 
 export function listPods(ctx: CheckContext): Promise<ClientResponse> {
-  return ctx.client.request({ method: "GET", url: `${ctx.target.rest}/v2/pods`, auth: { key: "api" } });
+  return ctx.client.request(podListRequest(ctx));
 }
 
 export function patchPod(ctx: CheckContext, id: string, body: unknown): Promise<ClientResponse> {
   return ctx.client.request({ method: "PATCH", url: podUrl(ctx, id), auth: { key: "api" }, json: body });
 }
 
+/** DELETE of the pod where the target has one; where it has none, its `terminate` action. */
 export function deletePod(ctx: CheckContext, id: string): Promise<ClientResponse> {
-  return ctx.client.request({ method: "DELETE", url: podUrl(ctx, id), auth: { key: "api" } });
+  return ctx.client.request(podDeleteRequest(ctx, id) ?? podActionRequest(ctx, id, "terminate"));
 }
 
-/** `body` defaults to `{action}`; the action-body checks send broken ones. */
-export function podAction(ctx: CheckContext, id: string, action: PodAction, body: unknown = { action }): Promise<ClientResponse> {
-  return ctx.client.request({ method: "POST", url: `${podUrl(ctx, id)}/action`, auth: { key: "api" }, json: body });
+/** `body` defaults to `{action}` (sent only where the target takes the action in the body); the action-body checks send broken ones. */
+export function podAction(ctx: CheckContext, id: string, action: PodAction, body?: unknown): Promise<ClientResponse> {
+  return ctx.client.request(podActionRequest(ctx, id, action, body === undefined ? {} : { body }));
 }
 
 export const isSuccess = (status: number): boolean => status >= 200 && status < 300;

@@ -13,6 +13,7 @@
  */
 import fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
+import { missingFact } from "../../target-facts/index.ts";
 import { advance } from "../support/time.ts";
 import { lifecycleRunArb } from "./lifecycle-commands.ts";
 import { scaledRuns } from "./lifecycle-property.ts";
@@ -120,8 +121,8 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
     if (rc.applicable === 0) {
       const notes = [...target.notes];
       const { support } = env;
-      if (!support.action) notes.push("the target has no POST /v2/pods/{id}/action (choices.md)");
-      if (!support.delete) notes.push("the target has no DELETE /v2/pods/{id} (choices.md)");
+      if (!support.action) notes.push(missingFact("podActionPath", `POST ${ctx.facts.podActionPath.value} (${ctx.facts.podActionPath.source}) answered as a missing route`));
+      if (!support.delete) notes.push(missingFact("podDeletePath", `${ctx.facts.podDeletePath.value === null ? "the target has none" : `DELETE ${ctx.facts.podDeletePath.value} answered as a missing route`}`));
       if (!support.patch) notes.push("the target has no PATCH /v2/pods/{id} (choices.md)");
       outcomes.set(rc.ruleId, contextOf(rc.ruleId).skip(`${rc.checker.notApplicable}${notes.length ? ` (${notes.join("; ")})` : ""}`));
       continue;

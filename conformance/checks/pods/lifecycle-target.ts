@@ -7,6 +7,7 @@
  */
 import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
+import { listOf, readNetworkVolumes } from "../../target-facts/index.ts";
 
 export interface TargetVolume {
   readonly id: string;
@@ -33,10 +34,11 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
-async function getList(ctx: CheckContext, path: string, key: string): Promise<unknown[] | undefined> {
+/** The list a GET answers: under `key` (choices.md's field), else the body itself or its only array. */
+async function getList(ctx: CheckContext, path: string, key?: string): Promise<unknown[] | undefined> {
   const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" } });
-  const list = isObject(res.json) ? res.json[key] : undefined;
-  return res.status === 200 && Array.isArray(list) ? list : undefined;
+  if (res.status !== 200) return undefined;
+  return (key !== undefined ? listOf(res.json, key) : undefined) ?? listOf(res.json);
 }
 
 function stockRank(entry: Json): number {
@@ -47,7 +49,8 @@ function stockRank(entry: Json): number {
 
 /** GPU types from the REST catalog (choices.md), else from GraphQL `gpuTypes` (the spec's own). */
 async function gpuTypes(ctx: CheckContext, notes: string[]): Promise<ArbitraryCatalog["gpuTypes"]> {
-  let entries = await getList(ctx, "/v2/catalog/gpus", "gpus");
+  const catalogPath = ctx.facts.gpuCatalogPath.value;
+  let entries = catalogPath === null ? undefined : await getList(ctx, catalogPath, "gpus");
   if (entries === undefined) {
     const res = await ctx.client.request({
       method: "POST",
@@ -102,12 +105,12 @@ async function dataCenters(ctx: CheckContext): Promise<ArbitraryCatalog["dataCen
 }
 
 async function networkVolumes(ctx: CheckContext, notes: string[]): Promise<TargetVolume[] | undefined> {
-  const entries = await getList(ctx, "/v2/networkvolumes", "networkVolumes");
-  if (entries === undefined) {
-    notes.push("the target does not list network volumes (GET /v2/networkvolumes), so no pod with a network mount was created");
+  const read = await readNetworkVolumes(ctx);
+  if ("missing" in read) {
+    notes.push(`${read.missing}; so no pod with a network mount was created`);
     return undefined;
   }
-  const volumes = entries.filter(isObject).flatMap((e) => (str(e.id) ? [{ id: str(e.id)!, dataCenterId: str(e.dataCenterId) }] : []));
+  const volumes = [...read.volumes];
   if (volumes.length === 0) notes.push("the account has no network volume, so no pod with a network mount was created");
   return volumes;
 }

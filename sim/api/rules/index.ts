@@ -4,4 +4,5 @@ export { defineRules, RuleCatalogError } from "./define-rules.ts";
 export { acceptedStatuses, statusAccepted } from "./accepted-statuses.ts";
 export type { AcceptedStatuses, Profile } from "./accepted-statuses.ts";
 export { rules, ruleById, isRuleId } from "./rules.ts";
+export { lenientReading } from "./lenient-reading.ts";
 export type { CatalogRule, RuleId } from "./rules.ts";

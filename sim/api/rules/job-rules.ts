@@ -52,10 +52,12 @@ export const jobRules = [
   {
     id: "jobs.runsync.wait-range", title: "`wait` is whole milliseconds from 1000 to 300000 (default 90000)",
     spec: "`wait` (integer milliseconds, 1000 to 300000, default 90000)", section: JOBS, source: "spec", severity: "error", kind: "request", status: 400,
+    lenient: "The spec gives the range of `wait`, not the answer to a value outside it: a refusal (4xx), or the job answered as for a wait clamped into 1000..300000 (or ignored for the default); fails a 5xx or an answer that is no job. Strict requires a refusal.",
   },
   {
     id: "jobs.status.ttl-query", title: "The `ttl` query of `status` is a positive whole number of milliseconds",
     spec: "`ttl` (integer milliseconds, per-job time-to-live)", section: JOBS, source: "spec", severity: "error", kind: "request", status: 400,
+    lenient: "The spec gives the type of `ttl`, not the answer to a value that breaks it: a refusal (4xx), or the job read with the ttl clamped or ignored; fails a 5xx or an answer that is no job. Strict requires a refusal.",
   },
   {
     id: "jobs.empty-body", title: "An empty body sent as application/json reads as `{}`",
@@ -113,6 +115,7 @@ export const jobRules = [
   {
     id: "jobs.transition-legal", title: "A job moves only along the spec's table: IN_QUEUE → IN_PROGRESS → final state, cancel, retry",
     spec: STATES, section: "Job status", source: "spec", severity: "error", kind: "transition",
+    lenient: "Every observed status follows the spec's table. A cancel or retry answered with a final status the job already had (a second cancel of a CANCELLED job answering 200 CANCELLED) moves nothing and is not a transition; fails a job leaving a final state unasked (a CANCELLED job that later completes).",
   },
   {
     id: "jobs.delay-time", title: "`delayTime` is the queue wait in milliseconds",

@@ -15,6 +15,9 @@ const GLOBAL_NETWORKING =
 const VOLUME_ID = "`volumeId` string, required, ID of an existing network volume in the same data center as the pod, immutable after create";
 const VCPU_VALID = "Must be valid for the flavor and a power of two";
 
+const GLOBAL_NETWORKING_LENIENT =
+  "The spec says global networking is \"enforced upstream\" and that `enabled` is derived from an assigned address: a refusal (4xx), or the pod created with global networking left off (globalNetworking.enabled false, no ip), both keep it; fails only a pod with global networking enabled where it cannot be honoured. Strict requires a refusal.";
+
 export const podCreateRules = [
   // Schema: 422 with each failure in `errors`.
   {
@@ -159,16 +162,19 @@ export const podCreateRules = [
   {
     id: "pods.create.global-networking-nvidia", title: "Global networking needs an NVIDIA GPU pod",
     spec: GLOBAL_NETWORKING, section: BODY, source: "spec", severity: "error", kind: "request", status: 400,
+    lenient: GLOBAL_NETWORKING_LENIENT,
   },
   {
     id: "pods.create.global-networking-data-center", title: "Global networking needs a data center that supports it",
     spec: GLOBAL_NETWORKING, section: BODY, source: "spec", severity: "error", kind: "request", status: 400,
+    lenient: GLOBAL_NETWORKING_LENIENT,
   },
   // What createPod answers.
   {
     id: "pods.create.created-201", title: "An accepted createPod answers 201 with the pod",
     spec: "createPod accepted | valid request | PROVISIONING | Response 201 carries the pod; provisioning continues asynchronously",
     section: "Pod status (REST)", source: "spec", severity: "error", kind: "response",
+    lenient: "A valid body is one within the target's own catalog (its GPU types, clouds and counts; count 1 where it states no maximum): each must answer 201 with the pod. A refusal that names capacity or availability (409, 503, \"at most 2 ... are available\") is not a verdict; any other refusal of a valid body fails.",
   },
   {
     id: "pods.create.status-provisioning", title: "A created pod starts in PROVISIONING",

@@ -84,5 +84,6 @@ export const podUpdateRules = [
     id: "pods.update.global-networking-nvidia", title: "Global networking cannot be turned on for a CPU pod",
     spec: "Default false; requires an NVIDIA GPU and a data center that supports global networking (both enforced upstream); eligible data centers carry a `globalNetwork` field in the data center catalog",
     section: "CreatePodRequest (body of createPod)", source: "spec", severity: "error", kind: "request", status: 400,
+    lenient: "Global networking is enforced upstream: a refusal (4xx), or the update applied with global networking left off (globalNetworking.enabled false), both keep the rule; fails only a CPU pod with global networking enabled. Strict requires a refusal.",
   },
 ] as const satisfies readonly Rule[];

@@ -35,4 +35,9 @@ export interface Rule {
   readonly lenientStatuses?: readonly number[];
   /** The emulator's choice where the spec is silent, required only under `--profile strict`. */
   readonly strictStatuses?: readonly number[];
+  /**
+   * The rule's lenient reading, where it takes a form of its own (a clamped value, a feature left
+   * off, an idempotent repeat accepted); lenient-reading.ts derives the others from the principle.
+   */
+  readonly lenient?: string;
 }

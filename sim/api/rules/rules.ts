@@ -4,6 +4,7 @@ import { catalogRules } from "./catalog-rules.ts";
 import { defineRules } from "./define-rules.ts";
 import { errorRules } from "./error-rules.ts";
 import { graphqlRules } from "./graphql-rules.ts";
+import { lenientReading } from "./lenient-reading.ts";
 import { jobRules } from "./job-rules.ts";
 import { localServerRules } from "./local-server-rules.ts";
 import { podCreateRules } from "./pod-create-rules.ts";
@@ -30,13 +31,14 @@ const catalog = defineRules([
 /** The id of a rule of the catalog. */
 export type RuleId = (typeof catalog)[number]["id"];
 
-/** A rule of the catalog: its id is one of the catalog's. */
+/** A rule of the catalog: its id is one of the catalog's, and it carries its lenient reading. */
 export interface CatalogRule extends Rule {
   readonly id: RuleId;
+  readonly lenient: string;
 }
 
 /** Every rule, in catalog order (pods, errors, auth, jobs, GraphQL, rate limits, ...). */
-export const rules: readonly CatalogRule[] = catalog;
+export const rules: readonly CatalogRule[] = catalog.map((r) => ({ ...r, lenient: lenientReading(r) }));
 
 const byId: ReadonlyMap<string, CatalogRule> = new Map(rules.map((r) => [r.id, r]));
 

@@ -4,7 +4,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import * as fc from "fast-check";
-import { alphabetString } from "../../../../sim/domain/handlers/alphabet.ts";
+import { contractFiller } from "../../../contract/handler-contract.ts";
 
 export type Input = Readonly<Record<string, unknown>>;
 
@@ -74,9 +74,9 @@ export function expectedOf(input: Input): Expected {
     case "sleep":
       return { kind: "output", output: { slept_ms: input["ms"] } };
     case "bytes":
-      return { kind: "output", output: alphabetString(Number(input["n"])) };
+      return { kind: "output", output: contractFiller(Number(input["n"])) };
     case "stream":
-      return { kind: "output", output: Array.from({ length: Number(input["chunks"]) }, () => alphabetString(Number(input["bytes"]))) };
+      return { kind: "output", output: Array.from({ length: Number(input["chunks"]) }, () => contractFiller(Number(input["bytes"]))) };
     case "fail":
       return { kind: "fail", message: String(input["message"]) };
     default:

@@ -61,3 +61,26 @@ t.test("cancel and retry only from the states the table allows", async (t) => {
   tr2.cancelled("b", "CANCELLED", exchange);
   t.match(tr2.illegal[0]?.why, /only IN_QUEUE or IN_PROGRESS/);
 });
+
+t.test("repeating a cancel or retry that moves nothing is not a transition (lenient reading)", async (t) => {
+  const { trace: tr } = trace();
+  tr.submitted("a", "IN_QUEUE");
+  tr.cancelled("a", "CANCELLED", exchange);
+  tr.cancelled("a", "CANCELLED", exchange);
+  t.same(tr.illegal, [], "a second cancel of a CANCELLED job answering CANCELLED");
+  tr.observed("a", "CANCELLED", exchange);
+  t.same(tr.illegal, []);
+  const { trace: done } = trace();
+  done.submitted("b", "IN_QUEUE");
+  done.observed("b", "COMPLETED", exchange);
+  done.cancelled("b", "COMPLETED", exchange);
+  done.retried("b", "COMPLETED", exchange);
+  t.same(done.illegal, [], "cancel and retry of a COMPLETED job answering COMPLETED leave it as it was");
+  done.cancelled("b", "CANCELLED", exchange);
+  t.equal(done.illegal.length, 1, "but a COMPLETED job that a cancel turns CANCELLED moved out of a final state");
+  const { trace: later } = trace();
+  later.submitted("c", "IN_QUEUE");
+  later.cancelled("c", "CANCELLED", exchange);
+  later.observed("c", "COMPLETED", exchange);
+  t.equal(later.illegal.length, 1, "a CANCELLED job that later completes breaks the table");
+});

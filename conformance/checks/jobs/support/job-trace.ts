@@ -8,6 +8,10 @@
  * COMPLETED is fine (through IN_PROGRESS), COMPLETED to anything is not. Cancel and retry are
  * moves the suite makes itself, so they are only allowed across a cancel or retry it sent.
  * Every observed move that is one of the spec's named transitions goes to the coverage report.
+ *
+ * A cancel or retry answered with a final status the job already had moves nothing: repeating a
+ * request (a second cancel of a CANCELLED job answering CANCELLED) is not a transition, and is
+ * read as an observation. Only a job that leaves a final state without being asked breaks the table.
  */
 import type { CheckContext } from "../../../check.ts";
 import type { Exchange } from "../../../recorder.ts";

@@ -1,0 +1,8 @@
+export * from "./target-facts.ts";
+export { discoverTargetFacts, factsAsProfile, type DiscoverInput } from "./discover-facts.ts";
+export { loadTargetProfile, parseTargetProfile, TARGET_PROFILE_SCHEMA, type TargetProfile } from "./target-profile.ts";
+export { readOpenApi, OPENAPI_LOCATIONS } from "./openapi-facts.ts";
+export { listOf, WELL_KNOWN_IMAGE_MODELS } from "./probe-facts.ts";
+export { factsView, type FactUse } from "./facts-view.ts";
+export { podActionRequest, podDeleteRequest, podListRequest, actionInPath } from "./fact-requests.ts";
+export { readNetworkVolumes, type ListedVolume, type VolumeRead } from "./read-volumes.ts";

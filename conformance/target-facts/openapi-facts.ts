@@ -1,0 +1,84 @@
+/**
+ * Facts read from the target's own OpenAPI document, when it serves one in one of the usual
+ * places: its pod action, delete and list operations, its network-volume collection and its GPU
+ * catalog. Only a document that describes pods is read (a document of another API says nothing
+ * about this one); path parameters are renamed to the suite's `{podId}` and `{action}`.
+ */
+import type { FactValues } from "./target-facts.ts";
+
+/** Where documents usually are, most common first. */
+export const OPENAPI_LOCATIONS = [
+  "/openapi.json",
+  "/v2/openapi.json",
+  "/swagger.json",
+  "/docs/openapi.json",
+  "/api/openapi.json",
+  "/v2/swagger.json",
+  "/api-docs",
+] as const;
+
+type Operations = Readonly<Record<string, unknown>>;
+export interface OpenApiFindings {
+  readonly values: Partial<FactValues>;
+  /** Per fact: which operation said so. */
+  readonly evidence: Partial<Record<keyof FactValues, string>>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The document's paths, with their methods in lower case; undefined when it is not an OpenAPI/Swagger document with paths. */
+export function pathsOf(doc: unknown): ReadonlyMap<string, Operations> | undefined {
+  if (!isObject(doc) || !(typeof doc["openapi"] === "string" || typeof doc["swagger"] === "string") || !isObject(doc["paths"])) return undefined;
+  const out = new Map<string, Operations>();
+  for (const [path, ops] of Object.entries(doc["paths"])) {
+    if (!isObject(ops)) continue;
+    out.set(path, Object.fromEntries(Object.entries(ops).map(([m, o]) => [m.toLowerCase(), o])));
+  }
+  return out;
+}
+
+const POD_ITEM = /^((?:\/[^/{}]+)*)\/pods\/\{[^}]+\}$/i;
+const POD_ACTION_BODY = /^((?:\/[^/{}]+)*)\/pods\/\{[^}]+\}\/action$/i;
+const POD_ACTION_PARAM = /^((?:\/[^/{}]+)*)\/pods\/\{[^}]+\}\/\{[^}]+\}$/i;
+const POD_ACTION_LITERAL = /^((?:\/[^/{}]+)*)\/pods\/\{[^}]+\}\/(start|stop|restart|resume)$/i;
+const POD_LIST = /^((?:\/[^/{}]+)*)\/pods$/i;
+const VOLUMES = /^(?:\/[^/{}]+)*\/network[-_]?volumes$/i;
+const GPUS = /^(?:\/[^/{}]+)*\/(?:catalog\/gpus|gpu[-_]?types)$/i;
+
+/** What a document of the target says, fact by fact; facts it does not describe are absent. */
+export function readOpenApi(doc: unknown, where: string): OpenApiFindings | undefined {
+  const paths = pathsOf(doc);
+  if (!paths) return undefined;
+  const entries = [...paths.entries()];
+  const podPaths = entries.filter(([p]) => /\/pods(\/|$)/i.test(p));
+  if (podPaths.length === 0) return undefined;
+  const values: Record<string, unknown> = {};
+  const evidence: Record<string, string> = {};
+  const said = (key: keyof FactValues, value: unknown, method: string, path: string) => {
+    values[key] = value;
+    evidence[key] = `${method.toUpperCase()} ${path} in ${where}`;
+  };
+
+  const body = entries.find(([p, ops]) => POD_ACTION_BODY.test(p) && "post" in ops);
+  const literal = entries.find(([p, ops]) => POD_ACTION_LITERAL.test(p) && "post" in ops);
+  const param = entries.find(([p, ops]) => POD_ACTION_PARAM.test(p) && "post" in ops);
+  if (body) said("podActionPath", `${POD_ACTION_BODY.exec(body[0])![1]}/pods/{podId}/action`, "post", body[0]);
+  else if (literal) said("podActionPath", `${POD_ACTION_LITERAL.exec(literal[0])![1]}/pods/{podId}/{action}`, "post", literal[0]);
+  else if (param) said("podActionPath", `${POD_ACTION_PARAM.exec(param[0])![1]}/pods/{podId}/{action}`, "post", param[0]);
+
+  const item = entries.find(([p]) => POD_ITEM.test(p));
+  if (item) {
+    if ("delete" in item[1]) said("podDeletePath", `${POD_ITEM.exec(item[0])![1]}/pods/{podId}`, "delete", item[0]);
+    else {
+      values["podDeletePath"] = null;
+      evidence["podDeletePath"] = `${where} describes ${item[0]} without DELETE`;
+    }
+  }
+  const list = entries.find(([p, ops]) => POD_LIST.test(p) && "get" in ops);
+  if (list) said("podListPath", list[0], "get", list[0]);
+  const volumes = entries.find(([p, ops]) => VOLUMES.test(p) && "get" in ops);
+  if (volumes) said("networkVolumes", { path: volumes[0] }, "get", volumes[0]);
+  const gpus = entries.find(([p, ops]) => GPUS.test(p) && "get" in ops);
+  if (gpus) said("gpuCatalogPath", gpus[0], "get", gpus[0]);
+  return { values: values as Partial<FactValues>, evidence };
+}
