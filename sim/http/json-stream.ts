@@ -6,7 +6,6 @@
  * JSON.stringify(value) (the same key order, `undefined` dropped or null as it does).
  */
 import type { ServerResponse } from "node:http";
-import { once } from "node:events";
 import { setImmediate as yieldLoop } from "node:timers/promises";
 import { jsonSizeAtMost } from "../domain/serverless/json-size.ts";
 
@@ -73,8 +72,25 @@ export async function writeJsonStream(res: ServerResponse, value: unknown): Prom
     if (res.destroyed) return;
     const flushed = res.write(buffer);
     buffer = "";
-    if (!flushed) await Promise.race([once(res, "drain"), once(res, "close")]);
+    if (!flushed) await drainOrClose(res);
     else await yieldLoop();
   }
   if (!res.destroyed) res.end(buffer);
+}
+
+/**
+ * Resolves at the next drain or close, then removes both listeners: racing two `events.once`
+ * promises would leave the loser's listeners (and its error listener) on the response, one set
+ * per wait, until Node warns of a leak.
+ */
+function drainOrClose(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
