@@ -148,6 +148,9 @@ export async function runGroup(
       targetErrors.push(...e.errors);
     }
     const durationMs = input.now() - started;
+    // The shared run reads the target's facts through its lead's context: every member it judged used them.
+    const leadId = [...contexts.keys()][0]!;
+    for (const users of input.factUse?.values() ?? []) if (users.has(leadId)) for (const id of contexts.keys()) users.add(id);
     for (const m of members) {
       if (!contexts.has(m.rule.id)) continue;
       const outcome = failure ?? outcomes.get(m.rule.id) ?? { status: "skip" as const, reason: `the shared run of ${group.id} gave this rule no verdict (a bug of the suite)` };

@@ -174,8 +174,7 @@ ${summary(report)}
 ${failures(report)}
 ${rulesTable(report)}
 ${coverage(report)}
-${targetFactsSection(report.targetFacts)}
-${targetErrors(report.targetErrors)}
+${targetFactsSection(report.targetFacts)}${targetErrors(report.targetErrors)}
 <script>${HTML_SCRIPT}</script>
 </body>
 </html>
