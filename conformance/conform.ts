@@ -10,7 +10,7 @@
  * when no --target is given, `deps.oracle` reaches every check's context, and the checks
  * themselves register in `checks` (check-registry.ts).
  */
-import { readFileSync } from "node:fs";
+import { packageVersion } from "../sim/package-root.ts";
 import { summarize, type ConformanceReport, type RuleResult, type TargetErrorRecord } from "../reports/conformance-report.ts";
 import { renderJsonReport } from "../reports/json-report.ts";
 import { renderSummaryTable } from "../reports/summary-table.ts";
@@ -70,7 +70,7 @@ const silent: Output = { stdout: () => {}, stderr: () => {} };
 
 function toolVersion(): string {
   try {
-    return (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+    return packageVersion();
   } catch {
     return "unknown";
   }

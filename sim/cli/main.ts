@@ -2,7 +2,7 @@
  * The command table: `cpsim COMMAND ...` loads COMMAND's cli.ts (which sits beside its library)
  * and runs it. Nothing else lives here: parsing belongs to each command.
  */
-import { readFileSync } from "node:fs";
+import { packageVersion } from "../package-root.ts";
 import { UsageError, processIo, type CliIo, type CommandModule } from "./args.ts";
 
 interface CommandEntry {
@@ -17,8 +17,7 @@ export const commands: Record<string, CommandEntry> = {
 };
 
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-  return pkg.version;
+  return packageVersion();
 }
 
 export function topLevelHelp(): string {

@@ -1,0 +1,27 @@
+// Loaded by tap into every test process (package.json "tap"."node-arg"). `npm test` builds, then
+// tap runs the compiled tests in dist/ with plain node; a test named by its .ts source
+// (`npx tap sim/x.test.ts`) runs through tsx instead.
+// A compiled test refuses to run against a build older than the sources (a bail-out naming the
+// fix), and reports its source file as the main script: tap names snapshot files
+// (tap-snapshots/<main script>.test.cjs) and fixture directories after it, so both runs share them.
+import { existsSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import { staleReason } from "./build-state.js";
+
+const main = process.argv[1];
+if (main !== undefined) {
+  const path = resolve(main);
+  const fromDist = relative(resolve("dist"), path);
+  if (path.endsWith(".ts")) {
+    const { register } = await import("tsx/esm/api");
+    register();
+  } else if (!fromDist.startsWith("..") && fromDist.endsWith(".test.js")) {
+    const reason = staleReason();
+    if (reason !== null) {
+      process.stdout.write(`TAP version 14\nBail out! dist/ is not current (${reason}): run \`npm run build\`, or \`npm test\`, which builds first\n`);
+      process.exit(1);
+    }
+    const source = resolve(fromDist.slice(0, -".js".length) + ".ts");
+    if (existsSync(source)) process.argv[1] = source;
+  }
+}
