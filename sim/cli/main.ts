@@ -13,6 +13,7 @@ interface CommandEntry {
 export const commands: Record<string, CommandEntry> = {
   simulate: { summary: "run the platform model with a workload scenario and summarize it", load: () => import("../plan/simulate-cli.ts") },
   serve: { summary: "serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)", load: () => import("../http/cli.ts") },
+  rules: { summary: "print the rule catalog: each rule's id, sentence, section and readings", load: () => import("../api/rules/cli.ts") },
   conform: { summary: "check an implementation of the API against the specification, rule by rule", load: () => import("../../conformance/cli.ts") },
 };
 
@@ -27,7 +28,7 @@ export function topLevelHelp(): string {
     "cpsim: a seeded simulator, emulator and conformance suite for a GPU compute platform API",
     "",
     "Usage: cpsim COMMAND [options]",
-    "       cpsim COMMAND --help",
+    "       cpsim COMMAND --help    (or: cpsim help COMMAND)",
     "",
     "Commands:",
     ...names.map((n) => `  ${n.padEnd(width)} ${commands[n].summary}`),
@@ -36,7 +37,8 @@ export function topLevelHelp(): string {
     `  ${"--help, -h".padEnd(width)} Show this help`,
     `  ${"--version".padEnd(width)} Print the version`,
     "",
-    "Exit codes: 0 success, 1 failures found, 2 usage or configuration error.",
+    "Exit codes: 0 success, 1 failures found, 2 usage or configuration error,",
+    "            70 internal error (a bug in cpsim; it prints the stack to report).",
   ];
   return lines.join("\n") + "\n";
 }
@@ -48,6 +50,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     // No command is a usage error: the help goes to stderr with exit 2.
     io.stderr(topLevelHelp());
     return 2;
+  }
+  if (first === "help" && rest.length > 0) {
+    // `cpsim help COMMAND` is `cpsim COMMAND --help`.
+    const [name, ...extra] = rest;
+    if (extra.length > 0 || commands[name] === undefined) {
+      io.stderr(`cpsim help: ${commands[name] === undefined ? `unknown command "${name}"` : `unexpected argument "${extra[0]}"`}; the commands are ${Object.keys(commands).join(", ")}\n`);
+      return 2;
+    }
+    return main([name, "--help"], io);
   }
   if (first === "--help" || first === "-h" || first === "help") {
     io.stdout(topLevelHelp());
