@@ -3,21 +3,23 @@
  * where it listens and the API keys, then serves until SIGINT or SIGTERM and stops gracefully.
  * With `--json` the first line of stdout is one JSON object for scripts and CI.
  */
-import { statSync } from "node:fs";
+import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { type CliIo, type CommandModule, type CommandSpec, UsageError, parseArgs, renderHelp } from "../cli/args.ts";
 import type { BackendFactory } from "./backend.ts";
 import { type EmulatorHandle, startEmulator } from "./emulator.ts";
 import { PortInUseError } from "./errors.ts";
-import { type ClockMode, type EmulatorOptions, MAX_SPEED, defaultOptions, isLoopbackHost } from "./options.ts";
+import { type ClockMode, type EmulatorOptions, MAX_SPEED, type RequestLogEntry, defaultOptions, isLoopbackHost } from "./options.ts";
 
 export const spec: CommandSpec = {
   name: "serve",
   summary: "Serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
-  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--fixtures DIR] [--json]",
+  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--fixtures DIR] [--json] [--ready-file FILE] [--log]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
     "The official SDKs take the serverless URL with /v2 appended as their base URL.\n" +
-    "With --clock manual, virtual time moves only through POST /_sim/clock/advance {\"ms\": N}.",
+    "With --clock manual, virtual time moves only through POST /_sim/clock/advance {\"ms\": N}: a runsync call then waits\n" +
+    "until the clock is advanced (or its wait runs out).\n" +
+    "To run it in the background, give --ready-file FILE and wait for FILE to appear: it holds the --json line.",
   flags: [
     { name: "port", type: "integer", value: "N", help: "Port to listen on; 0 picks a free one", default: defaultOptions.port, min: 0, max: 65535 },
     { name: "host", type: "string", value: "ADDR", help: "Address to bind (only this one); a non-loopback address exposes the emulator to the network", default: defaultOptions.host },
@@ -27,10 +29,13 @@ export const spec: CommandSpec = {
     { name: "control", type: "boolean", help: "Serve the control API under /_sim/ (--no-control: those paths answer 404)", default: defaultOptions.control },
     { name: "fixtures", type: "string", value: "DIR", help: "Fixtures directory (catalogs, accounts, endpoints); the built-in ones by default" },
     { name: "json", type: "boolean", help: "Print one JSON object {baseUrl, serverlessUrl, apiKeys} as the first line of stdout" },
+    { name: "ready-file", type: "string", value: "FILE", help: "Once listening, write that JSON object to FILE (complete when it appears; removed on stop)" },
+    { name: "log", type: "boolean", help: "Print one line per request to stderr: time, method, target, status, duration" },
   ],
   examples: [
     "cpsim serve --port 8000",
     "cpsim serve --clock manual --seed 42 --json",
+    "cpsim serve --clock manual --ready-file /tmp/cpsim.json &   # then: jq -r .baseUrl /tmp/cpsim.json",
     "cpsim serve --speed 60   # one virtual minute per second",
   ],
 };
@@ -98,9 +103,11 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
             `${options.control ? " and its control API" : ""} beyond this machine\n`,
         );
       }
+      const readyFile = parsed.flags["ready-file"] as string | undefined;
+      const onRequestDone = parsed.flags.log === true ? (e: RequestLogEntry) => io.stderr(logLine(e)) : undefined;
       let emulator: EmulatorHandle;
       try {
-        emulator = await startEmulator({ ...options, createBackend: deps.createBackend });
+        emulator = await startEmulator({ ...options, createBackend: deps.createBackend, onRequestDone });
       } catch (err) {
         if (err instanceof PortInUseError) {
           io.stderr(`cpsim serve: ${err.message}\n`);
@@ -109,14 +116,22 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
         throw err;
       }
       const json = parsed.flags.json === true;
+      const readyLine = `${JSON.stringify({
+        baseUrl: emulator.baseUrl,
+        serverlessUrl: emulator.serverlessUrl,
+        apiKeys: emulator.apiKeys.map((k) => ({ key: k.key, account: k.account, access: k.access })),
+      })}\n`;
+      if (readyFile !== undefined) {
+        try {
+          writeReadyFile(readyFile, readyLine);
+        } catch (err) {
+          await emulator.close();
+          io.stderr(`cpsim serve: cannot write --ready-file ${readyFile}: ${(err as Error).message}; give a path in a writable directory\n`);
+          return 2;
+        }
+      }
       if (json) {
-        io.stdout(
-          `${JSON.stringify({
-            baseUrl: emulator.baseUrl,
-            serverlessUrl: emulator.serverlessUrl,
-            apiKeys: emulator.apiKeys.map((k) => ({ key: k.key, account: k.account, access: k.access })),
-          })}\n`,
-        );
+        io.stdout(readyLine);
       } else {
         io.stdout(banner(emulator));
       }
@@ -138,10 +153,27 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
           }
         });
       });
+      if (readyFile !== undefined) rmSync(readyFile, { force: true });
       io.stderr("cpsim serve: stopped\n");
       return 0;
     },
   };
+}
+
+/** Written whole under a temporary name, then renamed: whoever sees FILE reads it complete. */
+function writeReadyFile(file: string, content: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, content);
+  try {
+    renameSync(temporary, file);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    throw err;
+  }
+}
+
+export function logLine(e: RequestLogEntry): string {
+  return `${new Date().toISOString()} ${e.method} ${e.url} ${e.status} ${e.ms.toFixed(1)}ms${e.finished ? "" : " (connection closed before the response ended)"}\n`;
 }
 
 function banner(e: EmulatorHandle): string {
