@@ -19,7 +19,8 @@ export const spec: CommandSpec = {
     "The official SDKs take the serverless URL with /v2 appended as their base URL.\n" +
     "With --clock manual, virtual time moves only through POST /_sim/clock/advance {\"ms\": N}: a runsync call then waits\n" +
     "until the clock is advanced (or its wait runs out).\n" +
-    "To run it in the background, give --ready-file FILE and wait for FILE to appear: it holds the --json line.",
+    "To run it in the background, give --ready-file FILE and wait for FILE to appear: it holds the --json object\n" +
+    "and the server's pid, to stop it with (npx does not pass signals on).",
   flags: [
     { name: "port", type: "integer", value: "N", help: "Port to listen on; 0 picks a free one", default: defaultOptions.port, min: 0, max: 65535 },
     { name: "host", type: "string", value: "ADDR", help: "Address to bind (only this one); a non-loopback address exposes the emulator to the network", default: defaultOptions.host },
@@ -29,7 +30,7 @@ export const spec: CommandSpec = {
     { name: "control", type: "boolean", help: "Serve the control API under /_sim/ (--no-control: those paths answer 404)", default: defaultOptions.control },
     { name: "fixtures", type: "string", value: "DIR", help: "Fixtures directory (catalogs, accounts, endpoints); the built-in ones by default" },
     { name: "json", type: "boolean", help: "Print one JSON object {baseUrl, serverlessUrl, apiKeys} as the first line of stdout" },
-    { name: "ready-file", type: "string", value: "FILE", help: "Once listening, write that JSON object to FILE (complete when it appears; removed on stop)" },
+    { name: "ready-file", type: "string", value: "FILE", help: "Once listening, write that JSON object and the server's pid to FILE (complete when it appears; removed on stop)" },
     { name: "log", type: "boolean", help: "Print one line per request to stderr: time, method, target, status, duration" },
   ],
   examples: [
@@ -116,14 +117,16 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
         throw err;
       }
       const json = parsed.flags.json === true;
-      const readyLine = `${JSON.stringify({
+      const ready = {
         baseUrl: emulator.baseUrl,
         serverlessUrl: emulator.serverlessUrl,
         apiKeys: emulator.apiKeys.map((k) => ({ key: k.key, account: k.account, access: k.access })),
-      })}\n`;
+      };
+      const readyLine = `${JSON.stringify(ready)}\n`;
       if (readyFile !== undefined) {
         try {
-          writeReadyFile(readyFile, readyLine);
+          // With the pid: `npx` does not pass a signal on to the server, so a script stops it by pid.
+          writeReadyFile(readyFile, `${JSON.stringify({ ...ready, pid: process.pid })}\n`);
         } catch (err) {
           await emulator.close();
           io.stderr(`cpsim serve: cannot write --ready-file ${readyFile}: ${(err as Error).message}; give a path in a writable directory\n`);

@@ -28,6 +28,7 @@ t.test("--ready-file holds the JSON line while serving; --log prints one line pe
   t.equal(ready.baseUrl, emulator.baseUrl);
   t.equal(ready.serverlessUrl, emulator.serverlessUrl);
   t.ok(ready.apiKeys.length > 0);
+  t.equal(ready.pid, process.pid, "the pid to stop the server with");
   t.match(c.out.join(""), /listening on/, "the banner still goes to stdout");
 
   const key = ready.apiKeys[0].key as string;
