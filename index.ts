@@ -17,6 +17,8 @@ export { simulate, formatSummary } from "./sim/plan/simulate.ts";
 export type { SimulationSummary, SimulateOptions } from "./sim/plan/simulate.ts";
 export { loadScenario, parseScenario } from "./sim/plan/scenario.ts";
 export { conform } from "./conformance/conform.ts";
+// Registers every conformance check, so that the library's conform() judges what `cpsim conform` does.
+import "./conformance/checks/index.ts";
 export { getHandler, handlers } from "./sim/domain/handlers/index.ts";
 export { parseArgs, renderHelp, UsageError } from "./sim/cli/args.ts";
 export type { CommandSpec, FlagSpec, CommandModule, CliIo } from "./sim/cli/args.ts";
