@@ -8,8 +8,16 @@ import { fileURLToPath } from "node:url";
 export const root = fileURLToPath(new URL("..", import.meta.url));
 export const distDir = join(root, "dist");
 export const stampFile = join(distDir, ".build-stamp.json");
-/** What tsconfig.json compiles (its "include"), and the .mjs modules copied beside the output. */
-export const SOURCE_ROOTS = ["index.ts", "sim", "conformance", "load", "reports", "fixtures", "bin"];
+/** What tsconfig.json compiles (its "include"), where the .mjs modules copied beside the output live too. */
+export const SOURCE_ROOTS = (() => {
+  try {
+    const include = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8")).include;
+    if (Array.isArray(include) && include.every((p) => typeof p === "string" && !/[*?]/.test(p))) return include;
+  } catch {
+    // tsconfig.json with comments, or unreadable: the folders it has always listed
+  }
+  return ["index.ts", "sim", "conformance", "load", "reports", "fixtures", "bin"];
+})();
 const CONFIGS = ["tsconfig.json", "tsconfig.build.json"];
 
 const isSource = (name) => (name.endsWith(".ts") && !name.endsWith(".d.ts")) || name.endsWith(".mjs");

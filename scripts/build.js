@@ -4,7 +4,7 @@
 // the build in dist/.build-stamp.json. With --if-stale it does nothing when dist/ is current
 // (the test runner's `before` step, so tests never run a stale build).
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { distDir, root, scanSources, staleReason, stampFile } from "./build-state.js";
@@ -19,7 +19,14 @@ if (ifStale) {
 const startedAt = Date.now();
 // The sources as they are now; a file saved while tsc runs makes the next check rebuild.
 const { files } = scanSources();
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+let tsc;
+try {
+  tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+} catch {
+  // `npm ci --omit=dev` still runs prepare: without TypeScript, keep whatever dist/ there is.
+  process.stderr.write("build: typescript is not installed (dev dependencies omitted?); dist/ left as it is\n");
+  process.exit(existsSync(join(distDir, "index.js")) ? 0 : 1);
+}
 const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
 if (result.status !== 0) {
   process.stderr.write("build: tsc reported errors (above); dist/ is not current\n");
