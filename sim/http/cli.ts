@@ -175,8 +175,10 @@ function writeReadyFile(file: string, content: string): void {
   }
 }
 
+/** One `--log` line; a key sent as `?api_key=` (GraphQL accepts that) is not written out. */
 export function logLine(e: RequestLogEntry): string {
-  return `${new Date().toISOString()} ${e.method} ${e.url} ${e.status} ${e.ms.toFixed(1)}ms${e.finished ? "" : " (connection closed before the response ended)"}\n`;
+  const url = e.url.replace(/([?&]api_key=)[^&#]*/gi, "$1REDACTED");
+  return `${new Date().toISOString()} ${e.method} ${url} ${e.status} ${e.ms.toFixed(1)}ms${e.finished ? "" : " (connection closed before the response ended)"}\n`;
 }
 
 function banner(e: EmulatorHandle): string {

@@ -43,6 +43,12 @@ t.test("--ready-file holds the JSON line while serving; --log prints one line pe
   t.match(lines[0], new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z GET /v2/pods\\?limit=1 ${pods.status} \\d+\\.\\dms$`));
   t.match(lines[1], new RegExp(`^\\S+ GET /v2/nothing-here ${missing.status} \\d+\\.\\dms$`));
   t.equal(missing.status, 404);
+  const graphql = await fetch(`${ready.baseUrl}/graphql?api_key=${key}&query=${encodeURIComponent("{ myself { id } }")}`);
+  await graphql.arrayBuffer();
+  for (let i = 0; i < 50 && !c.err.join("").includes("/graphql"); i++) await new Promise((r) => setTimeout(r, 10));
+  const graphqlLine = c.err.join("").split("\n").find((l) => l.includes("/graphql")) ?? "";
+  t.match(graphqlLine, /GET \/graphql\?api_key=REDACTED&query=/, "a key in the query is not logged");
+  t.notOk(c.err.join("").includes(key), "no key anywhere in the log");
 
   stop();
   t.equal(await exit, 0);
