@@ -24,6 +24,8 @@ export type { PlanReport } from "./reports/plan-report.ts";
 export { conform } from "./conformance/conform.ts";
 export { load, builtinScenarios, exportK6, validateScenario as validateLoadScenario } from "./load/index.ts";
 export type { LoadOptions, LoadResult, Scenario as LoadScenario } from "./load/index.ts";
+// Registers every conformance check, so that the library's conform() judges what `cpsim conform` does.
+import "./conformance/checks/index.ts";
 export { getHandler, handlers } from "./sim/domain/handlers/index.ts";
 export { parseArgs, renderHelp, UsageError } from "./sim/cli/args.ts";
 export type { CommandSpec, FlagSpec, CommandModule, CliIo } from "./sim/cli/args.ts";

@@ -12,7 +12,7 @@
  * when no --target is given, `deps.oracle` reaches every check's context, and the checks
  * themselves register in `checks` (check-registry.ts).
  */
-import { readFileSync } from "node:fs";
+import { packageVersion } from "../sim/package-root.ts";
 import { summarize, type ConformanceReport } from "../reports/conformance-report.ts";
 import { renderJsonReport } from "../reports/json-report.ts";
 import { renderSummaryTable } from "../reports/summary-table.ts";
@@ -79,7 +79,7 @@ const silent: Output = { stdout: () => {}, stderr: () => {} };
 
 function toolVersion(): string {
   try {
-    return (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+    return packageVersion();
   } catch {
     return "unknown";
   }

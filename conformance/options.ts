@@ -9,6 +9,7 @@ import { defaultReportDir } from "../reports/write-reports.ts";
 import { ConformConfigError } from "./errors.ts";
 import type { Keys } from "./keys.ts";
 import { splitGlobs } from "./rule-glob.ts";
+import { quoteWord } from "./shell-quote.ts";
 import { MAX_SEED, randomSeed } from "./seeds.ts";
 
 export type Profile = "lenient" | "strict";
@@ -220,7 +221,7 @@ export function describeOptions(o: ResolvedOptions): string {
 
 /** The command line that replays one rule of this run; keys come from the environment. */
 export function reproduceCommand(o: ResolvedOptions, ruleId: string): string {
-  const q = (s: string) => (/^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const q = quoteWord;
   const parts = ["cpsim conform"];
   if (o.target) parts.push(`--target ${q(o.target)}`);
   if (o.serverlessUrl && o.serverlessUrl !== o.target) parts.push(`--serverless-url ${q(o.serverlessUrl)}`);

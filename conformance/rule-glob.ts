@@ -1,16 +1,23 @@
 /**
- * Rule selection by glob: `*` matches any run of characters (dots included, so `pods.*` takes
- * every pod rule at any depth), `?` one character; a list is comma-separated. `--only` keeps
- * the rules any of its globs match, `--skip` then drops those any of its globs match.
+ * Rule selection by glob (picomatch): `*` matches any run of characters (rule ids have no `/`, so
+ * `pods.*` takes every pod rule at any depth), `?` one character; a list is comma-separated.
+ * `--only` keeps the rules any of its globs match, `--skip` then drops those any of its globs match.
  */
+import picomatch from "picomatch";
 
-export function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return new RegExp(`^${body}$`);
+const matchers = new Map<string, (id: string) => boolean>();
+
+function matcherOf(glob: string): (id: string) => boolean {
+  let m = matchers.get(glob);
+  if (m === undefined) {
+    m = picomatch(glob, { dot: true });
+    matchers.set(glob, m);
+  }
+  return m;
 }
 
 export function matchesGlob(id: string, glob: string): boolean {
-  return globToRegExp(glob.trim()).test(id);
+  return matcherOf(glob.trim())(id);
 }
 
 /** Splits repeated and comma-separated glob arguments into single globs. */

@@ -1,3 +1,4 @@
+// Kept rather than the shell-quote package: it leaves safe words bare and backslash-escapes ':' and '@' (http\://host), where these scripts promise people single-quoted literals; bash quoting is one replace.
 /**
  * Bash quoting for the reproduction scripts. Literal text goes in single quotes, where bash
  * interprets nothing; the only variable references a script may expand are the ones it was
@@ -8,6 +9,11 @@
 export function quote(text: string): string {
   if (text === "") return "''";
   return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `text` as one bash word: bare when it holds only characters bash takes literally, else quoted. */
+export function quoteWord(text: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : quote(text);
 }
 
 /**

@@ -4,15 +4,15 @@
  * with their line and column, and hands the parsed data to validateCatalog.
  */
 import { readFileSync, statSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { join } from "node:path";
+import { join, sep } from "node:path";
+import { packagePath } from "../package-root.ts";
 import type { Catalog } from "./catalog.ts";
 import { CatalogError, type CatalogIssue } from "./catalog-error.ts";
 import { CATALOG_FILES, fileLabel, validateCatalog } from "./validate-catalog.ts";
 import { jsonErrorOffset, lineColumn } from "./json-error-position.ts";
 
 /** The catalog shipped with cpsim, resolved from this module so it works from any cwd. */
-export const BUNDLED_CATALOG_DIR = fileURLToPath(new URL("../../fixtures/catalog/", import.meta.url));
+export const BUNDLED_CATALOG_DIR = packagePath("fixtures", "catalog") + sep;
 const BUNDLED_LABEL = "fixtures/catalog";
 
 /** Parses one file's text; a syntax error becomes an issue naming its line and column. */

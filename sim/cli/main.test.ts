@@ -37,3 +37,36 @@ t.test("no command prints the help to stderr and exits 2", async (t) => {
   t.equal(c.out.join(""), "");
   t.match(c.err.join(""), /Commands:/);
 });
+
+t.test("cpsim help COMMAND prints that command's help, as COMMAND --help does", async (t) => {
+  for (const name of ["serve", "conform", "rules", "simulate"]) {
+    const viaHelp = capture();
+    const viaFlag = capture();
+    t.equal(await main(["help", name], viaHelp.io), 0, name);
+    t.equal(await main([name, "--help"], viaFlag.io), 0, name);
+    t.match(viaHelp.out.join(""), new RegExp(`^cpsim ${name}: `), `${name}'s own help`);
+    t.equal(viaHelp.out.join(""), viaFlag.out.join(""), name);
+  }
+  const c = capture();
+  t.equal(await main(["help", "frobnicate"], c.io), 2);
+  t.match(c.err.join(""), /unknown command "frobnicate"; the commands are .*serve/);
+  const plain = capture();
+  t.equal(await main(["help"], plain.io), 0, "help alone is the top-level help");
+  t.match(plain.out.join(""), /Commands:/);
+});
+
+t.test("an internal error exits 70 with the stack, and the help documents 70", async (t) => {
+  const { commands } = await import("./main.ts");
+  const c = capture();
+  const saved = commands.boom;
+  commands.boom = { summary: "x", load: async () => ({ spec: { name: "boom", summary: "x", usage: "", flags: [] }, run: async () => { throw new Error("kaboom"); } }) };
+  try {
+    t.equal(await main(["boom"], c.io), 70);
+  } finally {
+    if (saved === undefined) delete commands.boom;
+  }
+  t.match(c.err.join(""), /cpsim boom: internal error: Error: kaboom\n\s+at /);
+  const h = capture();
+  await main(["--help"], h.io);
+  t.match(h.out.join(""), /70 internal error/);
+});

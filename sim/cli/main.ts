@@ -2,7 +2,7 @@
  * The command table: `cpsim COMMAND ...` loads COMMAND's cli.ts (which sits beside its library)
  * and runs it. Nothing else lives here: parsing belongs to each command.
  */
-import { readFileSync } from "node:fs";
+import { packageVersion } from "../package-root.ts";
 import { UsageError, processIo, type CliIo, type CommandModule } from "./args.ts";
 
 interface CommandEntry {
@@ -15,13 +15,13 @@ export const commands: Record<string, CommandEntry> = {
   plan: { summary: "capacity planning: seeded what-if runs with 95% intervals, sweeps, --find, shards", load: () => import("../plan/cli.ts") },
   serve: { summary: "serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)", load: () => import("../http/cli.ts") },
   handler: { summary: "run a job handler (JS/TS or Python) locally: once on a test input, or behind the local test server", load: () => import("../http/local-server/cli.ts") },
+  rules: { summary: "print the rule catalog: each rule's id, sentence, section and readings", load: () => import("../api/rules/cli.ts") },
   conform: { summary: "check an implementation of the API against the specification, rule by rule", load: () => import("../../conformance/cli.ts") },
   load: { summary: "run load scenarios (payload limits, streams, rate limits) with autocannon, or export them as k6 scripts", load: () => import("../../load/cli.ts") },
 };
 
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-  return pkg.version;
+  return packageVersion();
 }
 
 export function topLevelHelp(): string {
@@ -31,7 +31,7 @@ export function topLevelHelp(): string {
     "cpsim: a seeded simulator, emulator and conformance suite for a GPU compute platform API",
     "",
     "Usage: cpsim COMMAND [options]",
-    "       cpsim COMMAND --help",
+    "       cpsim COMMAND --help    (or: cpsim help COMMAND)",
     "",
     "Commands:",
     ...names.map((n) => `  ${n.padEnd(width)} ${commands[n].summary}`),
@@ -40,7 +40,8 @@ export function topLevelHelp(): string {
     `  ${"--help, -h".padEnd(width)} Show this help`,
     `  ${"--version".padEnd(width)} Print the version`,
     "",
-    "Exit codes: 0 success, 1 failures found, 2 usage or configuration error.",
+    "Exit codes: 0 success, 1 failures found, 2 usage or configuration error,",
+    "            70 internal error (a bug in cpsim; it prints the stack to report).",
   ];
   return lines.join("\n") + "\n";
 }
@@ -52,6 +53,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     // No command is a usage error: the help goes to stderr with exit 2.
     io.stderr(topLevelHelp());
     return 2;
+  }
+  if (first === "help" && rest.length > 0) {
+    // `cpsim help COMMAND` is `cpsim COMMAND --help`.
+    const [name, ...extra] = rest;
+    if (extra.length > 0 || commands[name] === undefined) {
+      io.stderr(`cpsim help: ${commands[name] === undefined ? `unknown command "${name}"` : `unexpected argument "${extra[0]}"`}; the commands are ${Object.keys(commands).join(", ")}\n`);
+      return 2;
+    }
+    return main([name, "--help"], io);
   }
   if (first === "--help" || first === "-h" || first === "help") {
     io.stdout(topLevelHelp());

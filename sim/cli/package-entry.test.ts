@@ -1,9 +1,11 @@
 import t from "tap";
 import { readFileSync } from "node:fs";
+import { packagePath } from "../package-root.ts";
 
 t.test("the package entry exposes the library API the CLI uses", async (t) => {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
-  t.equal(pkg.exports["."].types, "./index.ts");
+  const pkg = JSON.parse(readFileSync(packagePath("package.json"), "utf8"));
+  // Users import the build: JavaScript with its declarations (the pack test installs and imports it).
+  t.same(pkg.exports["."], { types: "./dist/index.d.ts", default: "./dist/index.js" });
   const api = await import("../../index.ts");
   for (const name of ["Engine", "Rng", "loadCatalog", "Platform", "PlatformApi", "startEmulator", "simulate", "conform", "load", "exportK6", "createValidator", "openApiDocument"]) {
     t.type((api as Record<string, unknown>)[name], "function", name);

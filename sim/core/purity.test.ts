@@ -7,7 +7,7 @@
 import t from "tap";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageRoot } from "../package-root.ts";
 
 /** Forbidden expressions: a label and the pattern that finds it in code (comments are ignored). */
 const FORBIDDEN: Array<{ label: string; pattern: RegExp }> = [
@@ -40,7 +40,7 @@ const FORBIDDEN_MODULES = [
   "undici",
 ];
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const ROOT = packageRoot;
 const SCANNED = ["sim/core", "sim/domain"];
 
 /** Blanks out comments, keeping line breaks (and strings, so import specifiers stay visible). */

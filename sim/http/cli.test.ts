@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
+import { packageRoot } from "../package-root.ts";
 import t from "tap";
 import { commands } from "../cli/main.ts";
 import { UsageError } from "../cli/args.ts";
@@ -13,7 +13,7 @@ import { isLoopbackHost } from "./options.ts";
 import { createTestBackend, testApiKeys } from "./test-backend.ts";
 import { call } from "./test-helpers.ts";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
+const root = packageRoot;
 
 function capture() {
   const out: string[] = [];

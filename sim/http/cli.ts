@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { processStopSignals } from "../cli/stop-signals.ts";
-import { statSync } from "node:fs";
+import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { type CliIo, type CommandModule, type CommandSpec, UsageError, parseArgs, renderHelp } from "../cli/args.ts";
 import { loadCatalog } from "../catalog/index.ts";
 import { HandlerLoadError, type HandlerRuntime, loadHandler } from "../handler/index.ts";
@@ -15,18 +15,21 @@ import { PlatformBackend } from "./platform-backend.ts";
 import { type EmulatorHandle, startEmulator } from "./emulator.ts";
 import { PortInUseError } from "./errors.ts";
 import { JournalError } from "./state-journal.ts";
-import { type ClockMode, type EmulatorOptions, MAX_SPEED, defaultOptions, isLoopbackHost } from "./options.ts";
+import { type ClockMode, type EmulatorOptions, MAX_SPEED, type RequestLogEntry, defaultOptions, isLoopbackHost } from "./options.ts";
 
 export const spec: CommandSpec = {
   name: "serve",
   summary: "Serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
-  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--fixtures DIR] [--handler ID=FILE]... [--json]",
+  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--fixtures DIR] [--handler ID=FILE]... [--json] [--ready-file FILE] [--log]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
     "The official SDKs take the serverless URL with /v2 appended as their base URL.\n" +
-    "With --clock manual, virtual time moves only through POST /_sim/clock/advance {\"ms\": N}.\n" +
+    "With --clock manual, virtual time moves only through POST /_sim/clock/advance {\"ms\": N}: a runsync call then waits\n" +
+    "until the clock is advanced (or its wait runs out).\n" +
     "With --handler ID=FILE, jobs of endpoint ID run that handler for real; the clock is then real at speed 1 and the\n" +
-    "control API is off (virtual time may not run ahead of real code).",
+    "control API is off (virtual time may not run ahead of real code).\n" +
+    "To run it in the background, give --ready-file FILE and wait for FILE to appear: it holds the --json object\n" +
+    "and the server's pid, to stop it with (npx does not pass signals on).",
   flags: [
     { name: "port", type: "integer", value: "N", help: "Port to listen on; 0 picks a free one", default: defaultOptions.port, min: 0, max: 65535 },
     { name: "host", type: "string", value: "ADDR", help: "Address to bind (only this one); a non-loopback address exposes the emulator to the network", default: defaultOptions.host },
@@ -44,10 +47,13 @@ export const spec: CommandSpec = {
       name: "handler", type: "string", value: "ID=FILE", multiple: true,
       help: "Jobs sent to endpoint ID run this handler (JS/TS module or .py file; FILE:NAME for another function) for real, behind the model's queue and workers; a new ID is added, shared by every key",
     },
+    { name: "ready-file", type: "string", value: "FILE", help: "Once listening, write that JSON object and the server's pid to FILE (complete when it appears; removed on stop)" },
+    { name: "log", type: "boolean", help: "Print one line per request to stderr: time, method, target, status, duration" },
   ],
   examples: [
     "cpsim serve --port 8000",
     "cpsim serve --clock manual --seed 42 --json",
+    "cpsim serve --clock manual --ready-file /tmp/cpsim.json &   # then: jq -r .baseUrl /tmp/cpsim.json",
     "cpsim serve --speed 60   # one virtual minute per second",
     "cpsim serve --state ./cpsim-state   # pods and jobs survive a restart",
     "cpsim serve --handler my-endpoint=handler.py --handler conformance=fixtures/handlers/conformance-handler.mjs",
@@ -153,9 +159,11 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
       const closeRuntimes = async (): Promise<void> => {
         await Promise.all(runtimes.map((r) => r.runtime.close()));
       };
+      const readyFile = parsed.flags["ready-file"] as string | undefined;
+      const onRequestDone = parsed.flags.log === true ? (e: RequestLogEntry) => io.stderr(logLine(e)) : undefined;
       let emulator: EmulatorHandle;
       try {
-        emulator = await startEmulator({ ...options, createBackend });
+        emulator = await startEmulator({ ...options, createBackend, onRequestDone });
       } catch (err) {
         await closeRuntimes();
         if (err instanceof JournalError) {
@@ -170,16 +178,27 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
       }
       for (const warning of emulator.stateWarnings) io.stderr(`cpsim serve: warning: ${warning}\n`);
       const json = parsed.flags.json === true;
+      const ready = {
+        baseUrl: emulator.baseUrl,
+        serverlessUrl: emulator.serverlessUrl,
+        apiKeys: emulator.apiKeys.map((k) => ({ key: k.key, account: k.account, access: k.access })),
+        ...(emulator.options.controlToken !== undefined ? { controlToken: emulator.options.controlToken } : {}),
+        ...(runtimes.length > 0 ? { handlers: runtimes.map((r) => ({ endpointId: r.endpointId, file: r.runtime.file, language: r.runtime.language })) } : {}),
+      };
+      const readyLine = `${JSON.stringify(ready)}\n`;
+      if (readyFile !== undefined) {
+        try {
+          // With the pid: `npx` does not pass a signal on to the server, so a script stops it by pid.
+          writeReadyFile(readyFile, `${JSON.stringify({ ...ready, pid: process.pid })}\n`);
+        } catch (err) {
+          await emulator.close();
+          await closeRuntimes();
+          io.stderr(`cpsim serve: cannot write --ready-file ${readyFile}: ${(err as Error).message}; give a path in a writable directory\n`);
+          return 2;
+        }
+      }
       if (json) {
-        io.stdout(
-          `${JSON.stringify({
-            baseUrl: emulator.baseUrl,
-            serverlessUrl: emulator.serverlessUrl,
-            apiKeys: emulator.apiKeys.map((k) => ({ key: k.key, account: k.account, access: k.access })),
-            ...(emulator.options.controlToken !== undefined ? { controlToken: emulator.options.controlToken } : {}),
-            ...(runtimes.length > 0 ? { handlers: runtimes.map((r) => ({ endpointId: r.endpointId, file: r.runtime.file, language: r.runtime.language })) } : {}),
-          })}\n`,
-        );
+        io.stdout(readyLine);
       } else {
         io.stdout(banner(emulator));
         for (const r of runtimes) io.stdout(`  endpoint ${r.endpointId} runs ${r.runtime.file} (${r.runtime.language}, up to ${r.runtime.concurrency} at once)\n`);
@@ -203,6 +222,7 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
         });
       });
       await closeRuntimes();
+      if (readyFile !== undefined) rmSync(readyFile, { force: true });
       io.stderr("cpsim serve: stopped\n");
       return 0;
     },
@@ -240,6 +260,24 @@ async function loadHandlerRuntimes(specs: readonly HandlerSpec[], fixtures: stri
     throw err;
   }
   return { runtimes, catalog };
+}
+
+/** Written whole under a temporary name, then renamed: whoever sees FILE reads it complete. */
+function writeReadyFile(file: string, content: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, content);
+  try {
+    renameSync(temporary, file);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    throw err;
+  }
+}
+
+/** One `--log` line; a key sent as `?api_key=` (GraphQL accepts that) is not written out. */
+export function logLine(e: RequestLogEntry): string {
+  const url = e.url.replace(/([?&]api_key=)[^&#]*/gi, "$1REDACTED");
+  return `${new Date().toISOString()} ${e.method} ${url} ${e.status} ${e.ms.toFixed(1)}ms${e.finished ? "" : " (connection closed before the response ended)"}\n`;
 }
 
 function banner(e: EmulatorHandle): string {

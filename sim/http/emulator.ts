@@ -5,6 +5,7 @@
  * time with one timer, webhook delivery, the control API and a graceful stop. Every refusal is
  * `application/problem+json` with a 4xx; a 5xx only ever means a bug, and never stops the server.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { Transform, type TransformCallback } from "node:stream";
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from "fastify";
@@ -159,6 +160,16 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   });
   // One more than allowed, so that a request over the limit is seen (node drops the rest).
   app.server.maxHeadersCount = limits.maxHeaders + 1;
+  const onRequestDone = options.onRequestDone;
+  if (onRequestDone) {
+    // At the node level, so that every answer counts (the emulator writes responses straight to node).
+    app.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+      const start = performance.now();
+      res.once("close", () => {
+        onRequestDone({ method: req.method ?? "", url: req.url ?? "", status: res.statusCode, ms: performance.now() - start, finished: res.writableFinished });
+      });
+    });
+  }
   app.decorateRequest("cpsimBodyLimit", 0);
   app.decorateRequest("cpsimControl", false);
   app.decorateRequest("cpsimPath", "");

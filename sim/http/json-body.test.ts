@@ -11,6 +11,8 @@ t.test("any JSON value within the limits parses like JSON.parse", async (t) => {
   fc.assert(
     fc.property(fc.jsonValue({ maxDepth: 20 }), (value) => {
       const text = JSON.stringify(value);
+      // `__proto__` and `constructor` keys are refused by design (the poisoning test below); fast-check draws them now and then.
+      fc.pre(!/"(__proto__|constructor)":/.test(text));
       t.strictSame(parseJsonBody(Buffer.from(text), limits), JSON.parse(text));
     }),
     { numRuns: 300 },

@@ -1,3 +1,4 @@
+// Kept beside sim/core's EventQueue: that queue holds integer events tuned for the engine's hot loop (time, priority, kind, target), while the HTTP waits need object payloads ordered by wall-clock deadline.
 /**
  * A binary min-heap of items keyed by a number, with ties broken by insertion order so that two
  * items due at the same time come out in the order they went in (deterministic replays).

@@ -92,6 +92,8 @@ export interface EmulatorOptions {
   /** Builds the backend from seed and fixtures; the default is the platform model. */
   readonly createBackend?: BackendFactory;
   readonly logger: boolean;
+  /** Called once per request when its response is finished or its connection closed (`cpsim serve --log`). */
+  readonly onRequestDone?: (entry: RequestLogEntry) => void;
   readonly limits?: Partial<EmulatorLimits>;
   /**
    * A token the control API requires in the X-Cpsim-Control-Token header; none when absent.
@@ -102,6 +104,18 @@ export interface EmulatorOptions {
   readonly state?: string;
   /** Per-job output limit and budget of held job data, handed to the backend factory. */
   readonly memory?: MemoryBudget;
+}
+
+/** One request as `--log` reports it. */
+export interface RequestLogEntry {
+  readonly method: string;
+  /** The request target as sent (path and query). */
+  readonly url: string;
+  readonly status: number;
+  /** Wall milliseconds from the request's headers to its response's end. */
+  readonly ms: number;
+  /** False when the connection closed before the response was complete. */
+  readonly finished: boolean;
 }
 
 export const defaultOptions: EmulatorOptions = {

@@ -5,10 +5,10 @@
  * validated at load with a message naming the file, the JSON path and what was expected.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { Ajv } from "ajv";
+import { packagePath } from "../package-root.ts";
 
 const Positive = (description: string) => Type.Number({ exclusiveMinimum: 0, description });
 
@@ -180,7 +180,7 @@ export class ScenarioError extends Error {
   readonly exitCode = 2;
 }
 
-export const BUNDLED_SCENARIO_DIR = fileURLToPath(new URL("../../fixtures/scenarios/", import.meta.url));
+export const BUNDLED_SCENARIO_DIR = packagePath("fixtures", "scenarios") + sep;
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validateScenario = ajv.compile(Scenario);

@@ -1,15 +1,20 @@
-import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import t from "tap";
+import { packageRoot } from "../../package-root.ts";
 import { acceptedStatuses, statusAccepted } from "./accepted-statuses.ts";
 import { defineRules, RuleCatalogError } from "./define-rules.ts";
 import type { Rule } from "./rule.ts";
 import { isRuleId, ruleById, rules } from "./rules.ts";
 
-// The spec lives beside the repository: <repo>/../shared/spec. This file is <repo>/sim/api/rules.
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const specDir = resolve(repoRoot, "../shared/spec");
+// The specification documents are not part of the repository: CPSIM_SPEC_DIR names the directory
+// holding compute-platform-api.md and choices.md (default ../shared/spec beside the repository, as
+// on the team's machines). Without it, the quote checks are reported as skipped, never failed.
+const specDir = resolve(packageRoot, process.env.CPSIM_SPEC_DIR ?? "../shared/spec");
+const specFiles = ["compute-platform-api.md", "choices.md"];
+const missingSpec = specFiles.find((f) => !existsSync(resolve(specDir, f)));
+const skipSpec =
+  missingSpec === undefined ? false : `the specification is not available (${resolve(specDir, missingSpec)} not found; set CPSIM_SPEC_DIR to its directory)`;
 
 /** The reading notes' replacements: "the service" stood for "request" in these places. */
 const READING_NOTES: ReadonlyArray<readonly [string, string]> = [
@@ -43,9 +48,10 @@ function readSpec(name: string): { raw: string; read: string; headings: Set<stri
   return { raw: flatten(raw), read: flatten(read), headings };
 }
 
-const sources = { spec: readSpec("compute-platform-api.md"), choices: readSpec("choices.md") };
+const sources = skipSpec === false ? { spec: readSpec("compute-platform-api.md"), choices: readSpec("choices.md") } : undefined;
 
-t.test("every rule quotes its sentence verbatim from the file it names", async (t) => {
+t.test("every rule quotes its sentence verbatim from the file it names", { skip: skipSpec }, async (t) => {
+  if (sources === undefined) return;
   for (const rule of rules) {
     const file = sources[rule.source];
     const quote = flatten(rule.spec);
@@ -53,7 +59,8 @@ t.test("every rule quotes its sentence verbatim from the file it names", async (
   }
 });
 
-t.test("every rule's section is a heading of its file", async (t) => {
+t.test("every rule's section is a heading of its file", { skip: skipSpec }, async (t) => {
+  if (sources === undefined) return;
   for (const rule of rules) {
     const heading = rule.section.split(" › ")[0] ?? "";
     t.ok(sources[rule.source].headings.has(heading), `${rule.id}: section "${heading}" is a heading of ${rule.source}`);

@@ -1,0 +1,32 @@
+/**
+ * The package's root directory, found the same way from the sources (sim/package-root.ts) and from
+ * the build (dist/sim/package-root.js): the nearest directory above this file holding cpsim's
+ * package.json. Files shipped beside the code (fixtures/, package.json) are located from here.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+function findRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "cpsim") return dir;
+    if (dirname(dir) === dir) throw new Error(`cpsim: no package.json named "cpsim" above ${start}`);
+  }
+}
+
+/** Absolute path of the package root (the directory holding package.json). */
+export const packageRoot: string = findRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** Absolute path of a file or directory given relative to the package root. */
+export function packagePath(...segments: string[]): string {
+  return join(packageRoot, ...segments);
+}
+
+let cachedVersion: string | undefined;
+
+/** The version in package.json. */
+export function packageVersion(): string {
+  cachedVersion ??= (JSON.parse(readFileSync(packagePath("package.json"), "utf8")) as { version: string }).version;
+  return cachedVersion;
+}
