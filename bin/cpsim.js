@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 let entry = "../dist/sim/cli/main.js";
 // CPSIM_DIST_CHECKED=1: `npm test` has just built dist/ and its tests spawn this file.
 if (process.env.CPSIM_DIST_CHECKED !== "1" && existsSync(new URL("../sim/cli/main.ts", import.meta.url))) {
-  const { staleReason } = await import("../scripts/build-state.js");
+  const { staleReason } = await import("./build-state.js");
   if (staleReason() !== null) {
     const { register } = await import("tsx/esm/api");
     register();

@@ -18,7 +18,7 @@ export const SOURCE_ROOTS = (() => {
   }
   return ["index.ts", "sim", "conformance", "load", "reports", "fixtures", "bin"];
 })();
-const CONFIGS = ["tsconfig.json", "tsconfig.build.json"];
+const CONFIGS = ["tsconfig.json", "bin/tsconfig.build.json"];
 
 const isSource = (name) => (name.endsWith(".ts") && !name.endsWith(".d.ts")) || name.endsWith(".mjs");
 

@@ -27,7 +27,7 @@ try {
   process.stderr.write("build: typescript is not installed (dev dependencies omitted?); dist/ left as it is\n");
   process.exit(existsSync(join(distDir, "index.js")) ? 0 : 1);
 }
-const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+const result = spawnSync(process.execPath, [tsc, "-p", join(root, "bin", "tsconfig.build.json")], { stdio: "inherit" });
 if (result.status !== 0) {
   process.stderr.write("build: tsc reported errors (above); dist/ is not current\n");
   process.exit(result.status ?? 1);
