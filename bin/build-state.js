@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 export const root = fileURLToPath(new URL("..", import.meta.url));
 export const distDir = join(root, "dist");
 export const stampFile = join(distDir, ".build-stamp.json");
-/** What tsconfig.json compiles (its "include"), where the .mjs modules copied beside the output live too. */
+/** What tsconfig.json compiles (its "include"), where the .mjs and .py files copied beside the output live too. */
 export const SOURCE_ROOTS = (() => {
   try {
     const include = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8")).include;
@@ -20,7 +20,7 @@ export const SOURCE_ROOTS = (() => {
 })();
 const CONFIGS = ["tsconfig.json", "bin/tsconfig.build.json"];
 
-const isSource = (name) => (name.endsWith(".ts") && !name.endsWith(".d.ts")) || name.endsWith(".mjs");
+const isSource = (name) => (name.endsWith(".ts") && !name.endsWith(".d.ts")) || name.endsWith(".mjs") || name.endsWith(".py");
 
 /** Every source file (relative path, sorted) and the newest modification time among them and the configs. */
 export function scanSources() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run build: compiles the TypeScript sources to dist/ (JavaScript, declarations, source maps),
-// copies the .mjs modules tsc leaves alone, removes outputs whose source is gone, and records
+// copies the .mjs modules and the .py files (the Python handler runner) tsc leaves alone, removes outputs whose source is gone, and records
 // the build in dist/.build-stamp.json. With --if-stale it does nothing when dist/ is current
 // (the test runner's `before` step, so tests never run a stale build).
 import { spawnSync } from "node:child_process";
@@ -35,7 +35,7 @@ if (result.status !== 0) {
 
 const wanted = new Set();
 for (const file of files) {
-  if (file.endsWith(".mjs")) {
+  if (file.endsWith(".mjs") || file.endsWith(".py")) {
     mkdirSync(dirname(join(distDir, file)), { recursive: true });
     copyFileSync(join(root, file), join(distDir, file));
     wanted.add(file);

@@ -5,7 +5,7 @@
  * where it listens and which keys it has.
  */
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { packagePath } from "../sim/package-root.ts";
 
 export interface ChildEmulator {
   readonly baseUrl: string;
@@ -21,11 +21,18 @@ export class EmulatorStartError extends Error {
   readonly exitCode = 2;
 }
 
-const BIN = fileURLToPath(new URL("../bin/cpsim.js", import.meta.url));
+const BIN = packagePath("bin", "cpsim.js");
 const START_TIMEOUT_MS = 30_000;
+/**
+ * The emulator's budget for job data held at once (inputs are kept for retry until a job's
+ * retention ends: a minute after runsync). Its default, 256 MiB, would answer 503 to the
+ * near-limit scenarios after about a dozen 20 MB runsync calls; a load run is bounded in time and
+ * count, so it gets room for about a hundred.
+ */
+const RESULTS_BUDGET_MB = 2048;
 
 export function startChildEmulator(seed: number): Promise<ChildEmulator> {
-  const child = spawn(process.execPath, [BIN, "serve", "--json", "--port", "0", "--clock", "real", "--seed", String(seed)], {
+  const child = spawn(process.execPath, [BIN, "serve", "--json", "--port", "0", "--clock", "real", "--seed", String(seed), "--results-budget-mb", String(RESULTS_BUDGET_MB)], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

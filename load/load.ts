@@ -3,7 +3,7 @@
  * default) and returns the report and the exit code: 0 all thresholds held and no regression
  * against the baseline, 1 otherwise, 2 for configuration errors or an unreachable target.
  */
-import { readFileSync } from "node:fs";
+import { packageVersion } from "../sim/package-root.ts";
 import { request } from "undici";
 import { defaultReportDir, renderLoadJson, renderLoadTable, writeLoadReports, type LoadReport, type LoadScenarioResult } from "../reports/index.ts";
 import { compareWithBaseline, readBaseline, type BaselineFigures } from "./baseline.ts";
@@ -36,10 +36,6 @@ export interface LoadResult {
 
 const EXEMPT_KEY_ACCESS = "exempt";
 const LIMITED_ACCOUNT = "acct-beta";
-
-function version(): string {
-  return (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
-}
 
 function reproduce(o: LoadOptions, seed: number, names: readonly string[]): string {
   const parts = ["cpsim load"];
@@ -144,7 +140,7 @@ export async function load(options: Partial<LoadOptions> = {}, deps: LoadDeps = 
   const names = scenarios.map((s) => s.name);
   const report: LoadReport = {
     tool: "cpsim load",
-    version: version(),
+    version: packageVersion(),
     startedAt,
     seed,
     engine: o.engine,

@@ -30,3 +30,17 @@ export function packageVersion(): string {
   cachedVersion ??= (JSON.parse(readFileSync(packagePath("package.json"), "utf8")) as { version: string }).version;
   return cachedVersion;
 }
+
+/**
+ * A module beside the caller's, named without its extension: `.ts` when the caller runs from the
+ * sources (through tsx), `.js` when it runs from the build in dist/. For files handed to a child
+ * process or a worker, which must load the same flavour as their parent.
+ */
+export function siblingModule(callerUrl: string, relative: string): URL {
+  return new URL(`${relative}${callerUrl.endsWith(".ts") ? ".ts" : ".js"}`, callerUrl);
+}
+
+/** The Node arguments that let a child process load `file`: tsx for TypeScript, none for JavaScript. */
+export function loaderArgs(file: string): string[] {
+  return file.endsWith(".ts") ? ["--import", "tsx"] : [];
+}

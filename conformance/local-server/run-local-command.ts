@@ -8,10 +8,10 @@ import { spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parse } from "shell-quote";
+import { packagePath } from "../../sim/package-root.ts";
 
-const CPSIM_BIN = fileURLToPath(new URL("../../bin/cpsim.js", import.meta.url));
+const CPSIM_BIN = packagePath("bin", "cpsim.js");
 /** Output kept from one run (a limit on everything). */
 const MAX_OUTPUT_CHARS = 1_000_000;
 

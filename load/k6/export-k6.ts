@@ -1,7 +1,7 @@
 /** `--export-k6 DIR`: DIR/scripts/<scenario>.js, DIR/testrun.yaml (k6-operator) and DIR/README.md (the ConfigMap recipe). */
 import { mkdir, writeFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { packageVersion } from "../../sim/package-root.ts";
 import type { Scenario } from "../scenario.ts";
 import { configMapRecipe, testRunManifest } from "./k6-operator.ts";
 import { k6ScriptFor } from "./k6-script.ts";
@@ -15,15 +15,11 @@ export interface ExportK6Options {
   readonly seed: number;
 }
 
-function version(): string {
-  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
-}
-
 export async function exportK6(scenarios: readonly Scenario[], dir: string, o: ExportK6Options): Promise<string[]> {
   const out = resolve(dir);
   await mkdir(join(out, "scripts"), { recursive: true });
   const files: string[] = [];
-  const v = version();
+  const v = packageVersion();
   for (const s of scenarios) {
     const file = join(out, "scripts", `${s.name}.js`);
     await writeFile(file, k6ScriptFor(s, { ...o, version: v }), "utf8");

@@ -4,12 +4,13 @@
  * maps each k6 import to the file that replaces it.
  */
 import { fileURLToPath } from "node:url";
+import { siblingModule } from "../../../sim/package-root.ts";
 
 export const standinModules: Record<string, string> = {
-  "k6/http": new URL("./http.ts", import.meta.url).href,
-  "k6/execution": new URL("./execution.ts", import.meta.url).href,
-  "k6/metrics": new URL("./metrics.ts", import.meta.url).href,
-  k6: new URL("./k6.ts", import.meta.url).href,
+  "k6/http": siblingModule(import.meta.url, "./http").href,
+  "k6/execution": siblingModule(import.meta.url, "./execution").href,
+  "k6/metrics": siblingModule(import.meta.url, "./metrics").href,
+  k6: siblingModule(import.meta.url, "./k6").href,
 };
 
 /** Rewrites a script's k6 imports to the stand-in; an import it does not know is an error. */
