@@ -44,3 +44,14 @@ t.test("the control API: Host and Origin checked always, the token when set", as
   t.equal((await call(open.url, "POST", "/_sim/reset", { headers: { origin: "http://localhost:9999" } })).status, 403, "but the Origin is still checked");
   t.equal(open.emulator.stats().internalErrors, 0);
 });
+
+t.test("serve flags: a control token by default with --clock real, none with manual or 'none'", async (t) => {
+  const { optionsFromFlags } = await import("./cli.ts");
+  const base = { port: 0, host: "127.0.0.1", seed: 1, speed: 1, control: true, "max-output-mb": 16, "results-budget-mb": 256 };
+  t.match(optionsFromFlags({ ...base, clock: "real" }).controlToken, /^[0-9a-f]{32}$/);
+  t.equal(optionsFromFlags({ ...base, clock: "manual" }).controlToken, undefined);
+  t.equal(optionsFromFlags({ ...base, clock: "real", "control-token": "none" }).controlToken, undefined);
+  t.equal(optionsFromFlags({ ...base, clock: "manual", "control-token": "my-token-123" }).controlToken, "my-token-123");
+  t.throws(() => optionsFromFlags({ ...base, clock: "real", "control-token": "short" }), /8 to 256/);
+  t.same(optionsFromFlags({ ...base, clock: "manual", "max-output-mb": 1, "results-budget-mb": 2 }).memory, { maxOutputBytes: 1048576, resultsBudgetBytes: 2097152 });
+});
