@@ -5,6 +5,7 @@
  */
 import { statSync } from "node:fs";
 import { type CliIo, type CommandModule, type CommandSpec, UsageError, parseArgs, renderHelp } from "../cli/args.ts";
+import { type Defect, UnknownDefectError, defectListJson, defectsNamed, renderDefectList } from "../defects/index.ts";
 import type { BackendFactory } from "./backend.ts";
 import { type EmulatorHandle, startEmulator } from "./emulator.ts";
 import { PortInUseError } from "./errors.ts";
@@ -13,7 +14,7 @@ import { type ClockMode, type EmulatorOptions, MAX_SPEED, defaultOptions, isLoop
 export const spec: CommandSpec = {
   name: "serve",
   summary: "Serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
-  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--fixtures DIR] [--json]",
+  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--fixtures DIR] [--defect NAME]... [--list-defects] [--json]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
     "The official SDKs take the serverless URL with /v2 appended as their base URL.\n" +
@@ -26,12 +27,15 @@ export const spec: CommandSpec = {
     { name: "speed", type: "number", value: "X", help: "Virtual seconds per wall second (real clock)", default: defaultOptions.speed, max: MAX_SPEED },
     { name: "control", type: "boolean", help: "Serve the control API under /_sim/ (--no-control: those paths answer 404)", default: defaultOptions.control },
     { name: "fixtures", type: "string", value: "DIR", help: "Fixtures directory (catalogs, accounts, endpoints); the built-in ones by default" },
+    { name: "defect", type: "string", value: "NAME", multiple: true, help: "Switch on a documented defect (see --list-defects); the emulator then breaks that rule of the spec on purpose" },
+    { name: "list-defects", type: "boolean", help: "Print every defect (name, area, the rule it breaks, its spec sentence) and exit; with --json as a JSON array" },
     { name: "json", type: "boolean", help: "Print one JSON object {baseUrl, serverlessUrl, apiKeys} as the first line of stdout" },
   ],
   examples: [
     "cpsim serve --port 8000",
     "cpsim serve --clock manual --seed 42 --json",
     "cpsim serve --speed 60   # one virtual minute per second",
+    "cpsim serve --defect create-accepts-empty-name --defect no-retry-after",
   ],
 };
 
@@ -60,6 +64,7 @@ const processSignals = (stop: () => void): (() => void) => {
 export function optionsFromFlags(flags: Record<string, unknown>): Partial<EmulatorOptions> {
   const speed = flags.speed as number;
   if (!(speed > 0)) throw new UsageError(`--speed must be above 0, got ${speed}`, "serve");
+  const defectNames = (flags.defect as string[] | undefined) ?? [];
   const fixtures = flags.fixtures as string | undefined;
   if (fixtures !== undefined) {
     let isDir = false;
@@ -78,7 +83,17 @@ export function optionsFromFlags(flags: Record<string, unknown>): Partial<Emulat
     speed,
     control: flags.control as boolean,
     fixtures,
+    ...(defectNames.length ? { defects: defectsOrUsage(defectNames) } : {}),
   };
+}
+
+function defectsOrUsage(names: readonly string[]): Defect[] {
+  try {
+    return defectsNamed(names);
+  } catch (err) {
+    if (err instanceof UnknownDefectError) throw new UsageError(`--defect: ${err.message}`, "serve");
+    throw err;
+  }
 }
 
 export function createServeCommand(deps: ServeDeps = {}): CommandModule {
@@ -90,7 +105,14 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
         io.stdout(renderHelp(spec));
         return 0;
       }
+      if (parsed.flags["list-defects"] === true) {
+        io.stdout(parsed.flags.json === true ? `${JSON.stringify(defectListJson())}\n` : renderDefectList());
+        return 0;
+      }
       const options = optionsFromFlags(parsed.flags);
+      if (options.defects?.length) {
+        io.stderr(`cpsim serve: defects on, this emulator breaks the spec on purpose: ${options.defects.map((d) => `${d.name} (${d.rule})`).join(", ")}\n`);
+      }
       const host = options.host as string;
       if (!isLoopbackHost(host)) {
         io.stderr(

@@ -2,6 +2,7 @@
  * The options of `startEmulator` and `cpsim serve`, with one `defaultOptions`, and every limit
  * the transport enforces in one place. The CLI maps its flags onto the same object.
  */
+import type { Defect } from "../defects/defect.ts";
 import type { BackendFactory, EmulatorBackend } from "./backend.ts";
 import { EmulatorOptionsError } from "./errors.ts";
 
@@ -93,6 +94,8 @@ export interface EmulatorOptions {
   readonly createBackend?: BackendFactory;
   readonly logger: boolean;
   readonly limits?: Partial<EmulatorLimits>;
+  /** Documented defects to switch on (sim/defects); none by default, and then the backend is not wrapped at all. */
+  readonly defects?: readonly Defect[];
 }
 
 export const defaultOptions: EmulatorOptions = {
