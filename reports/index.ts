@@ -24,3 +24,8 @@ export { renderJUnit } from "./junit.ts";
 export { renderSummaryTable, type SummaryTableOptions } from "./summary-table.ts";
 export { renderTextTable, truncate, type TextColumn } from "./text-table.ts";
 export { defaultReportDir, writeConformanceReports, type WriteReportsOptions, type WrittenReports } from "./write-reports.ts";
+export type { DefectResult, DefectVerdict, MutationReport, MutationSummary } from "./mutation-report.ts";
+export { mutationFigureLine, mutationPassed, summarizeMutation, verdictOf } from "./mutation-report.ts";
+export { renderMutationTable } from "./mutation-table.ts";
+export { renderMutationHtml } from "./mutation-html.ts";
+export { writeMutationReports, type WrittenMutationReports } from "./write-mutation-reports.ts";

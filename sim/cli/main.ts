@@ -14,6 +14,7 @@ export const commands: Record<string, CommandEntry> = {
   simulate: { summary: "run the platform model with a workload scenario and summarize it", load: () => import("../plan/simulate-cli.ts") },
   serve: { summary: "serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)", load: () => import("../http/cli.ts") },
   conform: { summary: "check an implementation of the API against the specification, rule by rule", load: () => import("../../conformance/cli.ts") },
+  mutation: { summary: "score the conformance suite: run it against the emulator with each documented defect", load: () => import("../../mutation/cli.ts") },
 };
 
 export function version(): string {
