@@ -12,6 +12,14 @@ const onSubmit = (edit: (b: Json) => void): Defect["request"] => (req, at) => (S
 const policy = (b: Json): Json | undefined => (isObject(b.policy) ? b.policy : undefined);
 const jobKey = (at: { params: Readonly<Record<string, string>> }) => `${at.params.endpointId}/${at.params.jobId}`;
 
+/** The route's body limit doubled at the transport. */
+const doubleLimit = (pattern: string): Defect["routes"] => (routes) => routes.map((r) => (r.pattern === pattern && r.bodyLimit ? { ...r, bodyLimit: 2 * r.bodyLimit } : r));
+/** The body size the model is told is half the real one, so its own payload check passes twice as much. */
+const halveSize = (op: string): Defect["request"] => (req, at) => {
+  const n = Number(req.headers["content-length"]);
+  return at.op === op && n > 0 ? { ...req, headers: { ...req.headers, "content-length": String(Math.floor(n / 2)) } } : req;
+};
+
 export const jobDefects: readonly Defect[] = [
   // Submission.
   { name: "submit-without-input", area: "jobs.submit", rule: "jobs.submit.input-object", does: "run and runsync accept a body without `input` (as {})",
@@ -31,10 +39,10 @@ export const jobDefects: readonly Defect[] = [
   { name: "empty-body-400", area: "jobs.submit", rule: "jobs.empty-body", does: "An empty run body answers 400 instead of reading as {}",
     response: (res, req, at) => (at.op === "jobRun" && res.status < 300 && (req.body === undefined || (isObject(req.body) && Object.keys(req.body).length === 0))
       ? answer(res, { status: 400, headers: { "content-type": "application/problem+json" }, body: problemBody(400, "a body is required") }) : res) },
-  { name: "run-limit-20mb", area: "jobs.payload", rule: "jobs.payload.run-limit", does: "`run` accepts bodies up to 20 MB",
-    routes: (routes) => routes.map((r) => (r.pattern === "/v2/:endpointId/run" ? { ...r, bodyLimit: 20 * 1024 * 1024 } : r)) },
-  { name: "runsync-limit-40mb", area: "jobs.payload", rule: "jobs.payload.runsync-limit", does: "`runsync` accepts bodies up to 40 MB",
-    routes: (routes) => routes.map((r) => (r.pattern === "/v2/:endpointId/runsync" ? { ...r, bodyLimit: 40 * 1024 * 1024 } : r)) },
+  { name: "run-limit-20mb", area: "jobs.payload", rule: "jobs.payload.run-limit", does: "`run` accepts bodies up to 20 MB (the transport's limit doubled, the size counted in halves)",
+    routes: doubleLimit("/v2/:endpointId/run"), request: halveSize("jobRun") },
+  { name: "runsync-limit-40mb", area: "jobs.payload", rule: "jobs.payload.runsync-limit", does: "`runsync` accepts bodies up to 40 MB (the transport's limit doubled, the size counted in halves)",
+    routes: doubleLimit("/v2/:endpointId/runsync"), request: halveSize("jobRunsync") },
 
   // Operations.
   { name: "unknown-job-queued", area: "jobs.operations", rule: "jobs.not-found", does: "status of an unknown job id answers 200 IN_QUEUE",

@@ -29,6 +29,7 @@ export function ruleOf(defect: Defect): CatalogRule {
 }
 
 export class UnknownDefectError extends Error {
+  override readonly name = "UnknownDefectError";
   readonly code = "CPSIM_ERR_UNKNOWN_DEFECT";
 }
 
