@@ -121,16 +121,21 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
     const cleanFailing = "error" in clean ? [] : clean.failing;
     say(`clean run: ${"error" in clean ? `ERROR ${clean.error}` : cleanFailing.length ? `FAILED ${cleanFailing.join(", ")}` : "no failure"} (${(clean.wallTimeMs / 1000).toFixed(1)} s)\n`);
 
+    // At most `workers` runs are handed to the pool at once, so each run's time limit starts when it does.
+    const results: DefectResult[] = new Array(selected.length);
+    let next = 0;
     let done = 0;
-    const results = await Promise.all(
-      selected.map(async (defect) => {
-        const outcome = await run([defect.name], defect.name);
-        const result = score(defect, outcome, cleanFailing);
+    const lane = async (): Promise<void> => {
+      while (next < selected.length) {
+        const i = next++;
+        const defect = selected[i];
+        const result = score(defect, await run([defect.name], defect.name), cleanFailing);
+        results[i] = result;
         done++;
-        say(`[${String(done).padStart(3)}/${selected.length}] ${result.verdict.padEnd(16)} ${defect.name} (${defect.rule})${result.failing.length ? ` <- ${result.failing.slice(0, 4).join(", ")}${result.failing.length > 4 ? ", ..." : ""}` : ""}\n`);
-        return result;
-      }),
-    );
+        say(`[${String(done).padStart(3)}/${selected.length}] ${result.verdict.padEnd(16)} ${defect.name} (${defect.rule})${result.failing.length ? ` <- ${result.failing.slice(0, 4).join(", ")}${result.failing.length > 4 ? ", ..." : ""}` : result.error ? ` ${result.error}` : ""}\n`);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.workers, selected.length) }, lane));
 
     const broken = new Set(selected.map((d) => d.rule));
     const report: MutationReport = {
