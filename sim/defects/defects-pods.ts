@@ -80,7 +80,7 @@ export const podDefects: readonly Defect[] = [
     response: (res, req, at) => (at.op === "createPod" && res.status === 201 && isObject(req.body) && !("globalNetworking" in req.body)
       ? editAnswer(res, (p) => { if (isObject(p.globalNetworking)) p.globalNetworking.enabled = true; }) : res) },
   { name: "cpu-memory-off-by-one", area: "pods.fields", rule: "pods.create.cpu-memory-derived", does: "A CPU pod's memory is reported one GB above vCPUs times the flavor's multiplier",
-    response: (res, _req, at) => editPods(res, at, (p) => { if (isObject(p.cpu) && typeof p.cpu.memoryInGb === "number") p.cpu.memoryInGb += 1; }) },
+    response: (res, _req, at) => editPods(res, at, (p) => { if (isObject(p.cpu) && typeof p.cpu.memory === "number") p.cpu.memory += 1; }) },
 
   // The Pod record and its invariants over time.
   { name: "runtime-kept-when-exited", area: "pods.fields", rule: "pods.runtime-null-unless-running", does: "An EXITED pod still reports runtime metrics",
