@@ -36,9 +36,9 @@ export const jobDefects: readonly Defect[] = [
     request: (req, at) => (at.op === "jobRunsync" && req.query.wait !== undefined && !(/^\d+$/.test(req.query.wait) && +req.query.wait >= 1000 && +req.query.wait <= 300_000) ? withQuery(req, (q) => delete q.wait) : req) },
   { name: "status-ttl-unchecked", area: "jobs.submit", rule: "jobs.status.ttl-query", does: "A `ttl` query that is not a positive whole number is ignored",
     request: (req, at) => (at.op === "jobStatus" && req.query.ttl !== undefined && !/^[1-9]\d*$/.test(req.query.ttl) ? withQuery(req, (q) => delete q.ttl) : req) },
-  { name: "empty-body-400", area: "jobs.submit", rule: "jobs.empty-body", does: "An empty run body answers 400 instead of reading as {}",
-    response: (res, req, at) => (at.op === "jobRun" && res.status < 300 && (req.body === undefined || (isObject(req.body) && Object.keys(req.body).length === 0))
-      ? answer(res, { status: 400, headers: { "content-type": "application/problem+json" }, body: problemBody(400, "a body is required") }) : res) },
+  { name: "empty-body-400", area: "jobs.submit", rule: "jobs.empty-body", does: "cancel and purge-queue answer 400 to an empty JSON body instead of reading it as {}",
+    response: (res, req, at) => ((at.op === "jobCancel" || at.op === "jobPurgeQueue") && res.status < 300 && req.headers["content-length"] === "0"
+      ? answer(res, { status: 400, headers: { ...res.headers, "content-type": "application/problem+json" }, body: problemBody(400, "the body is not a JSON object") }) : res) },
   { name: "run-limit-20mb", area: "jobs.payload", rule: "jobs.payload.run-limit", does: "`run` accepts bodies up to 20 MB (the transport's limit doubled, the size counted in halves)",
     routes: doubleLimit("/v2/:endpointId/run"), request: halveSize("jobRun") },
   { name: "runsync-limit-40mb", area: "jobs.payload", rule: "jobs.payload.runsync-limit", does: "`runsync` accepts bodies up to 40 MB (the transport's limit doubled, the size counted in halves)",
