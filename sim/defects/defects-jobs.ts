@@ -81,14 +81,19 @@ export const jobDefects: readonly Defect[] = [
     response: (res, _req, at) => (at.op === "jobRetry" && res.status === 409 ? ok({ id: at.params.jobId, status: "IN_QUEUE" }, { ...res.headers, "content-type": "application/json; charset=utf-8" }) : res) },
   { name: "retry-new-id", area: "jobs.operations", rule: "jobs.retry.same-id", does: "retry answers a new job id",
     response: (res, _req, at) => editJob(res, at, new Set(["jobRetry"]), (j) => { j.id = `${String(j.id)}-retry`; }) },
-  { name: "retry-keeps-output", area: "jobs.operations", rule: "jobs.retry.output-removed", does: "A retried job keeps its previous output until it finishes again",
+  { name: "retry-keeps-output", area: "jobs.operations", rule: "jobs.retry.output-removed", does: "A retried job keeps its previous attempt's output and error until it finishes again",
     response: (res, _req, at) => {
       const key = jobKey(at);
       if (at.op === "jobRetry" && res.status === 200) at.memory.set(`retried:${key}`, true);
       if (at.op !== "jobStatus" || res.status !== 200 || !isObject(res.body)) return res;
-      if ("output" in res.body) { at.memory.set(`out:${key}`, res.body.output); return res; }
-      const old = at.memory.get(`out:${key}`);
-      return old !== undefined && at.memory.get(`retried:${key}`) ? editAnswer(res, (j) => { j.output = old; }) : res;
+      const body = res.body;
+      const kept = ["output", "error"].filter((f) => f in body);
+      if (kept.length) {
+        at.memory.set(`last:${key}`, Object.fromEntries(kept.map((f) => [f, body[f]])));
+        return res;
+      }
+      const old = at.memory.get(`last:${key}`) as Json | undefined;
+      return old && at.memory.get(`retried:${key}`) ? editAnswer(res, (j) => Object.assign(j, old)) : res;
     } },
   { name: "retry-answers-retrying", area: "jobs.operations", rule: "jobs.retry.in-queue", does: "retry answers status RETRYING",
     response: (res, _req, at) => editJob(res, at, new Set(["jobRetry"]), (j) => { j.status = "RETRYING"; }) },
