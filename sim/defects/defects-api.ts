@@ -95,8 +95,8 @@ export const apiDefects: readonly Defect[] = [
   { name: "graphql-errors-without-code", area: "graphql", rule: "graphql.errors-envelope", does: "GraphQL errors carry no `extensions.code`",
     response: (res, _req, at) => (GRAPHQL_OPS.has(at.op ?? "") && isObject(res.body) && Array.isArray(res.body.errors)
       ? editAnswer(res, (b) => { for (const e of b.errors as unknown[]) if (isObject(e)) delete e.extensions; }) : res) },
-  { name: "deploy-without-host", area: "graphql", rule: "graphql.pod-find-and-deploy.fields", does: "podFindAndDeployOnDemand answers machine without podHostId",
-    response: graphqlField("podFindAndDeployOnDemand", (p) => { if (isObject(p.machine)) p.machine.podHostId = null; }) },
+  { name: "deploy-without-host", area: "graphql", rule: "graphql.pod-find-and-deploy.fields", does: "podFindAndDeployOnDemand leaves machine.podHostId out of its answer",
+    response: graphqlField("podFindAndDeployOnDemand", (p) => { if (isObject(p.machine)) delete p.machine.podHostId; }) },
   { name: "deploy-ignores-cuda", area: "graphql", rule: "graphql.allowed-cuda-versions", does: "allowedCudaVersions is ignored when placing the pod",
     request: (req, at) => {
       if (!GRAPHQL_OPS.has(at.op ?? "") || !isObject(req.body)) return req;
@@ -106,8 +106,8 @@ export const apiDefects: readonly Defect[] = [
       if (isObject(variables)) for (const o of [variables, ...Object.values(variables).filter(isObject)]) delete (o as Json).allowedCudaVersions;
       return { ...req, body: { ...b, query, variables } };
     } },
-  { name: "resume-without-image", area: "graphql", rule: "graphql.pod-resume.fields", does: "podResume answers imageName null",
-    response: graphqlField("podResume", (p) => { if ("imageName" in p) p.imageName = null; }) },
+  { name: "resume-without-image", area: "graphql", rule: "graphql.pod-resume.fields", does: "podResume leaves imageName out of its answer",
+    response: graphqlField("podResume", (p) => delete p.imageName) },
   { name: "resume-answers-exited", area: "graphql", rule: "graphql.pod-resume.running", does: "podResume answers desiredStatus EXITED",
     response: graphqlField("podResume", (p) => { if ("desiredStatus" in p) p.desiredStatus = "EXITED"; }) },
   { name: "stop-without-id", area: "graphql", rule: "graphql.pod-stop.fields", does: "podStop answers without the pod's id",
