@@ -14,7 +14,7 @@ t.setTimeout(600_000);
 /** One defect per area, each one the full matrix catches precisely. */
 const ONE_PER_AREA = [
   "create-accepts-empty-name",
-  "status-stopped",
+  "cost-when-exited",
   "update-empty-network-array",
   "terminate-answers-200",
   "problem-title-generic",

@@ -138,8 +138,8 @@ export const jobDefects: readonly Defect[] = [
       const kept = at.memory.get(key) as { res: typeof res; at: number } | undefined;
       return kept && at.now - kept.at < 30 * MINUTE_US ? kept.res : res;
     } },
-  { name: "status-ttl-ignored", area: "jobs.retention", rule: "jobs.status.ttl", does: "The `ttl` query of status is ignored",
-    request: (req, at) => (at.op === "jobStatus" && req.query.ttl !== undefined ? withQuery(req, (q) => delete q.ttl) : req) },
+  { name: "status-ttl-ignored", area: "jobs.retention", rule: "jobs.status.ttl", does: "A valid `ttl` query of status is ignored",
+    request: (req, at) => (at.op === "jobStatus" && /^[1-9]\d*$/.test(req.query.ttl ?? "") ? withQuery(req, (q) => delete q.ttl) : req) },
   { name: "policy-ttl-ignored", area: "jobs.retention", rule: "jobs.policy.ttl", does: "policy.ttl is ignored: old queued jobs are never dropped",
     request: onSubmit((b) => { const p = policy(b); if (p) delete p.ttl; }) },
 ];
