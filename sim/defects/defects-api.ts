@@ -136,6 +136,10 @@ export const apiDefects: readonly Defect[] = [
   // The catalog.
   { name: "gpus-bare-array", area: "catalog", rule: "catalog.gpus.shape", does: "GET /v2/catalog/gpus answers a bare array",
     response: (res, _req, at) => (at.op === "listGpuTypes" && res.status === 200 && isObject(res.body) ? answer(res, { body: res.body.gpus }) : res) },
+  { name: "cpus-bare-array", area: "catalog", rule: "catalog.cpus.shape", does: "GET /v2/catalog/cpus answers a bare array",
+    response: (res, _req, at) => (at.op === "listCpuFlavors" && res.status === 200 && isObject(res.body) ? answer(res, { body: res.body.cpus }) : res) },
+  { name: "datacenters-bare-array", area: "catalog", rule: "catalog.datacenters.shape", does: "GET /v2/catalog/datacenters answers a bare array",
+    response: (res, _req, at) => (at.op === "listDataCenters" && res.status === 200 && isObject(res.body) ? answer(res, { body: res.body.dataCenters }) : res) },
   { name: "datacenters-without-global-network", area: "catalog", rule: "catalog.global-network-field", does: "Data centers leave out `globalNetwork`",
     response: (res, _req, at) => (at.op === "listDataCenters" && res.status === 200 ? editAnswer(res, (b) => { if (Array.isArray(b.dataCenters)) for (const d of b.dataCenters) if (isObject(d)) delete d.globalNetwork; }) : res) },
 ];

@@ -32,6 +32,8 @@ export const jobDefects: readonly Defect[] = [
     request: onSubmit((b) => { const p = policy(b); if (p && "ttl" in p && !(Number.isInteger(p.ttl) && (p.ttl as number) >= 10_000 && (p.ttl as number) <= 604_800_000)) delete p.ttl; }) },
   { name: "submit-timeout-unchecked", area: "jobs.submit", rule: "jobs.submit.policy-execution-timeout", does: "A policy.executionTimeout out of range is ignored",
     request: onSubmit((b) => { const p = policy(b); if (p && "executionTimeout" in p && !(Number.isInteger(p.executionTimeout) && (p.executionTimeout as number) >= 5_000 && (p.executionTimeout as number) <= 604_800_000)) delete p.executionTimeout; }) },
+  { name: "submit-policy-not-object", area: "jobs.submit", rule: "jobs.submit.field-type", does: "A `policy` or `s3Config` that is not an object is ignored",
+    request: onSubmit((b) => { for (const k of ["policy", "s3Config"]) if (k in b && !isObject(b[k])) delete b[k]; const p = policy(b); if (p && "lowPriority" in p && typeof p.lowPriority !== "boolean") delete p.lowPriority; }) },
   { name: "runsync-wait-unchecked", area: "jobs.submit", rule: "jobs.runsync.wait-range", does: "A runsync `wait` out of range is ignored",
     request: (req, at) => (at.op === "jobRunsync" && req.query.wait !== undefined && !(/^\d+$/.test(req.query.wait) && +req.query.wait >= 1000 && +req.query.wait <= 300_000) ? withQuery(req, (q) => delete q.wait) : req) },
   { name: "status-ttl-unchecked", area: "jobs.submit", rule: "jobs.status.ttl-query", does: "A `ttl` query that is not a positive whole number is ignored",
@@ -113,6 +115,11 @@ export const jobDefects: readonly Defect[] = [
     response: (res, _req, at) => (at.op === "jobStream" && res.status === 200 ? editAnswer(res, (b) => { if (Array.isArray(b.stream)) b.stream = [...b.stream].reverse(); }) : res) },
   { name: "stream-only-at-end", area: "jobs.operations", rule: "jobs.stream.incremental", does: "stream yields nothing until the job is final",
     response: (res, _req, at) => (at.op === "jobStream" && res.status === 200 ? editAnswer(res, (b) => { if (b.status === "IN_PROGRESS" || b.status === "IN_QUEUE") b.stream = []; }) : res) },
+
+  { name: "stream-chunks-key", area: "jobs.operations", rule: "jobs.stream.shape", does: "stream answers its chunks under `chunks`",
+    response: (res, _req, at) => (at.op === "jobStream" && res.status === 200 ? editAnswer(res, (b) => { if ("stream" in b) { b.chunks = b.stream; delete b.stream; } }) : res) },
+  { name: "image-output-without-url", area: "jobs.operations", rule: "jobs.public.image-output", does: "An image model's output leaves out image_url",
+    response: (res, _req, at) => editJob(res, at, READS, (j) => { if (isObject(j.output) && "image_url" in j.output) delete j.output.image_url; }) },
 
   // Retention and ttl.
   { name: "results-never-expire", area: "jobs.retention", rule: "jobs.retention", does: "A final job's status is answered forever (the expiry never happens)",

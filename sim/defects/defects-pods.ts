@@ -132,6 +132,17 @@ export const podDefects: readonly Defect[] = [
   { name: "update-empty-name", area: "pods.update", rule: "pods.update.name-min-length", does: "A PATCH with an empty name keeps the old one and answers 200",
     request: onUpdate((b) => { if (b.name === "") delete b.name; }) },
 
+  { name: "update-drops-bad-ports", area: "pods.update", rule: "pods.update.port-format", does: "A PATCH drops ports not written port/protocol",
+    request: onUpdate((b) => { if (Array.isArray(b.ports)) b.ports = b.ports.filter((p) => typeof p === "string" && PORT.test(p)); }) },
+  { name: "update-stringifies-env", area: "pods.update", rule: "pods.update.env-string-values", does: "A PATCH turns non-string env values into strings",
+    request: onUpdate((b) => { if (isObject(b.env)) for (const [k, v] of Object.entries(b.env)) if (typeof v !== "string") b.env[k] = JSON.stringify(v) ?? ""; }) },
+  { name: "update-small-persistent", area: "pods.update", rule: "pods.update.persistent-size-minimum", does: "A PATCH grows a persistent mount under 10 GB to 10",
+    request: onUpdate((b) => { const p = mounts(b)?.persistent; if (isObject(p) && typeof p.size === "number" && p.size < 10) p.size = 10; }) },
+  { name: "update-first-network-mount", area: "pods.update", rule: "pods.update.network-max-items", does: "A PATCH keeps the first of several network mounts",
+    request: onUpdate((b) => { const m = mounts(b); if (m && Array.isArray(m.network) && m.network.length > 1) m.network = m.network.slice(0, 1); }) },
+  { name: "update-both-mounts", area: "pods.update", rule: "pods.update.mounts-exclusive", does: "A PATCH given persistent and network mounts keeps the persistent one",
+    request: onUpdate((b) => { const m = mounts(b); if (m?.persistent !== undefined && m.network !== undefined) delete m.network; }) },
+
   // Actions.
   { name: "start-running-pod-ok", area: "pods.actions", rule: "pods.action.allowed-in-status", does: "An action not allowed in the pod's status answers 200 with the pod as it is",
     around: (req, at, next) => {
@@ -139,6 +150,16 @@ export const podDefects: readonly Defect[] = [
       if (at.op !== "podAction" || out.kind !== "response" || out.response.status !== 409 || /lock/i.test(detailOf(out.response))) return out;
       return next({ ...req, method: "GET", path: `/v2/pods/${at.params.podId}`, body: undefined });
     } },
+  { name: "locked-pod-stops-ok", area: "pods.actions", rule: "pods.locked-no-stop", does: "stop or restart of a locked pod answers 200 with the pod as it is",
+    around: (req, at, next) => {
+      const out = next(req);
+      if (at.op !== "podAction" || out.kind !== "response" || out.response.status !== 409 || !/lock/i.test(detailOf(out.response))) return out;
+      return next({ ...req, method: "GET", path: `/v2/pods/${at.params.podId}`, body: undefined });
+    } },
+  { name: "action-extra-keys-ignored", area: "pods.actions", rule: "pods.action.unknown-property", does: "The action body's keys other than `action` are ignored",
+    request: (req, at) => (at.op === "podAction" ? editBody(req, (b) => { for (const k of Object.keys(b)) if (k !== "action") delete b[k]; }) : req) },
+  { name: "action-defaults-to-stop", area: "pods.actions", rule: "pods.action.action-required", does: "An action body without `action` stops the pod",
+    request: (req, at) => (at.op === "podAction" ? editBody(req, (b) => { if (!("action" in b)) b.action = "stop"; }) : req) },
   { name: "unknown-action-stops", area: "pods.actions", rule: "pods.action.action-enum", does: "An unknown action is taken as stop",
     request: (req, at) => (at.op === "podAction" ? editBody(req, (b) => { if (typeof b.action === "string" && !["start", "stop", "restart", "terminate"].includes(b.action)) b.action = "stop"; }) : req) },
   { name: "terminate-answers-200", area: "pods.actions", rule: "pods.action.response-status", does: "The terminate action answers 200 with an empty object instead of 204",
