@@ -1,7 +1,7 @@
 /** Defects of the job endpoints: submission, every job operation, retention and ttl, payload limits. */
 import { problemBody } from "../api/problem.ts";
 import type { Defect } from "./defect.ts";
-import { type Json, answer, editAnswer, editBody, editJob, isObject, ok, withQuery } from "./edits.ts";
+import { type Json, answer, editAnswer, editBody, editJob, isObject, objectsWith, ok, withQuery } from "./edits.ts";
 
 const SUBMIT = new Set(["jobRun", "jobRunsync"]);
 const READS = new Set(["jobStatus", "jobStatusSync", "jobRunsync"]);
@@ -119,7 +119,7 @@ export const jobDefects: readonly Defect[] = [
   { name: "stream-chunks-key", area: "jobs.operations", rule: "jobs.stream.shape", does: "stream answers its chunks under `chunks`",
     response: (res, _req, at) => (at.op === "jobStream" && res.status === 200 ? editAnswer(res, (b) => { if ("stream" in b) { b.chunks = b.stream; delete b.stream; } }) : res) },
   { name: "image-output-without-url", area: "jobs.operations", rule: "jobs.public.image-output", does: "An image model's output leaves out image_url",
-    response: (res, _req, at) => editJob(res, at, READS, (j) => { if (isObject(j.output) && "image_url" in j.output) delete j.output.image_url; }) },
+    response: (res, _req, at) => editJob(res, at, READS, (j) => { for (const o of objectsWith(j.output, "image_url")) delete o.image_url; }) },
 
   // Retention and ttl.
   { name: "results-never-expire", area: "jobs.retention", rule: "jobs.retention", does: "A final job's status is answered forever (the expiry never happens)",
