@@ -42,7 +42,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         json: f.json === true,
       },
       io,
-      process.stdout.columns ?? 100,
+      process.stdout.columns ?? 160,
     );
     return result.exitCode;
   } catch (err) {
