@@ -45,3 +45,8 @@ export { renderPlanSummary } from "./plan-summary.ts";
 export { renderPlanCsv } from "./plan-csv.ts";
 export { renderPlanHtml } from "./plan-html.ts";
 export { renderPlanJson, writePlanReports, type WrittenPlanReports } from "./write-plan-reports.ts";
+export type { DefectResult, DefectVerdict, MutationReport, MutationSummary } from "./mutation-report.ts";
+export { mutationFigureLine, mutationPassed, summarizeMutation, verdictOf } from "./mutation-report.ts";
+export { renderMutationTable } from "./mutation-table.ts";
+export { renderMutationHtml } from "./mutation-html.ts";
+export { writeMutationReports, type WrittenMutationReports } from "./write-mutation-reports.ts";

@@ -9,6 +9,7 @@ import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { type CliIo, type CommandModule, type CommandSpec, UsageError, parseArgs, renderHelp } from "../cli/args.ts";
 import { loadCatalog } from "../catalog/index.ts";
 import { HandlerLoadError, type HandlerRuntime, loadHandler } from "../handler/index.ts";
+import { type Defect, UnknownDefectError, defectListJson, defectsNamed, renderDefectList } from "../defects/index.ts";
 import type { BackendFactory } from "./backend.ts";
 import { type HandlerSpec, parseHandlerSpec, withHandlerEndpoints } from "./handler-endpoints.ts";
 import { PlatformBackend } from "./platform-backend.ts";
@@ -20,7 +21,7 @@ import { type ClockMode, type EmulatorOptions, MAX_SPEED, type RequestLogEntry, 
 export const spec: CommandSpec = {
   name: "serve",
   summary: "Serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
-  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--fixtures DIR] [--handler ID=FILE]... [--json] [--ready-file FILE] [--log]",
+  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--fixtures DIR] [--handler ID=FILE]... [--defect NAME]... [--list-defects] [--json] [--ready-file FILE] [--log]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
     "The official SDKs take the serverless URL with /v2 appended as their base URL.\n" +
@@ -38,6 +39,8 @@ export const spec: CommandSpec = {
     { name: "speed", type: "number", value: "X", help: "Virtual seconds per wall second (real clock)", default: defaultOptions.speed, max: MAX_SPEED },
     { name: "control", type: "boolean", help: "Serve the control API under /_sim/ (--no-control: those paths answer 404)", default: defaultOptions.control },
     { name: "fixtures", type: "string", value: "DIR", help: "Fixtures directory (catalogs, accounts, endpoints); the built-in ones by default" },
+    { name: "defect", type: "string", value: "NAME", multiple: true, help: "Switch on a documented defect (see --list-defects); the emulator then breaks that rule of the spec on purpose" },
+    { name: "list-defects", type: "boolean", help: "Print every defect (name, area, the rule it breaks, its spec sentence) and exit; with --json as a JSON array" },
     { name: "json", type: "boolean", help: "Print one JSON object {baseUrl, serverlessUrl, apiKeys} as the first line of stdout" },
     { name: "control-token", type: "string", value: "TOKEN|none", help: "Token the control API requires in X-Cpsim-Control-Token; default a random one with --clock real, none with --clock manual" },
     { name: "state", type: "string", value: "DIR", help: "Keep the session in DIR (a journal of every request, replayed on start): pods and jobs survive a crash or restart" },
@@ -57,6 +60,7 @@ export const spec: CommandSpec = {
     "cpsim serve --speed 60   # one virtual minute per second",
     "cpsim serve --state ./cpsim-state   # pods and jobs survive a restart",
     "cpsim serve --handler my-endpoint=handler.py --handler conformance=fixtures/handlers/conformance-handler.mjs",
+    "cpsim serve --defect create-accepts-empty-name --defect no-retry-after",
   ],
 };
 
@@ -76,6 +80,7 @@ export interface ServeDeps {
 export function optionsFromFlags(flags: Record<string, unknown>): Partial<EmulatorOptions> {
   const speed = flags.speed as number;
   if (!(speed > 0)) throw new UsageError(`--speed must be above 0, got ${speed}`, "serve");
+  const defectNames = (flags.defect as string[] | undefined) ?? [];
   const fixtures = flags.fixtures as string | undefined;
   if (fixtures !== undefined) {
     let isDir = false;
@@ -108,7 +113,17 @@ export function optionsFromFlags(flags: Record<string, unknown>): Partial<Emulat
       maxOutputBytes: Math.round((flags["max-output-mb"] as number) * 1024 * 1024),
       resultsBudgetBytes: Math.round((flags["results-budget-mb"] as number) * 1024 * 1024),
     },
+    ...(defectNames.length ? { defects: defectsOrUsage(defectNames) } : {}),
   };
+}
+
+function defectsOrUsage(names: readonly string[]): Defect[] {
+  try {
+    return defectsNamed(names);
+  } catch (err) {
+    if (err instanceof UnknownDefectError) throw new UsageError(`--defect: ${err.message}`, "serve");
+    throw err;
+  }
 }
 
 export function createServeCommand(deps: ServeDeps = {}): CommandModule {
@@ -120,7 +135,14 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
         io.stdout(renderHelp(spec));
         return 0;
       }
+      if (parsed.flags["list-defects"] === true) {
+        io.stdout(parsed.flags.json === true ? `${JSON.stringify(defectListJson())}\n` : renderDefectList());
+        return 0;
+      }
       const options: { -readonly [K in keyof EmulatorOptions]?: EmulatorOptions[K] } = optionsFromFlags(parsed.flags);
+      if (options.defects?.length) {
+        io.stderr(`cpsim serve: defects on, this emulator breaks the spec on purpose: ${options.defects.map((d) => `${d.name} (${d.rule})`).join(", ")}\n`);
+      }
       const host = options.host as string;
       if (!isLoopbackHost(host)) {
         io.stderr(

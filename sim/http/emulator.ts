@@ -14,6 +14,7 @@ import { PROBLEM_CONTENT_TYPE, problem, problemBody } from "../api/problem.ts";
 import type { ApiOutcome, ApiRequest, ApiResponse, HttpMethod } from "../api/types.ts";
 import type { BackendApiKey, EmulatorBackend, WebhookDelivery } from "./backend.ts";
 import { CONTROL_PREFIX, type ClockView, type ControlTarget, clockView, controlRoutes, handleControl } from "./control.ts";
+import { defectiveBackend } from "../defects/defective-backend.ts";
 import { createDefaultBackend } from "./default-backend.ts";
 import { controlRefusal } from "./control-guard.ts";
 import { ListenError, PortInUseError } from "./errors.ts";
@@ -75,9 +76,11 @@ declare module "fastify" {
 export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promise<EmulatorHandle> {
   const options = resolveOptions(given);
   const limits = options.limits;
-  const backend =
+  const built =
     options.backend ??
     (await (options.createBackend ?? createDefaultBackend)({ seed: options.seed, fixtures: options.fixtures, ...(options.memory ? { memory: options.memory } : {}) }));
+  // The one place defects cost anything: a clean emulator talks to its backend directly.
+  const backend = options.defects?.length ? defectiveBackend(built, options.defects) : built;
   const table = new RouteTable(backend.routes(), limits.defaultBodyLimit);
   const controlTable = options.control ? new RouteTable(controlRoutes, limits.controlBodyLimit) : undefined;
   const maxBodyLimit = Math.max(table.maxBodyLimit, controlTable?.maxBodyLimit ?? 0);

@@ -2,6 +2,7 @@
  * The options of `startEmulator` and `cpsim serve`, with one `defaultOptions`, and every limit
  * the transport enforces in one place. The CLI maps its flags onto the same object.
  */
+import type { Defect } from "../defects/defect.ts";
 import type { BackendFactory, EmulatorBackend, MemoryBudget } from "./backend.ts";
 import { EmulatorOptionsError } from "./errors.ts";
 
@@ -104,6 +105,8 @@ export interface EmulatorOptions {
   readonly state?: string;
   /** Per-job output limit and budget of held job data, handed to the backend factory. */
   readonly memory?: MemoryBudget;
+  /** Documented defects to switch on (sim/defects); none by default, and then the backend is not wrapped at all. */
+  readonly defects?: readonly Defect[];
 }
 
 /** One request as `--log` reports it. */

@@ -1,0 +1,171 @@
+/**
+ * `mutation(options)`: the library behind `cpsim mutation`. It runs the conformance suite against
+ * the clean emulator (which must show no failure at all), then against a fresh emulator per
+ * defect, in parallel worker threads (piscina), each run bounded in time; scores each defect
+ * (caught, caught precisely, escaped), lists the rules no defect breaks, writes mutation.json and
+ * mutation.html through reports/, prints the table, and returns the exit code: 0 every defect
+ * caught on a clean emulator, 1 a defect escaped or the clean run failed, 2 a usage problem.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Piscina } from "piscina";
+import {
+  type DefectResult,
+  type MutationReport,
+  mutationFigureLine,
+  mutationPassed,
+  renderMutationTable,
+  summarizeMutation,
+  verdictOf,
+  writeMutationReports,
+} from "../reports/index.ts";
+import { rules } from "../sim/api/rules/index.ts";
+import { type Defect, ruleOf, selectDefects } from "../sim/defects/index.ts";
+import type { SuiteOutcome, SuiteTask } from "./run-suite.ts";
+
+export interface MutationOptions {
+  /** Globs over defect names, areas or rule ids; empty: every defect. */
+  readonly defects: readonly string[];
+  /** Worker threads running suites at once. */
+  readonly workers: number;
+  readonly seed: number;
+  /** Where mutation.json and mutation.html go; absent: `reports/mutation/` under the working directory. */
+  readonly reportDir?: string;
+  /** Print mutation.json on stdout (progress and table go to stderr). */
+  readonly json: boolean;
+  /** The suite's profile; strict also judges the emulator's documented choices. */
+  readonly profile: "lenient" | "strict";
+  /** Longest one suite run may take; past it the run counts as an error. */
+  readonly runTimeoutMs: number;
+}
+
+export const MAX_WORKERS = 16;
+
+export const defaultMutationOptions: MutationOptions = {
+  defects: [],
+  workers: 2,
+  seed: 1,
+  json: false,
+  profile: "strict",
+  runTimeoutMs: 300_000,
+};
+
+export interface MutationIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+export interface MutationResult {
+  readonly exitCode: 0 | 1 | 2;
+  readonly report?: MutationReport;
+}
+
+export class MutationConfigError extends Error {
+  readonly code = "CPSIM_ERR_CONFIG";
+}
+
+async function toolVersion(): Promise<string> {
+  try {
+    return (JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+export function resolveMutationOptions(given: Partial<MutationOptions>): MutationOptions {
+  const o = { ...defaultMutationOptions, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) } as MutationOptions;
+  if (!Number.isSafeInteger(o.workers) || o.workers < 1 || o.workers > MAX_WORKERS) {
+    throw new MutationConfigError(`--workers must be a whole number from 1 to ${MAX_WORKERS}, got ${o.workers}`);
+  }
+  if (!Number.isSafeInteger(o.seed) || o.seed < 0) throw new MutationConfigError(`--seed must be a non-negative whole number, got ${o.seed}`);
+  if (o.profile !== "strict" && o.profile !== "lenient") throw new MutationConfigError(`profile must be strict or lenient, got ${String(o.profile)}`);
+  if (!Number.isSafeInteger(o.runTimeoutMs) || o.runTimeoutMs < 1000) throw new MutationConfigError(`runTimeoutMs must be at least 1000, got ${o.runTimeoutMs}`);
+  return o;
+}
+
+export async function mutation(given: Partial<MutationOptions>, io: MutationIo = { stdout: () => {}, stderr: () => {} }, width = 100): Promise<MutationResult> {
+  const options = resolveMutationOptions(given);
+  const selected = selectDefects(options.defects);
+  if (selected.length === 0) {
+    throw new MutationConfigError(`--defect ${options.defects.join(",")} matches no defect; list them with cpsim serve --list-defects`);
+  }
+  const say = options.json ? io.stderr : io.stdout;
+  const reportDir = resolve(options.reportDir ?? join("reports", "mutation"));
+  const startedAt = Date.now();
+  const started = performance.now();
+  const runsDir = await mkdtemp(join(tmpdir(), "cpsim-mutation-"));
+  const pool = new Piscina<SuiteTask, SuiteOutcome>({
+    filename: new URL("./suite-worker.js", import.meta.url).href,
+    minThreads: 0,
+    maxThreads: Math.min(options.workers, selected.length + 1),
+    idleTimeout: 1000,
+  });
+  const run = async (names: readonly string[], dir: string): Promise<SuiteOutcome | { error: string; wallTimeMs: number }> => {
+    const t0 = performance.now();
+    try {
+      return await pool.run(
+        { defects: names, seed: options.seed, profile: options.profile, reportDir: join(runsDir, dir) },
+        { signal: AbortSignal.timeout(options.runTimeoutMs) },
+      );
+    } catch (err) {
+      const e = err as Error;
+      const error = e.name === "AbortError" || e.name === "TimeoutError" ? `did not finish within ${options.runTimeoutMs} ms` : e.message;
+      return { error, wallTimeMs: performance.now() - t0 };
+    }
+  };
+
+  try {
+    say(`cpsim mutation: seed ${options.seed}, profile ${options.profile}, ${selected.length} defect(s), ${options.workers} worker(s)\n`);
+    const clean = await run([], "clean");
+    const cleanFailing = "error" in clean ? [] : clean.failing;
+    say(`clean run: ${"error" in clean ? `ERROR ${clean.error}` : cleanFailing.length ? `FAILED ${cleanFailing.join(", ")}` : "no failure"} (${(clean.wallTimeMs / 1000).toFixed(1)} s)\n`);
+
+    // At most `workers` runs are handed to the pool at once, so each run's time limit starts when it does.
+    const results: DefectResult[] = new Array(selected.length);
+    let next = 0;
+    let done = 0;
+    const lane = async (): Promise<void> => {
+      while (next < selected.length) {
+        const i = next++;
+        const defect = selected[i];
+        const result = score(defect, await run([defect.name], defect.name), cleanFailing);
+        results[i] = result;
+        done++;
+        say(`[${String(done).padStart(3)}/${selected.length}] ${result.verdict.padEnd(16)} ${defect.name} (${defect.rule})${result.failing.length ? ` <- ${result.failing.slice(0, 4).join(", ")}${result.failing.length > 4 ? ", ..." : ""}` : result.error ? ` ${result.error}` : ""}\n`);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.workers, selected.length) }, lane));
+
+    const broken = new Set(selected.map((d) => d.rule));
+    const report: MutationReport = {
+      tool: { name: "cpsim", version: await toolVersion() },
+      seed: options.seed,
+      profile: options.profile,
+      workers: options.workers,
+      startedAt: new Date(startedAt).toISOString(),
+      wallTimeMs: performance.now() - started,
+      clean: { failing: cleanFailing, wallTimeMs: clean.wallTimeMs, ...("error" in clean ? { error: clean.error } : {}) },
+      defects: results,
+      unexercisedRules: rules.filter((r) => !broken.has(r.id)).map((r) => ({ id: r.id, title: r.title })),
+      summary: summarizeMutation(results, cleanFailing.length),
+    };
+    const written = await writeMutationReports(report, reportDir);
+    say(`\n${renderMutationTable(report, width)}reports: ${written.json}\n         ${written.html}\n`);
+    if (options.json) io.stdout(`${JSON.stringify(report)}\n`);
+    say(`${mutationFigureLine(report)}\n`);
+    return { exitCode: mutationPassed(report) ? 0 : 1, report };
+  } finally {
+    await pool.destroy();
+    await rm(runsDir, { recursive: true, force: true });
+  }
+}
+
+/** A defect's verdict: failures the clean run also shows do not count as catching it. */
+function score(defect: Defect, outcome: SuiteOutcome | { error: string; wallTimeMs: number }, cleanFailing: readonly string[]): DefectResult {
+  const rule = ruleOf(defect);
+  const base = { name: defect.name, area: defect.area, rule: defect.rule, does: defect.does, spec: rule.spec, wallTimeMs: outcome.wallTimeMs };
+  if ("error" in outcome) return { ...base, verdict: "error", failing: [], error: outcome.error };
+  const failing = outcome.failing.filter((id) => !cleanFailing.includes(id));
+  return { ...base, verdict: verdictOf(defect.rule, failing), failing, ...(outcome.statuses[defect.rule] ? { ruleStatus: outcome.statuses[defect.rule] } : {}) };
+}

@@ -1,0 +1,78 @@
+/**
+ * The mutation report as plain data: the clean run, then each defect with the rules that failed
+ * against it and its verdict. `cpsim mutation` builds it; the writers here only read it.
+ */
+
+/** caught-precisely: the rule the defect breaks failed; caught: other rules failed only;
+ * escaped: no rule failed; error: the run did not finish (timeout, crash), so nothing is known. */
+export type DefectVerdict = "caught-precisely" | "caught" | "escaped" | "error";
+
+export interface DefectResult {
+  readonly name: string;
+  readonly area: string;
+  /** The rule the defect breaks. */
+  readonly rule: string;
+  readonly does: string;
+  /** The rule's spec sentence. */
+  readonly spec: string;
+  readonly verdict: DefectVerdict;
+  /** Rules that failed against the defect, in run order. */
+  readonly failing: readonly string[];
+  /** Status of the broken rule itself in that run (pass, fail, skip…), or absent when it did not run. */
+  readonly ruleStatus?: string;
+  readonly wallTimeMs: number;
+  readonly error?: string;
+}
+
+export interface MutationSummary {
+  readonly defects: number;
+  readonly caught: number;
+  readonly precise: number;
+  readonly escaped: number;
+  readonly errors: number;
+  readonly cleanFailures: number;
+}
+
+export interface MutationReport {
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly seed: number;
+  readonly profile: string;
+  readonly workers: number;
+  readonly startedAt: string;
+  readonly wallTimeMs: number;
+  readonly clean: { readonly failing: readonly string[]; readonly wallTimeMs: number; readonly error?: string };
+  readonly defects: readonly DefectResult[];
+  /** Catalog rules no defect breaks: what the matrix says nothing about. */
+  readonly unexercisedRules: readonly { readonly id: string; readonly title: string }[];
+  readonly summary: MutationSummary;
+}
+
+export function verdictOf(rule: string, failing: readonly string[]): DefectVerdict {
+  if (failing.includes(rule)) return "caught-precisely";
+  return failing.length > 0 ? "caught" : "escaped";
+}
+
+export function summarizeMutation(defects: readonly DefectResult[], cleanFailures: number): MutationSummary {
+  const count = (v: DefectVerdict) => defects.filter((d) => d.verdict === v).length;
+  const precise = count("caught-precisely");
+  return {
+    defects: defects.length,
+    caught: precise + count("caught"),
+    precise,
+    escaped: count("escaped"),
+    errors: count("error"),
+    cleanFailures,
+  };
+}
+
+/** The figure line `npm run mutation` ends with. */
+export function mutationFigureLine(report: MutationReport): string {
+  const s = report.summary;
+  return `mutation_defects=${s.defects} caught=${s.caught} precise=${s.precise} escaped=${s.escaped} clean_failures=${s.cleanFailures} wall_s=${(report.wallTimeMs / 1000).toFixed(1)}`;
+}
+
+/** A run passes when the clean emulator shows no failure and every defect is caught. */
+export function mutationPassed(report: MutationReport): boolean {
+  const s = report.summary;
+  return s.cleanFailures === 0 && report.clean.error === undefined && s.escaped === 0 && s.errors === 0;
+}

@@ -1,0 +1,152 @@
+/** Defects of the job endpoints: submission, every job operation, retention and ttl, payload limits. */
+import { problemBody } from "../api/problem.ts";
+import type { Defect } from "./defect.ts";
+import { type Json, answer, editAnswer, editBody, editJob, isObject, objectsWith, ok, withQuery } from "./edits.ts";
+
+const SUBMIT = new Set(["jobRun", "jobRunsync"]);
+const READS = new Set(["jobStatus", "jobStatusSync", "jobRunsync"]);
+const STATUS = new Set(["jobStatus"]);
+const MINUTE_US = 60_000_000;
+
+const onSubmit = (edit: (b: Json) => void): Defect["request"] => (req, at) => (SUBMIT.has(at.op ?? "") ? editBody(req, edit) : req);
+const policy = (b: Json): Json | undefined => (isObject(b.policy) ? b.policy : undefined);
+const jobKey = (at: { params: Readonly<Record<string, string>> }) => `${at.params.endpointId}/${at.params.jobId}`;
+
+/** The route's body limit doubled at the transport. */
+const doubleLimit = (pattern: string): Defect["routes"] => (routes) => routes.map((r) => (r.pattern === pattern && r.bodyLimit ? { ...r, bodyLimit: 2 * r.bodyLimit } : r));
+/** The body size the model is told is half the real one, so its own payload check passes twice as much. */
+const halveSize = (op: string): Defect["request"] => (req, at) => {
+  const n = Number(req.headers["content-length"]);
+  return at.op === op && n > 0 ? { ...req, headers: { ...req.headers, "content-length": String(Math.floor(n / 2)) } } : req;
+};
+
+export const jobDefects: readonly Defect[] = [
+  // Submission.
+  { name: "submit-without-input", area: "jobs.submit", rule: "jobs.submit.input-object", does: "run and runsync accept a body without `input` (as {})",
+    request: onSubmit((b) => { if (!isObject(b.input)) b.input = {}; }) },
+  { name: "submit-keeps-unknown-key", area: "jobs.submit", rule: "jobs.submit.unknown-key", does: "run and runsync drop unknown body keys instead of refusing them",
+    request: onSubmit((b) => { for (const k of Object.keys(b)) if (!["input", "webhook", "policy", "s3Config"].includes(k)) delete b[k]; }) },
+  { name: "submit-bad-webhook", area: "jobs.submit", rule: "jobs.submit.webhook-url", does: "A webhook that is not an http(s) URL is dropped silently",
+    request: onSubmit((b) => { if ("webhook" in b && !(typeof b.webhook === "string" && /^https?:\/\//.test(b.webhook))) delete b.webhook; }) },
+  { name: "submit-ttl-unchecked", area: "jobs.submit", rule: "jobs.submit.policy-ttl", does: "A policy.ttl out of range is ignored",
+    request: onSubmit((b) => { const p = policy(b); if (p && "ttl" in p && !(Number.isInteger(p.ttl) && (p.ttl as number) >= 10_000 && (p.ttl as number) <= 604_800_000)) delete p.ttl; }) },
+  { name: "submit-timeout-unchecked", area: "jobs.submit", rule: "jobs.submit.policy-execution-timeout", does: "A policy.executionTimeout out of range is ignored",
+    request: onSubmit((b) => { const p = policy(b); if (p && "executionTimeout" in p && !(Number.isInteger(p.executionTimeout) && (p.executionTimeout as number) >= 5_000 && (p.executionTimeout as number) <= 604_800_000)) delete p.executionTimeout; }) },
+  { name: "submit-policy-not-object", area: "jobs.submit", rule: "jobs.submit.field-type", does: "A `policy` or `s3Config` that is not an object is ignored",
+    request: onSubmit((b) => { for (const k of ["policy", "s3Config"]) if (k in b && !isObject(b[k])) delete b[k]; const p = policy(b); if (p && "lowPriority" in p && typeof p.lowPriority !== "boolean") delete p.lowPriority; }) },
+  { name: "runsync-wait-unchecked", area: "jobs.submit", rule: "jobs.runsync.wait-range", does: "A runsync `wait` out of range is ignored",
+    request: (req, at) => (at.op === "jobRunsync" && req.query.wait !== undefined && !(/^\d+$/.test(req.query.wait) && +req.query.wait >= 1000 && +req.query.wait <= 300_000) ? withQuery(req, (q) => delete q.wait) : req) },
+  { name: "status-ttl-unchecked", area: "jobs.submit", rule: "jobs.status.ttl-query", does: "A `ttl` query that is not a positive whole number is ignored",
+    request: (req, at) => (at.op === "jobStatus" && req.query.ttl !== undefined && !/^[1-9]\d*$/.test(req.query.ttl) ? withQuery(req, (q) => delete q.ttl) : req) },
+  { name: "empty-body-400", area: "jobs.submit", rule: "jobs.empty-body", does: "cancel and purge-queue answer 400 to an empty JSON body instead of reading it as {}",
+    response: (res, req, at) => ((at.op === "jobCancel" || at.op === "jobPurgeQueue") && res.status < 300 && req.headers["content-length"] === "0"
+      ? answer(res, { status: 400, headers: { ...res.headers, "content-type": "application/problem+json" }, body: problemBody(400, "the body is not a JSON object") }) : res) },
+  { name: "run-limit-20mb", area: "jobs.payload", rule: "jobs.payload.run-limit", does: "`run` accepts bodies up to 20 MB (the transport's limit doubled, the size counted in halves)",
+    routes: doubleLimit("/v2/:endpointId/run"), request: halveSize("jobRun") },
+  { name: "runsync-limit-40mb", area: "jobs.payload", rule: "jobs.payload.runsync-limit", does: "`runsync` accepts bodies up to 40 MB (the transport's limit doubled, the size counted in halves)",
+    routes: doubleLimit("/v2/:endpointId/runsync"), request: halveSize("jobRunsync") },
+
+  // Operations.
+  { name: "unknown-job-queued", area: "jobs.operations", rule: "jobs.not-found", does: "status of an unknown job id answers 200 IN_QUEUE",
+    response: (res, _req, at) => (at.op === "jobStatus" && res.status === 404 ? ok({ id: at.params.jobId, status: "IN_QUEUE" }, { ...res.headers, "content-type": "application/json; charset=utf-8" }) : res) },
+  { name: "run-answers-queued", area: "jobs.operations", rule: "jobs.run.in-queue", does: "`run` answers status QUEUED",
+    response: (res, _req, at) => editJob(res, at, new Set(["jobRun"]), (j) => { if (j.status === "IN_QUEUE") j.status = "QUEUED"; }) },
+  { name: "runsync-returns-early", area: "jobs.operations", rule: "jobs.runsync.complete-result", does: "runsync answers at once, before the job finishes",
+    deadline: (deadline, at) => (at.op === "jobRunsync" ? at.now : deadline) },
+  { name: "runsync-elapsed-408", area: "jobs.operations", rule: "jobs.runsync.wait-elapsed", does: "A runsync whose wait elapses answers 408",
+    response: (res, _req, at) => (at.op === "jobRunsync" && res.status === 200 && isObject(res.body) && (res.body.status === "IN_QUEUE" || res.body.status === "IN_PROGRESS")
+      ? answer(res, { status: 408, headers: { ...res.headers, "content-type": "application/problem+json" }, body: problemBody(408, "timed out") }) : res) },
+  { name: "status-sync-no-id", area: "jobs.operations", rule: "jobs.status-sync", does: "status-sync answers without the job's id",
+    response: (res, _req, at) => editJob(res, at, new Set(["jobStatusSync"]), (j) => delete j.id) },
+  { name: "status-field-renamed", area: "jobs.operations", rule: "jobs.status.values", does: "status answers the job's state as `state`",
+    response: (res, _req, at) => editJob(res, at, STATUS, (j) => { j.state = j.status; delete j.status; }) },
+  { name: "failed-without-error", area: "jobs.operations", rule: "jobs.failed-error", does: "A FAILED job carries no `error`",
+    response: (res, _req, at) => editJob(res, at, READS, (j) => { if (j.status === "FAILED") delete j.error; }) },
+  { name: "delay-time-seconds", area: "jobs.operations", rule: "jobs.delay-time", does: "delayTime is given in seconds",
+    response: (res, _req, at) => editJob(res, at, READS, (j) => { if (typeof j.delayTime === "number") j.delayTime = Math.round(j.delayTime / 1000); }) },
+  { name: "no-execution-time", area: "jobs.operations", rule: "jobs.execution-time", does: "A completed job carries no executionTime",
+    response: (res, _req, at) => editJob(res, at, READS, (j) => { if (j.status === "COMPLETED") delete j.executionTime; }) },
+  { name: "completed-without-output", area: "jobs.operations", rule: "jobs.completed-output", does: "status of a COMPLETED job leaves out its output",
+    response: (res, _req, at) => editJob(res, at, STATUS, (j) => { if (j.status === "COMPLETED") delete j.output; }) },
+  { name: "no-worker-id", area: "jobs.operations", rule: "jobs.worker-id", does: "A completed job does not name its worker",
+    response: (res, _req, at) => editJob(res, at, READS, (j) => { if (j.status === "COMPLETED") delete j.workerId; }) },
+  { name: "no-input-echo", area: "jobs.operations", rule: "jobs.input-echo", does: "A job in progress does not echo its input",
+    response: (res, _req, at) => editJob(res, at, READS, (j) => { if (j.status === "IN_PROGRESS") delete j.input; }) },
+  { name: "execution-timeout-ignored", area: "jobs.operations", rule: "jobs.policy.execution-timeout", does: "policy.executionTimeout is ignored: the job runs on",
+    request: onSubmit((b) => { const p = policy(b); if (p) delete p.executionTimeout; }) },
+  { name: "cancel-lies", area: "jobs.operations", rule: "jobs.cancel.never-completes", does: "cancel answers CANCELLED but the job runs on to COMPLETED",
+    around: (req, at, next) => (at.op === "jobCancel" ? next({ ...req, method: "GET", path: `/v2/${at.params.endpointId}/status/${at.params.jobId}`, body: undefined }) : next(req)),
+    response: (res, _req, at) => (at.op === "jobCancel" && res.status === 200 ? answer(res, { body: { id: at.params.jobId, status: "CANCELLED" } }) : res) },
+  { name: "cancel-answers-cancelling", area: "jobs.operations", rule: "jobs.cancel.response", does: "cancel answers status CANCELLING",
+    response: (res, _req, at) => editJob(res, at, new Set(["jobCancel"]), (j) => { j.status = "CANCELLING"; }) },
+  { name: "retry-completed-ok", area: "jobs.operations", rule: "jobs.retry.only-failed", does: "retry of a job that is not FAILED or TIMED_OUT answers 200 IN_QUEUE",
+    response: (res, _req, at) => (at.op === "jobRetry" && res.status === 409 ? ok({ id: at.params.jobId, status: "IN_QUEUE" }, { ...res.headers, "content-type": "application/json; charset=utf-8" }) : res) },
+  { name: "retry-new-id", area: "jobs.operations", rule: "jobs.retry.same-id", does: "retry answers a new job id",
+    response: (res, _req, at) => editJob(res, at, new Set(["jobRetry"]), (j) => { j.id = `${String(j.id)}-retry`; }) },
+  { name: "retry-keeps-output", area: "jobs.operations", rule: "jobs.retry.output-removed", does: "A retried job keeps its previous attempt's output and error until it finishes again",
+    response: (res, _req, at) => {
+      const key = jobKey(at);
+      if (at.op === "jobRetry" && res.status === 200) at.memory.set(`retried:${key}`, true);
+      if (at.op !== "jobStatus" || res.status !== 200 || !isObject(res.body)) return res;
+      const body = res.body;
+      const kept = ["output", "error"].filter((f) => f in body);
+      if (kept.length) {
+        at.memory.set(`last:${key}`, Object.fromEntries(kept.map((f) => [f, body[f]])));
+        return res;
+      }
+      const old = at.memory.get(`last:${key}`) as Json | undefined;
+      return old && at.memory.get(`retried:${key}`) ? editAnswer(res, (j) => Object.assign(j, old)) : res;
+    } },
+  { name: "retry-answers-retrying", area: "jobs.operations", rule: "jobs.retry.in-queue", does: "retry answers status RETRYING",
+    response: (res, _req, at) => editJob(res, at, new Set(["jobRetry"]), (j) => { j.status = "RETRYING"; }) },
+  { name: "retry-expired-ok", area: "jobs.operations", rule: "jobs.retry.expired", does: "retry of an expired job answers 200 IN_QUEUE",
+    response: (res, _req, at) => (at.op === "jobRetry" && res.status === 404 ? ok({ id: at.params.jobId, status: "IN_QUEUE" }, { ...res.headers, "content-type": "application/json; charset=utf-8" }) : res) },
+  { name: "purge-count-off-by-one", area: "jobs.operations", rule: "jobs.purge.count", does: "purge-queue reports one job more than it removed",
+    response: (res, _req, at) => (at.op === "jobPurgeQueue" && res.status === 200 ? editAnswer(res, (b) => { if (typeof b.removed === "number") b.removed += 1; }) : res) },
+  { name: "health-counters-strings", area: "jobs.operations", rule: "jobs.health.shape", does: "health's counters are strings",
+    response: (res, _req, at) => (at.op === "jobHealth" && res.status === 200 ? editAnswer(res, (b) => { if (isObject(b.jobs)) for (const k of Object.keys(b.jobs)) b.jobs[k] = String(b.jobs[k]); }) : res) },
+  { name: "health-queue-off-by-one", area: "jobs.operations", rule: "jobs.health.counters", does: "health counts one queued job too many",
+    response: (res, _req, at) => (at.op === "jobHealth" && res.status === 200 ? editAnswer(res, (b) => { if (isObject(b.jobs) && typeof b.jobs.inQueue === "number") b.jobs.inQueue += 1; }) : res) },
+  { name: "stream-one-big-chunk", area: "jobs.operations", rule: "jobs.stream.chunk-size", does: "stream sends all its output as one chunk, however large",
+    response: (res, _req, at) => (at.op === "jobStream" && res.status === 200 ? editAnswer(res, (b) => {
+      if (Array.isArray(b.stream) && b.stream.length > 1 && b.stream.every((c) => isObject(c) && typeof c.output === "string")) b.stream = [{ output: b.stream.map((c) => (c as Json).output).join("") }];
+    }) : res) },
+  { name: "stream-reversed", area: "jobs.operations", rule: "jobs.stream.reassembly", does: "stream sends its chunks in reverse order",
+    response: (res, _req, at) => (at.op === "jobStream" && res.status === 200 ? editAnswer(res, (b) => { if (Array.isArray(b.stream)) b.stream = [...b.stream].reverse(); }) : res) },
+  { name: "stream-only-at-end", area: "jobs.operations", rule: "jobs.stream.incremental", does: "stream yields nothing until the job is final",
+    response: (res, _req, at) => (at.op === "jobStream" && res.status === 200 ? editAnswer(res, (b) => { if (b.status === "IN_PROGRESS" || b.status === "IN_QUEUE") b.stream = []; }) : res) },
+
+  { name: "stream-chunks-key", area: "jobs.operations", rule: "jobs.stream.shape", does: "stream answers its chunks under `chunks`",
+    response: (res, _req, at) => (at.op === "jobStream" && res.status === 200 ? editAnswer(res, (b) => { if ("stream" in b) { b.chunks = b.stream; delete b.stream; } }) : res) },
+  { name: "image-output-without-url", area: "jobs.operations", rule: "jobs.public.image-output", does: "An image model's output leaves out image_url",
+    response: (res, _req, at) => editJob(res, at, READS, (j) => { for (const o of objectsWith(j.output, "image_url")) delete o.image_url; }) },
+
+  // Retention and ttl.
+  { name: "results-never-expire", area: "jobs.retention", rule: "jobs.retention", does: "A final job's status is answered forever (the expiry never happens)",
+    response: (res, _req, at) => {
+      if (at.op !== "jobStatus") return res;
+      const key = jobKey(at);
+      if (res.status === 200 && isObject(res.body) && ["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"].includes(String(res.body.status))) at.memory.set(key, res);
+      return res.status === 404 && at.memory.has(key) ? (at.memory.get(key) as typeof res) : res;
+    } },
+  { name: "run-result-10-minutes", area: "jobs.retention", rule: "jobs.retention.run", does: "A `run` result is dropped 10 minutes after it was first seen final",
+    response: (res, _req, at) => {
+      if (at.op !== "jobStatus" || res.status !== 200 || !isObject(res.body) || res.body.status !== "COMPLETED") return res;
+      const key = jobKey(at);
+      const first = (at.memory.get(key) as number | undefined) ?? at.now;
+      at.memory.set(key, first);
+      return at.now - first > 10 * MINUTE_US ? answer(res, { status: 404, headers: { ...res.headers, "content-type": "application/problem+json" }, body: problemBody(404, "no such job") }) : res;
+    } },
+  { name: "runsync-result-kept-30-minutes", area: "jobs.retention", rule: "jobs.retention.runsync", does: "A `runsync` result is kept 30 minutes like a `run` result",
+    response: (res, _req, at) => {
+      const key = jobKey(at);
+      if (at.op === "jobRunsync" && res.status === 200 && isObject(res.body) && res.body.status === "COMPLETED") at.memory.set(`${at.params.endpointId}/${String(res.body.id)}`, { res: { ...res, body: res.body }, at: at.now });
+      if (at.op !== "jobStatus" || res.status !== 404) return res;
+      const kept = at.memory.get(key) as { res: typeof res; at: number } | undefined;
+      return kept && at.now - kept.at < 30 * MINUTE_US ? kept.res : res;
+    } },
+  { name: "status-ttl-ignored", area: "jobs.retention", rule: "jobs.status.ttl", does: "A valid `ttl` query of status is ignored",
+    request: (req, at) => (at.op === "jobStatus" && /^[1-9]\d*$/.test(req.query.ttl ?? "") ? withQuery(req, (q) => delete q.ttl) : req) },
+  { name: "policy-ttl-ignored", area: "jobs.retention", rule: "jobs.policy.ttl", does: "policy.ttl is ignored: old queued jobs are never dropped",
+    request: onSubmit((b) => { const p = policy(b); if (p) delete p.ttl; }) },
+];
