@@ -28,8 +28,8 @@ export type { LoadOptions, LoadResult, Scenario as LoadScenario } from "./load/i
 import "./conformance/checks/index.ts";
 export { defects, defectsNamed, selectDefects, defectiveBackend } from "./sim/defects/index.ts";
 export type { Defect, DefectArea, Edge } from "./sim/defects/index.ts";
-export { mutation } from "./mutation/mutation.ts";
-export type { MutationOptions, MutationResult } from "./mutation/mutation.ts";
+export { mutation } from "./conformance/mutation/mutation.ts";
+export type { MutationOptions, MutationResult } from "./conformance/mutation/mutation.ts";
 export { getHandler, handlers } from "./sim/domain/handlers/index.ts";
 export { parseArgs, renderHelp, UsageError } from "./sim/cli/args.ts";
 export type { CommandSpec, FlagSpec, CommandModule, CliIo } from "./sim/cli/args.ts";

@@ -5,11 +5,11 @@
  */
 // The checks register themselves in conform's registry when imported, as `cpsim conform` does.
 import "../conformance/checks/index.ts";
-import { conform } from "../conformance/conform.ts";
-import { embeddedCatalog, embeddedKeys } from "../conformance/embedded.ts";
-import { defectsNamed } from "../sim/defects/index.ts";
-import { startEmulator } from "../sim/http/index.ts";
-import { PlatformBackend } from "../sim/http/platform-backend.ts";
+import { conform } from "../conform.ts";
+import { embeddedCatalog, embeddedKeys } from "../embedded.ts";
+import { defectsNamed } from "../../sim/defects/index.ts";
+import { startEmulator } from "../../sim/http/index.ts";
+import { PlatformBackend } from "../../sim/http/platform-backend.ts";
 
 export interface SuiteTask {
   /** Defect names to switch on; empty for the clean run. */

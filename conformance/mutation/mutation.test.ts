@@ -3,8 +3,8 @@
 import t from "tap";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DEFECT_AREAS, defectByName } from "../sim/defects/index.ts";
-import type { MutationReport } from "../reports/index.ts";
+import { DEFECT_AREAS, defectByName } from "../../sim/defects/index.ts";
+import type { MutationReport } from "../../reports/index.ts";
 import { run } from "./cli.ts";
 import { mutation } from "./mutation.ts";
 

@@ -1,5 +1,5 @@
 /** `cpsim mutation`: a thin parser over `mutation()`'s options. */
-import { type CliIo, type CommandSpec, UsageError, parseArgs, renderHelp } from "../sim/cli/args.ts";
+import { type CliIo, type CommandSpec, UsageError, parseArgs, renderHelp } from "../../sim/cli/args.ts";
 import { MAX_WORKERS, MutationConfigError, defaultMutationOptions, mutation } from "./mutation.ts";
 
 export const spec: CommandSpec = {

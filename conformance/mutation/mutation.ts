@@ -19,9 +19,10 @@ import {
   summarizeMutation,
   verdictOf,
   writeMutationReports,
-} from "../reports/index.ts";
-import { rules } from "../sim/api/rules/index.ts";
-import { type Defect, ruleOf, selectDefects } from "../sim/defects/index.ts";
+} from "../../reports/index.ts";
+import { rules } from "../../sim/api/rules/index.ts";
+import { type Defect, ruleOf, selectDefects } from "../../sim/defects/index.ts";
+import { packageVersion } from "../../sim/package-root.ts";
 import type { SuiteOutcome, SuiteTask } from "./run-suite.ts";
 
 export interface MutationOptions {
@@ -67,7 +68,7 @@ export class MutationConfigError extends Error {
 
 async function toolVersion(): Promise<string> {
   try {
-    return (JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+    return packageVersion();
   } catch {
     return "unknown";
   }
@@ -96,7 +97,8 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
   const started = performance.now();
   const runsDir = await mkdtemp(join(tmpdir(), "cpsim-mutation-"));
   const pool = new Piscina<SuiteTask, SuiteOutcome>({
-    filename: new URL("./suite-worker.js", import.meta.url).href,
+    // From the sources a loader that registers tsx in the thread first; from the build the compiled task.
+    filename: new URL(import.meta.url.endsWith(".ts") ? "./suite-worker-tsx.mjs" : "./suite-worker.js", import.meta.url).href,
     minThreads: 0,
     maxThreads: Math.min(options.workers, selected.length + 1),
     idleTimeout: 1000,
