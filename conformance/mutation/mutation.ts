@@ -6,7 +6,7 @@
  * mutation.html through reports/, prints the table, and returns the exit code: 0 every defect
  * caught on a clean emulator, 1 a defect escaped or the clean run failed, 2 a usage problem.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Piscina } from "piscina";
