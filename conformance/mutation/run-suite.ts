@@ -4,7 +4,7 @@
  * through `conform()`. Returns plain data, so it can run in a worker thread.
  */
 // The checks register themselves in conform's registry when imported, as `cpsim conform` does.
-import "../conformance/checks/index.ts";
+import "../checks/index.ts";
 import { conform } from "../conform.ts";
 import { embeddedCatalog, embeddedKeys } from "../embedded.ts";
 import { defectsNamed } from "../../sim/defects/index.ts";

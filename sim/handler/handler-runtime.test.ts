@@ -119,6 +119,8 @@ t.test("prints stay out of the protocol; output that is not JSON fails the job",
     const h = await loadHandler(file, { log: (level, m) => lines.push(`${level} ${m}`) });
     t.teardown(() => h.close());
     t.same(await h.run({ id: "1", input: {} }).result, { ok: true, output: "fine" }, `${file}: a print does not break the answer`);
+    // The print travels on stderr, the answer on the protocol: the log line may come just after the answer.
+    for (let waited = 0; waited < 5_000 && !lines.some((l) => l.includes("noise")); waited += 20) await new Promise((r) => setTimeout(r, 20));
     t.ok(lines.some((l) => l.includes("noise")), "the print reaches the log");
     t.match(await h.run({ id: "2", input: { set: true, big: true } }).result, { ok: false, error: /not JSON|serializ/i });
     t.same(await h.run({ id: "3", input: {} }).result, { ok: true, output: "fine" }, "and the next job runs");
