@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { loadCatalog, type Catalog } from "../sim/catalog/index.ts";
 import { startEmulator, type EmulatorBackend } from "../sim/http/index.ts";
 import { PlatformBackend } from "../sim/http/platform-backend.ts";
+import { loaderArgs, siblingModule } from "../sim/package-root.ts";
 import type { EmbeddedTarget } from "./conform.ts";
 import type { EmbeddedChildMessage } from "./embedded-child.ts";
 import type { Keys } from "./keys.ts";
@@ -41,9 +42,8 @@ export function embeddedCatalog(base: Catalog = loadCatalog()): Catalog {
 
 /** The emulator in a forked child process: the default embedded target. */
 export async function startEmbedded(options: ResolvedOptions): Promise<EmbeddedTarget> {
-  const ts = import.meta.url.endsWith(".ts");
-  const file = fileURLToPath(new URL(ts ? "./embedded-child.ts" : "./embedded-child.js", import.meta.url));
-  const child = fork(file, [String(options.seed)], { execArgv: ts ? ["--import", "tsx"] : [], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const file = fileURLToPath(siblingModule(import.meta.url, "./embedded-child"));
+  const child = fork(file, [String(options.seed)], { execArgv: loaderArgs(file), stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const ready = await new Promise<EmbeddedChildMessage>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("the embedded emulator did not start within 60 s")), 60_000);
     child.once("message", (m: EmbeddedChildMessage) => {

@@ -44,3 +44,12 @@ export function siblingModule(callerUrl: string, relative: string): URL {
 export function loaderArgs(file: string): string[] {
   return file.endsWith(".ts") ? ["--import", "tsx"] : [];
 }
+
+/**
+ * A worker thread's entry beside the caller's module: `NAME.js` from the build; from the sources
+ * `NAME-tsx.mjs`, a small loader that registers tsx in the thread (worker threads do not inherit
+ * the parent's loader) and then imports `NAME.ts`.
+ */
+export function workerModule(callerUrl: string, name: string): URL {
+  return new URL(callerUrl.endsWith(".ts") ? `./${name}-tsx.mjs` : `./${name}.js`, callerUrl);
+}

@@ -22,7 +22,7 @@ import {
 } from "../../reports/index.ts";
 import { rules } from "../../sim/api/rules/index.ts";
 import { type Defect, ruleOf, selectDefects } from "../../sim/defects/index.ts";
-import { packageVersion } from "../../sim/package-root.ts";
+import { packageVersion, workerModule } from "../../sim/package-root.ts";
 import type { SuiteOutcome, SuiteTask } from "./run-suite.ts";
 
 export interface MutationOptions {
@@ -97,8 +97,7 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
   const started = performance.now();
   const runsDir = await mkdtemp(join(tmpdir(), "cpsim-mutation-"));
   const pool = new Piscina<SuiteTask, SuiteOutcome>({
-    // From the sources a loader that registers tsx in the thread first; from the build the compiled task.
-    filename: new URL(import.meta.url.endsWith(".ts") ? "./suite-worker-tsx.mjs" : "./suite-worker.js", import.meta.url).href,
+    filename: workerModule(import.meta.url, "suite-worker").href,
     minThreads: 0,
     maxThreads: Math.min(options.workers, selected.length + 1),
     idleTimeout: 1000,

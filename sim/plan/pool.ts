@@ -6,6 +6,7 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
+import { workerModule } from "../package-root.ts";
 import runTask, { type PlanTask } from "./plan-worker.ts";
 import type { SeedResult } from "./seed-result.ts";
 
@@ -14,8 +15,7 @@ import type { SeedResult } from "./seed-result.ts";
  * registers tsx first; from a JavaScript build the compiled task itself.
  */
 export function planWorkerFile(): string {
-  const fromSources = import.meta.url.endsWith(".ts");
-  return fileURLToPath(new URL(fromSources ? "./plan-worker-tsx.mjs" : "./plan-worker.js", import.meta.url));
+  return fileURLToPath(workerModule(import.meta.url, "plan-worker"));
 }
 
 export function defaultWorkers(): number {
