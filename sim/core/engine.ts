@@ -102,11 +102,12 @@ export class Engine {
 
   /**
    * Schedules kind(target) at an absolute time >= now. Lower priority runs first at equal time.
-   * (9007199254740991 is Number.MAX_SAFE_INTEGER, written out to keep this hot method small.)
+   * (9007199254740991 is Number.MAX_SAFE_INTEGER, written out to keep this hot method small;
+   * Math.floor(x) === x tests for an integer where x % 1 would compile to a call for the modulo.)
    */
   at(time: Micros, kind: EventKind, target: number, priority = 0): EventHandle {
     if (
-      !(time >= this.clock && time <= 9007199254740991 && time % 1 === 0) ||
+      !(time >= this.clock && time <= 9007199254740991 && Math.floor(time) === time) ||
       (kind >>> 0) !== kind ||
       kind >= this.kindCount ||
       (target | 0) !== target ||
@@ -121,7 +122,7 @@ export class Engine {
   after(delay: Micros, kind: EventKind, target: number, priority = 0): EventHandle {
     const time = this.clock + delay;
     if (
-      !(delay >= 0 && time <= 9007199254740991 && delay % 1 === 0) ||
+      !(delay >= 0 && time <= 9007199254740991 && Math.floor(delay) === delay) ||
       (kind >>> 0) !== kind ||
       kind >= this.kindCount ||
       (target | 0) !== target ||

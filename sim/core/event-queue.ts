@@ -1,16 +1,19 @@
 /**
- * The pending-event queue: a binary min-heap in struct-of-arrays form, ordered by
+ * The pending-event queue: a 4-ary min-heap in struct-of-arrays form, ordered by
  * (time, priority, insertion sequence), that allocates nothing per event.
  *
- * Heap positions hold only the time (a Float64Array) and a slot index (an Int32Array), the same two
- * arrays a bare heap moves. Everything else sits in per-slot storage that never moves: kind, target
- * and generation (one Int32Array, three to a slot), and the tie-break key priority * 2^32 + sequence
- * (a Float64Array; exact, since |priority| <= 2^20 and sequence < 2^32), read only when two times
- * are equal. Free slots are chained through their target field.
+ * Heap positions hold the time and the tie-break key priority * 2^32 + sequence (two
+ * Float64Arrays; the key is exact, since |priority| <= 2^20 and sequence < 2^32) and a slot index
+ * (an Int32Array). Everything else sits in per-slot storage that never moves: kind, target and
+ * generation (one Int32Array, three to a slot). Free slots are chained through their target field.
+ * Four children per node halve the levels a sift walks, and the tie-break key beside the time
+ * spares a random read per equal time: both count once the heap outgrows the caches (a million
+ * pending events, where equal times are common), and each level's four times sit in one or two
+ * cache lines.
  *
  * A handle is generation * 2^26 + slot; cancelling bumps the generation and marks the slot, and the
  * heap entry is dropped lazily when it reaches the top (or by compaction when dead entries
- * dominate). Memory: 12 bytes per heap position + 20 per slot = 32 bytes per unit of capacity.
+ * dominate). Memory: 20 bytes per heap position + 12 per slot = 32 bytes per unit of capacity.
  *
  * Removal of the top is deferred: take() leaves a hole at the root, and the next push() drops its
  * entry into the hole, reusing the hole's slot, and sifts it down, so the usual "an event schedules
@@ -42,13 +45,11 @@ export class EventQueue {
   /** Set by take(): the event just taken. NaN until then, which also makes the field a double. */
   lastTime = Number.NaN;
   lastTarget = 0;
-  /** Written only so that the cache-warming load in fillHole() is not optimised away. */
-  private warm = 0;
 
   private capacity = 0;
   private heapTime: Float64Array;
   private heapSlot: Int32Array;
-  private slotTie: Float64Array;
+  private heapTie: Float64Array;
   /**
    * Per-slot integers, three to a slot: kind at 3s, target at 3s + 1, generation at 3s + 2. One
    * array rather than three, so that the hot path loads one array's base pointer, not three, and
@@ -75,9 +76,9 @@ export class EventQueue {
     }
     this.sequenceLimit = sequenceLimit;
     this.capacity = capacity;
-    this.heapTime = new Float64Array(capacity);
+    this.heapTime = new Float64Array(capacity + 3).fill(Infinity);
     this.heapSlot = new Int32Array(capacity);
-    this.slotTie = new Float64Array(capacity);
+    this.heapTie = new Float64Array(capacity);
     this.slots = newSlots(capacity, 0);
   }
 
@@ -86,9 +87,9 @@ export class EventQueue {
     return this.size - this.dead - (this.hole ? 1 : 0);
   }
 
-  /** Bytes held by the typed arrays. */
+  /** Bytes held by the typed arrays (with the three +Infinity sentinels after the heap). */
   get bytes(): number {
-    return this.capacity * 32;
+    return this.capacity * 32 + 24;
   }
 
   /**
@@ -115,12 +116,8 @@ export class EventQueue {
     const slots = this.slots;
     slots[3 * slot] = kind;
     slots[3 * slot + 1] = target;
-    this.slotTie[slot] = tie;
+    this.heapTie[0] = tie;
     this.hole = false;
-    // The next event to run is almost always the smaller child of the root. Touch its slot before
-    // sifting: take() needs its kind and target next, and this way the load's cache miss overlaps
-    // with the sift instead of stalling the next event.
-    if (this.size > 2) this.warm = slots[3 * this.heapSlot[1 + +(this.heapTime[2] < this.heapTime[1])]];
     this.heapTime[0] = time;
     this.siftDown(0);
     return slot;
@@ -132,8 +129,8 @@ export class EventQueue {
     const slots = this.slots;
     slots[3 * slot] = kind;
     slots[3 * slot + 1] = target;
-    this.slotTie[slot] = tie;
     const i = this.size++;
+    this.heapTie[i] = tie;
     this.heapTime[i] = time;
     this.heapSlot[i] = slot;
     this.siftUp(i);
@@ -193,12 +190,14 @@ export class EventQueue {
         continue;
       }
       time[kept] = time[i];
+      this.heapTie[kept] = this.heapTie[i];
       slots[kept] = slot;
       kept++;
     }
+    time.fill(Infinity, kept, this.size);
     this.size = kept;
     this.dead = 0;
-    for (let i = (kept >> 1) - 1; i >= 0; i--) this.siftDown(i);
+    for (let i = (kept - 2) >> 2; i >= 0; i--) this.siftDown(i);
   }
 
   /** A free slot: the most recently freed one, else a never-used one (growing when full). */
@@ -254,10 +253,15 @@ export class EventQueue {
   private removeRoot(): void {
     this.hole = false;
     const last = --this.size;
+    const heapTime = this.heapTime;
     if (last > 0) {
-      this.heapTime[0] = this.heapTime[last];
+      heapTime[0] = heapTime[last];
+      this.heapTie[0] = this.heapTie[last];
       this.heapSlot[0] = this.heapSlot[last];
+      heapTime[last] = Infinity;
       this.siftDown(0);
+    } else {
+      heapTime[0] = Infinity;
     }
   }
 
@@ -267,60 +271,102 @@ export class EventQueue {
     const heapSlot = this.heapSlot;
     const time = heapTime[i];
     const slot = heapSlot[i];
-    const tie = this.slotTie[slot];
+    const heapTie = this.heapTie;
+    const tie = heapTie[i];
     while (i > 0) {
-      const parent = (i - 1) >> 1;
+      const parent = (i - 1) >> 2;
       const pt = heapTime[parent];
-      if (pt <= time && (pt !== time || this.slotTie[heapSlot[parent]] < tie)) break;
+      if (pt <= time && (pt !== time || heapTie[parent] < tie)) break;
       heapTime[i] = pt;
+      heapTie[i] = heapTie[parent];
       heapSlot[i] = heapSlot[parent];
       i = parent;
     }
     heapTime[i] = time;
+    heapTie[i] = tie;
     heapSlot[i] = slot;
   }
 
   /**
-   * Moves the entry at position i down to its place. The smaller child is picked without a branch
-   * (a boolean added as 0 or 1): that choice is a coin flip the CPU cannot predict, and a
-   * mispredicted branch per level costs more than the rest of the level. Equal times are rare, so
-   * the tie-break keys are read only behind a test for equality, which is predictable.
+   * Moves the entry at position i down to its place. The heap is 4-ary: half the levels of a
+   * binary heap, and a node's four children share a cache line or two. Positions size .. size + 2
+   * always hold +Infinity, so a node's child group is read whole without bounds tests. The
+   * smallest child is picked without branches (booleans added as 0 or 1): those choices are coin
+   * flips a CPU cannot predict. Any equal time on the way goes to siftDownTies, which breaks ties.
    */
   private siftDown(i: number): void {
     const heapTime = this.heapTime;
     const heapSlot = this.heapSlot;
-    const slotTie = this.slotTie;
-    const last = this.size - 1;
+    const heapTie = this.heapTie;
+    const size = this.size;
     const time = heapTime[i];
+    const tie = heapTie[i];
     const slot = heapSlot[i];
     for (;;) {
-      let child = 2 * i + 1;
-      if (child >= last) {
-        // At most one child left: compare with it alone.
-        if (child === last) {
-          const ct = heapTime[child];
-          if (ct < time || (ct === time && slotTie[heapSlot[child]] < slotTie[slot])) {
-            heapTime[i] = ct;
-            heapSlot[i] = heapSlot[child];
-            i = child;
-          }
-        }
-        break;
+      const c = (4 * i + 1) | 0;
+      if (c >= size) break;
+      const t0 = heapTime[c];
+      const t1 = heapTime[(c + 1) | 0];
+      const t2 = heapTime[(c + 2) | 0];
+      const t3 = heapTime[(c + 3) | 0];
+      const a = (c + +(t1 < t0)) | 0;
+      const b = (c + 2 + +(t3 < t2)) | 0;
+      const ta = heapTime[a];
+      const tb = heapTime[b];
+      const m = (a + (b - a) * +(tb < ta)) | 0;
+      const mt = heapTime[m];
+      if (time < mt) break;
+      if (time === mt || t0 === t1 || t2 === t3 || ta === tb) {
+        heapTime[i] = time;
+        heapTie[i] = tie;
+        heapSlot[i] = slot;
+        this.siftDownTies(i);
+        return;
       }
-      const lt = heapTime[child];
-      const rt = heapTime[child + 1];
-      if (rt === lt) {
-        if (slotTie[heapSlot[child + 1]] < slotTie[heapSlot[child]]) child++;
-      } else {
-        child += +(rt < lt);
-      }
-      const ct = heapTime[child];
-      if (time <= ct && (time !== ct || slotTie[slot] < slotTie[heapSlot[child]])) break;
-      heapTime[i] = ct;
-      heapSlot[i] = heapSlot[child];
-      i = child;
+      heapTime[i] = mt;
+      heapTie[i] = heapTie[m];
+      heapSlot[i] = heapSlot[m];
+      i = m;
     }
     heapTime[i] = time;
+    heapTie[i] = tie;
+    heapSlot[i] = slot;
+  }
+
+  /** siftDown with the tie-break: (time, tie) order among the entry and each child group. */
+  private siftDownTies(i: number): void {
+    const heapTime = this.heapTime;
+    const heapSlot = this.heapSlot;
+    const heapTie = this.heapTie;
+    const size = this.size;
+    const time = heapTime[i];
+    const slot = heapSlot[i];
+    const tie = heapTie[i];
+    for (;;) {
+      const c = 4 * i + 1;
+      if (c >= size) break;
+      let m = c;
+      let mt = heapTime[c];
+      let mtie = heapTie[c];
+      const end = Math.min(c + 4, size);
+      for (let k = c + 1; k < end; k++) {
+        const kt = heapTime[k];
+        if (kt > mt) continue;
+        const ktie = heapTie[k];
+        if (kt < mt || ktie < mtie) {
+          m = k;
+          mt = kt;
+          mtie = ktie;
+        }
+      }
+      if (time < mt || (time === mt && tie < mtie)) break;
+      heapTime[i] = mt;
+      heapTie[i] = mtie;
+      heapSlot[i] = heapSlot[m];
+      i = m;
+    }
+    heapTime[i] = time;
+    heapTie[i] = tie;
     heapSlot[i] = slot;
   }
 
@@ -331,9 +377,10 @@ export class EventQueue {
       });
     }
     const capacity = Math.min(2 * this.capacity, SLOT_SPAN);
-    this.heapTime = growFloat(this.heapTime, capacity);
+    this.heapTime = growFloat(this.heapTime, capacity + 3);
+    this.heapTime.fill(Infinity, this.size);
     this.heapSlot = growInt(this.heapSlot, capacity);
-    this.slotTie = growFloat(this.slotTie, capacity);
+    this.heapTie = growFloat(this.heapTie, capacity);
     const slots = newSlots(capacity, this.capacity);
     slots.set(this.slots);
     this.slots = slots;
@@ -348,15 +395,13 @@ export class EventQueue {
   private renumber(): number {
     if (this.hole) this.settleHole();
     const n = this.size;
-    const tie = this.slotTie;
-    const slots = Array.from(this.heapSlot.subarray(0, n));
-    const priorityOf = (slot: number): number => Math.floor(tie[slot] / TWO_POW_32);
-    const seqOf = (slot: number): number => tie[slot] - priorityOf(slot) * TWO_POW_32;
-    slots.sort((x, y) => seqOf(x) - seqOf(y));
-    for (let rank = 0; rank < n; rank++) {
-      const slot = slots[rank];
-      tie[slot] = priorityOf(slot) * TWO_POW_32 + rank;
-    }
+    const tie = this.heapTie;
+    const positions = Array.from({ length: n }, (_, p) => p);
+    const priorityOf = (p: number): number => Math.floor(tie[p] / TWO_POW_32);
+    const seqOf = (p: number): number => tie[p] - priorityOf(p) * TWO_POW_32;
+    positions.sort((x, y) => seqOf(x) - seqOf(y));
+    const priorities = positions.map(priorityOf);
+    for (let rank = 0; rank < n; rank++) tie[positions[rank]] = priorities[rank] * TWO_POW_32 + rank;
     return n;
   }
 }
