@@ -303,7 +303,7 @@ export class EventQueue {
     const tie = heapTie[i];
     const slot = heapSlot[i];
     for (;;) {
-      const c = (4 * i + 1) | 0;
+      const c = ((i << 2) + 1) | 0;
       if (c >= size) break;
       const t0 = heapTime[c];
       const t1 = heapTime[(c + 1) | 0];
@@ -313,7 +313,7 @@ export class EventQueue {
       const b = (c + 2 + +(t3 < t2)) | 0;
       const ta = heapTime[a];
       const tb = heapTime[b];
-      const m = (a + (b - a) * +(tb < ta)) | 0;
+      const m = a ^ ((a ^ b) & ((+(tb < ta) << 31) >> 31));
       const mt = heapTime[m];
       if (time < mt) break;
       if (time === mt || t0 === t1 || t2 === t3 || ta === tb) {
