@@ -105,7 +105,7 @@ class Action implements Command {
     const pod = pick(s, this.n)!;
     const action = this.actionFor(pod);
     this.last = action;
-    const statusBefore = pod.status;
+    const statusBefore = s.statusOf(pod);
     const res = s.note(await podAction(s.ctx, pod.id, action));
     await s.observe({ kind: "operation", pod, operation: action, statusBefore, response: res });
     if (isSuccess(res.status)) {
@@ -130,7 +130,7 @@ class DeletePod implements Command {
   }
   async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
     const pod = pick(s, this.n)!;
-    const statusBefore = pod.status;
+    const statusBefore = s.statusOf(pod);
     const wasTerminated = pod.terminated;
     const res = s.note(await deletePod(s.ctx, pod.id));
     await s.observe({ kind: "operation", pod, operation: "delete", statusBefore, response: res });
@@ -155,7 +155,7 @@ class PatchGlobalNetworking implements Command {
   }
   async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
     const pod = pick(s, this.n, (p) => p.kind === "gpu" && !p.terminated)!;
-    const statusBefore = pod.status;
+    const statusBefore = s.statusOf(pod);
     const res = s.note(await patchPod(s.ctx, pod.id, { globalNetworking: this.enabled }));
     await s.observe({ kind: "operation", pod, operation: "patch", statusBefore, response: res });
     if (isSuccess(res.status)) {

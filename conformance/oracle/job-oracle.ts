@@ -1,0 +1,84 @@
+/**
+ * The job oracle, computed by the platform model (sim/domain's Serverless running the
+ * conformance handler, conformance/oracle/shadow-models.ts): a model job is brought to a status,
+ * left to its own moves (the moves it makes as an echo, a failing job, and a sleep past its
+ * execution timeout: the spec does not show what makes a job FAILED or TIMED_OUT, so all three
+ * are open), or sent cancel or retry. The strict set is the model's answer; the lenient set adds
+ * what the spec leaves open (an accepted repeat that moves nothing). Memoized per (states, command).
+ */
+import { JOB_STATUSES, type JobStatus } from "../../sim/domain/serverless/index.ts";
+import type { Profile } from "../options.ts";
+import type { JobCommand, JobOracle, Outcome } from "./oracle.ts";
+import { JobModel, type JobKind } from "./shadow-models.ts";
+
+const SCRATCH_SEED = 1;
+const KINDS: readonly JobKind[] = ["echo", "fail", "timeout"];
+const ACTIVE_JOB = new Set(["IN_QUEUE", "IN_PROGRESS"]);
+const ALL_JOB: readonly string[] = JOB_STATUSES;
+const isJobStatus = (s: string): s is JobStatus => ALL_JOB.includes(s);
+const ordered = (states: Iterable<string>): string[] => [...new Set(states)].sort((a, b) => ALL_JOB.indexOf(a) - ALL_JOB.indexOf(b));
+
+/** Model jobs in `status`, one per kind of job that can be in it. */
+function modelsIn(status: JobStatus): JobModel[] {
+  if (ACTIVE_JOB.has(status)) return KINDS.map((k) => JobModel.inStatus(status, SCRATCH_SEED, k));
+  return [JobModel.inStatus(status, SCRATCH_SEED)];
+}
+
+const ownMovesCache = new Map<string, readonly string[]>();
+/** The statuses a job in `status` passes through by the model's own moves (cancel and retry are the suite's). */
+function ownMoves(status: string): readonly string[] {
+  let v = ownMovesCache.get(status);
+  if (v === undefined) ownMovesCache.set(status, (v = isJobStatus(status) ? ordered(modelsIn(status).flatMap((m) => m.ownMoves())) : [status]));
+  return v;
+}
+
+function drift(possible: Iterable<string>): readonly string[] {
+  return ordered([...possible].flatMap((s) => ownMoves(s)));
+}
+
+const answerCache = new Map<string, Outcome[]>();
+/** What the model answers to `command` on a job in `status`: 200 and where the job goes, or a refusal. */
+function modelAnswers(status: string, command: JobCommand): Outcome[] {
+  const key = `${status} ${command}`;
+  let v = answerCache.get(key);
+  if (v !== undefined) return v;
+  v = [];
+  if (isJobStatus(status)) {
+    for (const m of modelsIn(status)) {
+      const answered = command === "cancel" ? m.cancel() : m.retry();
+      // The answer names a status (retry: IN_QUEUE) the job may already have left inside the call (an idle worker took it).
+      // The spec gives no code to a refusal of cancel or retry ("not shown"): any 4xx.
+      v.push(answered !== undefined ? { status: 200, next: drift([answered, m.status]) } : { status: "4xx", next: ownMoves(status) });
+    }
+  }
+  answerCache.set(key, v);
+  return v;
+}
+
+function merged(outcomes: readonly Outcome[]): Outcome[] {
+  const by = new Map<Outcome["status"], Set<string>>();
+  for (const o of outcomes) {
+    const set = by.get(o.status) ?? new Set<string>();
+    for (const s of o.next) set.add(s);
+    by.set(o.status, set);
+  }
+  return [...by].map(([status, next]) => ({ status, next: ordered(next) }));
+}
+
+function command(profile: Profile, possible: Iterable<string>, cmd: JobCommand): readonly Outcome[] {
+  // The job may have moved by itself between the read and the command.
+  const reach = drift(possible);
+  const refused: Outcome = { status: "4xx", next: reach };
+  const answers = merged(reach.flatMap((s) => modelAnswers(s, cmd)));
+  const accepted = answers.find((o) => o.status === 200);
+  if (profile === "strict") return accepted ? [accepted, refused] : [refused];
+  // Lenient: repeating a request is no transition, so an accepted command that leaves the job
+  // as it was (a second cancel answered CANCELLED) is allowed beside the model's move.
+  const unchanged = reach.filter((s) => !ACTIVE_JOB.has(s) || cmd === "retry");
+  const next = ordered([...(accepted?.next ?? []), ...unchanged]);
+  return next.length ? [{ status: "2xx", next }, refused] : [refused];
+}
+
+export function modelJobOracle(profile: Profile): JobOracle {
+  return { drift, command: (possible, cmd) => command(profile, possible, cmd) };
+}
