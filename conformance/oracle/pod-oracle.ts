@@ -77,9 +77,20 @@ const strictOperation = memo((key: string): readonly Outcome[] => {
   return merged(ownMoves(from).flatMap((s) => modelAnswers(s as PodStatus, op)));
 });
 
+/**
+ * A TERMINATED pod under strict: the model refuses every action (409); the emulator's DELETE of
+ * it answers 204 (DELETE is idempotent in HTTP: the state asked for holds); once the pod is
+ * dropped after its retention, anything answers 404.
+ */
+const strictTerminated = memo((op: string): readonly Outcome[] =>
+  merged([...modelAnswers("TERMINATED", op as PodOperation), ...(op === "delete" ? [{ status: 204, next: ["TERMINATED"] }] : []), { status: 404, next: ["TERMINATED"] }]),
+);
+
 function operation(profile: Profile, from: string, op: PodOperation): readonly Outcome[] {
-  // Nothing brings a pod back from TERMINATED: an accepted repeat is idempotent, a refusal is too.
-  if (from === "TERMINATED") return [{ status: "2xx", next: ["TERMINATED"] }, { status: "4xx", next: ["TERMINATED"] }];
+  if (from === "TERMINATED") {
+    // Lenient: nothing brings a pod back from TERMINATED; an accepted repeat that keeps it so is idempotent, a refusal is too.
+    return profile === "strict" ? strictTerminated(op) : [{ status: "2xx", next: ["TERMINATED"] }, { status: "4xx", next: ["TERMINATED"] }];
+  }
   const refused: Outcome = { status: "4xx", next: drift(from) };
   // Lenient (or a status the model lacks): where an operation leads is choices.md's; the spec only keeps TERMINATED final.
   if (profile === "lenient" || !isPodStatus(from)) return [{ status: "2xx", next: ALL_POD }, refused];
