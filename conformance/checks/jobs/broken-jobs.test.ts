@@ -54,6 +54,23 @@ const cases: readonly Case[] = [
     shows: (out) => /"inQueue"/.test(lastAnswer(out)) && !/"retried"/.test(lastAnswer(out)),
   },
   {
+    name: "health forgets a completed job after its first read (a counter that goes backwards)",
+    rule: "jobs.health.counters",
+    breakage: (() => {
+      let reads = 0;
+      return (req, next) => {
+        const out = next(req);
+        if (jobOp(req) !== "health" || reads++ === 0) return out;
+        return mapAnswer(out, (r) => {
+          const jobs = body(r)["jobs"] as Record<string, number>;
+          return { ...r, body: { ...body(r), jobs: { ...jobs, completed: Math.max(0, jobs["completed"]! - 1) } } };
+        });
+      };
+    })(),
+    // The replay meets the same target, which still holds the first run's jobs: it shows the read that failed, after a job read COMPLETED.
+    shows: (out) => /"status":"COMPLETED"/.test(out) && /\/health\b/.test(lastAnswer(out).split("\n")[0] ?? "") && /"completed":\d+/.test(lastAnswer(out)),
+  },
+  {
     name: "purge-queue counts three jobs more than it removed",
     rule: "jobs.purge.count",
     breakage: (req, next) => {
