@@ -58,7 +58,8 @@ class ListPods implements Command {
   }
   async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
     const res = s.note(await listPods(s.ctx));
-    const expectedIds = s.live().filter((p) => !p.terminated).map((p) => p.id);
+    // The pods that exist and are not TERMINATED, in the shadow platform as on the target.
+    const expectedIds = s.live().filter((p) => !p.terminated && s.statusOf(p) !== "TERMINATED").map((p) => p.id);
     await s.observe({ kind: "list", response: res, expectedIds });
     if (routeMissing(res.status)) s.env.support.list = false;
     const pods = jsonObject(res)?.pods;
