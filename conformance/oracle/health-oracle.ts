@@ -12,6 +12,7 @@
  */
 import { JOB_STATUSES, type Health, type JobStatus } from "../../sim/domain/serverless/index.ts";
 import type { Profile } from "../options.ts";
+import { memo } from "./memo.ts";
 import { JobModel } from "./shadow-models.ts";
 
 /** One of the suite's jobs at a health read. */
@@ -39,16 +40,10 @@ function countsOf(h: Health): Counts {
   return { ...Object.fromEntries(Object.entries(h.jobs).map(([k, v]) => [`jobs.${k}`, v])), "workers.running": h.workers.running };
 }
 
-const byState = new Map<string, Counts>();
 /** What one job in `status` adds to each counter in the model (a job never retried). */
-function contribution(status: string): Counts {
-  let c = byState.get(status);
-  if (c === undefined) {
-    c = (JOB_STATUSES as readonly string[]).includes(status) ? countsOf(JobModel.inStatus(status as JobStatus, 1).health()) : {};
-    byState.set(status, c);
-  }
-  return c;
-}
+const contribution = memo((status: string): Counts =>
+  (JOB_STATUSES as readonly string[]).includes(status) ? countsOf(JobModel.inStatus(status as JobStatus, 1).health()) : {},
+);
 
 const JOB_COUNTERS = ["jobs.completed", "jobs.failed", "jobs.inProgress", "jobs.inQueue"];
 

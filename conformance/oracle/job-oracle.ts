@@ -8,7 +8,8 @@
  */
 import { JOB_STATUSES, type JobStatus } from "../../sim/domain/serverless/index.ts";
 import type { Profile } from "../options.ts";
-import type { JobCommand, JobOracle, Outcome } from "./oracle.ts";
+import { memo } from "./memo.ts";
+import { mergeOutcomes, type JobCommand, type JobOracle, type Outcome } from "./oracle.ts";
 import { JobModel, type JobKind } from "./shadow-models.ts";
 
 const SCRATCH_SEED = 1;
@@ -24,25 +25,17 @@ function modelsIn(status: JobStatus): JobModel[] {
   return [JobModel.inStatus(status, SCRATCH_SEED)];
 }
 
-const ownMovesCache = new Map<string, readonly string[]>();
 /** The statuses a job in `status` passes through by the model's own moves (cancel and retry are the suite's). */
-function ownMoves(status: string): readonly string[] {
-  let v = ownMovesCache.get(status);
-  if (v === undefined) ownMovesCache.set(status, (v = isJobStatus(status) ? ordered(modelsIn(status).flatMap((m) => m.ownMoves())) : [status]));
-  return v;
-}
+const ownMoves = memo((status: string): readonly string[] => (isJobStatus(status) ? ordered(modelsIn(status).flatMap((m) => m.ownMoves())) : [status]));
 
 function drift(possible: Iterable<string>): readonly string[] {
   return ordered([...possible].flatMap((s) => ownMoves(s)));
 }
 
-const answerCache = new Map<string, Outcome[]>();
-/** What the model answers to `command` on a job in `status`: 200 and where the job goes, or a refusal. */
-function modelAnswers(status: string, command: JobCommand): Outcome[] {
-  const key = `${status} ${command}`;
-  let v = answerCache.get(key);
-  if (v !== undefined) return v;
-  v = [];
+/** What the model answers to `command` on a job in `status` (the key "STATUS command"): 200 and where the job goes, or a refusal. */
+const modelAnswers = memo((key: string): readonly Outcome[] => {
+  const [status, command] = key.split(" ") as [string, JobCommand];
+  const v: Outcome[] = [];
   if (isJobStatus(status)) {
     for (const m of modelsIn(status)) {
       const answered = command === "cancel" ? m.cancel() : m.retry();
@@ -51,25 +44,14 @@ function modelAnswers(status: string, command: JobCommand): Outcome[] {
       v.push(answered !== undefined ? { status: 200, next: drift([answered, m.status]) } : { status: "4xx", next: ownMoves(status) });
     }
   }
-  answerCache.set(key, v);
   return v;
-}
-
-function merged(outcomes: readonly Outcome[]): Outcome[] {
-  const by = new Map<Outcome["status"], Set<string>>();
-  for (const o of outcomes) {
-    const set = by.get(o.status) ?? new Set<string>();
-    for (const s of o.next) set.add(s);
-    by.set(o.status, set);
-  }
-  return [...by].map(([status, next]) => ({ status, next: ordered(next) }));
-}
+});
 
 function command(profile: Profile, possible: Iterable<string>, cmd: JobCommand): readonly Outcome[] {
   // The job may have moved by itself between the read and the command.
   const reach = drift(possible);
   const refused: Outcome = { status: "4xx", next: reach };
-  const answers = merged(reach.flatMap((s) => modelAnswers(s, cmd)));
+  const answers = mergeOutcomes(reach.flatMap((s) => modelAnswers(`${s} ${cmd}`)), ALL_JOB);
   const accepted = answers.find((o) => o.status === 200);
   if (profile === "strict") return accepted ? [accepted, refused] : [refused];
   // Lenient: repeating a request is no transition, so an accepted command that leaves the job

@@ -65,6 +65,17 @@ export function nextAfter(outcomes: readonly Outcome[], status: number): Readonl
   return new Set(outcomesFor(outcomes, status).flatMap((o) => o.next));
 }
 
+/** Outcomes with the same status merged, their next states joined (in `order`). */
+export function mergeOutcomes(outcomes: readonly Outcome[], order: readonly string[]): Outcome[] {
+  const by = new Map<StatusPattern, Set<string>>();
+  for (const o of outcomes) {
+    const set = by.get(o.status) ?? new Set<string>();
+    for (const s of o.next) set.add(s);
+    by.set(o.status, set);
+  }
+  return [...by].map(([status, next]) => ({ status, next: [...next].sort((a, b) => order.indexOf(a) - order.indexOf(b)) }));
+}
+
 /** The set in words, for a failure's "expected": "200 → EXITED, 409 → RUNNING". */
 export function describeOutcomes(outcomes: readonly Outcome[]): string {
   return outcomes.map((o) => `${o.status} → ${o.next.length ? o.next.join(" or ") : "(nothing)"}`).join("; ");

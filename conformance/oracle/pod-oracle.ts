@@ -10,7 +10,8 @@
  */
 import { POD_STATUSES, type PodStatus } from "../../sim/domain/pods/index.ts";
 import type { Profile } from "../options.ts";
-import type { Outcome, PodOperation, PodOracle } from "./oracle.ts";
+import { memo } from "./memo.ts";
+import { mergeOutcomes, type Outcome, type PodOperation, type PodOracle } from "./oracle.ts";
 import { PodModel } from "./shadow-models.ts";
 
 const ALL_POD: readonly string[] = POD_STATUSES;
@@ -21,15 +22,6 @@ const SCRATCH_SEED = 1;
 
 const isPodStatus = (s: string): s is PodStatus => ALL_POD.includes(s);
 const ordered = (states: Iterable<string>): string[] => [...new Set(states)].sort((a, b) => ALL_POD.indexOf(a) - ALL_POD.indexOf(b));
-
-function memo<T>(f: (key: string) => T): (key: string) => T {
-  const cache = new Map<string, T>();
-  return (key) => {
-    let v = cache.get(key);
-    if (v === undefined) cache.set(key, (v = f(key)));
-    return v;
-  };
-}
 
 /** Model pods in `status`, one per way a container start may end (RUNNING or ERROR) where that matters. */
 function modelsIn(status: PodStatus): PodModel[] {
@@ -60,21 +52,10 @@ function modelAnswers(status: PodStatus, op: PodOperation): Outcome[] {
   return out;
 }
 
-/** Outcomes with the same status merged, their next states joined. */
-function merged(outcomes: readonly Outcome[]): Outcome[] {
-  const by = new Map<Outcome["status"], Set<string>>();
-  for (const o of outcomes) {
-    const set = by.get(o.status) ?? new Set<string>();
-    for (const s of o.next) set.add(s);
-    by.set(o.status, set);
-  }
-  return [...by].map(([status, next]) => ({ status, next: ordered(next) }));
-}
-
 const strictOperation = memo((key: string): readonly Outcome[] => {
   const [from, op] = key.split(" ") as [PodStatus, PodOperation];
   // The pod may have moved by itself between the read and the request (a real target's clock runs on).
-  return merged(ownMoves(from).flatMap((s) => modelAnswers(s as PodStatus, op)));
+  return mergeOutcomes(ownMoves(from).flatMap((s) => modelAnswers(s as PodStatus, op)), ALL_POD);
 });
 
 /**
@@ -83,7 +64,7 @@ const strictOperation = memo((key: string): readonly Outcome[] => {
  * dropped after its retention, anything answers 404.
  */
 const strictTerminated = memo((op: string): readonly Outcome[] =>
-  merged([...modelAnswers("TERMINATED", op as PodOperation), ...(op === "delete" ? [{ status: 204, next: ["TERMINATED"] }] : []), { status: 404, next: ["TERMINATED"] }]),
+  mergeOutcomes([...modelAnswers("TERMINATED", op as PodOperation), ...(op === "delete" ? [{ status: 204, next: ["TERMINATED"] }] : []), { status: 404, next: ["TERMINATED"] }], ALL_POD),
 );
 
 function operation(profile: Profile, from: string, op: PodOperation): readonly Outcome[] {
