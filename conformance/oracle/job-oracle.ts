@@ -9,7 +9,7 @@
 import { JOB_STATUSES, type JobStatus } from "../../sim/domain/serverless/index.ts";
 import type { Profile } from "../options.ts";
 import { memo } from "./memo.ts";
-import { mergeOutcomes, type JobCommand, type JobOracle, type Outcome } from "./oracle.ts";
+import { inOrder, mergeOutcomes, type JobCommand, type JobOracle, type Outcome } from "./oracle.ts";
 import { JobModel, type JobKind } from "./shadow-models.ts";
 
 const SCRATCH_SEED = 1;
@@ -17,7 +17,7 @@ const KINDS: readonly JobKind[] = ["echo", "fail", "timeout"];
 const ACTIVE_JOB = new Set(["IN_QUEUE", "IN_PROGRESS"]);
 const ALL_JOB: readonly string[] = JOB_STATUSES;
 const isJobStatus = (s: string): s is JobStatus => ALL_JOB.includes(s);
-const ordered = (states: Iterable<string>): string[] => [...new Set(states)].sort((a, b) => ALL_JOB.indexOf(a) - ALL_JOB.indexOf(b));
+const ordered = (states: Iterable<string>): string[] => inOrder(states, ALL_JOB);
 
 /** Model jobs in `status`, one per kind of job that can be in it. */
 function modelsIn(status: JobStatus): JobModel[] {

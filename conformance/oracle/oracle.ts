@@ -65,6 +65,11 @@ export function nextAfter(outcomes: readonly Outcome[], status: number): Readonl
   return new Set(outcomesFor(outcomes, status).flatMap((o) => o.next));
 }
 
+/** The states once each, in the order of `order` (the model's list of its states). */
+export function inOrder(states: Iterable<string>, order: readonly string[]): string[] {
+  return [...new Set(states)].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+}
+
 /** Outcomes with the same status merged, their next states joined (in `order`). */
 export function mergeOutcomes(outcomes: readonly Outcome[], order: readonly string[]): Outcome[] {
   const by = new Map<StatusPattern, Set<string>>();
@@ -73,7 +78,7 @@ export function mergeOutcomes(outcomes: readonly Outcome[], order: readonly stri
     for (const s of o.next) set.add(s);
     by.set(o.status, set);
   }
-  return [...by].map(([status, next]) => ({ status, next: [...next].sort((a, b) => order.indexOf(a) - order.indexOf(b)) }));
+  return [...by].map(([status, next]) => ({ status, next: inOrder(next, order) }));
 }
 
 /** The set in words, for a failure's "expected": "200 → EXITED, 409 → RUNNING". */

@@ -11,7 +11,7 @@
 import { POD_STATUSES, type PodStatus } from "../../sim/domain/pods/index.ts";
 import type { Profile } from "../options.ts";
 import { memo } from "./memo.ts";
-import { mergeOutcomes, type Outcome, type PodOperation, type PodOracle } from "./oracle.ts";
+import { inOrder, mergeOutcomes, type Outcome, type PodOperation, type PodOracle } from "./oracle.ts";
 import { PodModel } from "./shadow-models.ts";
 
 const ALL_POD: readonly string[] = POD_STATUSES;
@@ -21,7 +21,7 @@ const POD_OPEN: readonly PodStatus[] = ["EXITED", "ERROR", "TERMINATED"];
 const SCRATCH_SEED = 1;
 
 const isPodStatus = (s: string): s is PodStatus => ALL_POD.includes(s);
-const ordered = (states: Iterable<string>): string[] => [...new Set(states)].sort((a, b) => ALL_POD.indexOf(a) - ALL_POD.indexOf(b));
+const ordered = (states: Iterable<string>): string[] => inOrder(states, ALL_POD);
 
 /** Model pods in `status`, one per way a container start may end (RUNNING or ERROR) where that matters. */
 function modelsIn(status: PodStatus): PodModel[] {
