@@ -1,8 +1,8 @@
 /**
  * jobs.transition-legal: a stateful property. fast-check draws a sequence of job operations
  * (submit a job that echoes, sleeps or fails; let time pass; read a job; cancel it; retry it),
- * runs it against the target, and every answer is held to the spec's table of job states
- * (support/job-trace.ts). After the sequence every job is followed to its end, so a cancelled
+ * runs it against the target, and every answer is held to the oracle's set of outcomes computed
+ * from the job's shadow in the platform model, which follows the target (support/job-trace.ts). After the sequence every job is followed to its end, so a cancelled
  * job that completes anyway, or a retried one that never comes back, shows up too. A failing
  * sequence shrinks to the fewest operations that still break the table.
  */

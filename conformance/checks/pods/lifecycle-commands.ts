@@ -2,8 +2,9 @@
  * The commands of the lifecycle model (fast-check's `fc.commands`): create a GPU or CPU pod, read
  * one, list them, let time pass, send an action, DELETE, and switch global networking by PATCH.
  * Each ends by reading the pod(s) it touched, so the rule's checker sees the state after every
- * step. The model is the session itself: `check` only asks whether the command can run (a pod to
- * act on, a route the target has), so a shrunk sequence stays runnable.
+ * step. The model is the session itself, with its shadow platform (the sim/domain model's pods,
+ * sent what the target accepted and following what it was read in): `check` only asks whether
+ * the command can run (a pod to act on, a route the target has), so a shrunk sequence stays runnable.
  */
 import fc from "fast-check";
 import { POD_ACTIONS, type PodAction } from "../../../sim/api/schemas/index.ts";
