@@ -6,9 +6,12 @@
  * jobs.inProgress and workers.running, a retried one to jobs.retried), and the job adds the least
  * of those. Other users may share the endpoint and expire or purge nothing of the suite's, so the
  * set of allowed values of a counter is "at least the sum" (a lenient reading: no upper bound is
- * safe on a shared endpoint). A counter that drops below it went backwards past the suite's own
- * jobs, or never counted them. The sum moves as the jobs do: after a cancel, a retry, or with
- * nothing sent, it is computed again from the states the model says the jobs may then be in.
+ * safe on a shared endpoint in general). A counter that drops below it went backwards past the
+ * suite's own jobs, or never counted them. The sum moves as the jobs do: after a cancel, a retry,
+ * or with nothing sent, it is computed again from the states the model says the jobs may then be
+ * in. Where the caller knows nothing else adds to the counters (a baseline read before its jobs),
+ * each job counter is also at most the baseline plus the most each job may add: the model counts
+ * a job once, so one counted twice shows.
  */
 import { JOB_STATUSES, type Health, type JobStatus } from "../../sim/domain/serverless/index.ts";
 import type { Profile } from "../options.ts";
@@ -19,19 +22,32 @@ import { JobModel } from "./shadow-models.ts";
 export interface HealthJob {
   /** The states it may have been in while health was computed. */
   readonly possible: readonly string[];
-  /** Its shadow's health when its state is known (it carries what states do not: a retry). */
+  /** Its shadow's health (it carries what states do not: a retry). */
   readonly shadow?: Health;
+  /** Whether it read the same state just before and just after (its shadow's health is then exact). */
+  readonly steady?: boolean;
 }
 
-/** A bound on one counter, by its name in the answer ("jobs.completed", "workers.idle + workers.running"). */
-export interface CounterFloor {
+/**
+ * The values one counter may read, by its name in the answer ("jobs.completed",
+ * "workers.idle + workers.running"): at least `floor`, and at most `ceiling` when one is known.
+ */
+export interface CounterBound {
   readonly counter: string;
   readonly floor: number;
+  readonly ceiling?: number;
 }
 
+/** A health answer's body, as far as the bounds read it. */
+export type HealthBody = { readonly jobs?: Readonly<Record<string, unknown>>; readonly workers?: Readonly<Record<string, unknown>> };
+
 export interface HealthOracle {
-  /** The least each counter may read, given the suite's jobs. */
-  floors(jobs: readonly HealthJob[]): readonly CounterFloor[];
+  /**
+   * The values each counter may read, given the suite's jobs. With `baseline` (health read
+   * before any of those jobs, where nothing but them can add to the counters), each job counter
+   * is also at most its baseline plus the most the jobs may add: a job counted twice breaks it.
+   */
+  bounds(jobs: readonly HealthJob[], baseline?: HealthBody): readonly CounterBound[];
 }
 
 type Counts = Readonly<Record<string, number>>;
@@ -46,32 +62,43 @@ const contribution = memo((status: string): Counts =>
 );
 
 const JOB_COUNTERS = ["jobs.completed", "jobs.failed", "jobs.inProgress", "jobs.inQueue"];
+const ALL_COUNTERS = [...JOB_COUNTERS, "jobs.retried", "workers.running"];
 
 export function modelHealthOracle(profile: Profile): HealthOracle {
   return {
-    floors(jobs) {
-      const sum = new Map<string, number>();
+    bounds(jobs, baseline) {
+      const least = new Map<string, number>();
+      const most = new Map<string, number>();
+      const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
       for (const job of jobs) {
-        const each = job.shadow && job.possible.length === 1 ? [countsOf(job.shadow)] : job.possible.map(contribution);
-        for (const counter of [...JOB_COUNTERS, "jobs.retried", "workers.running"]) {
-          const least = each.length ? Math.min(...each.map((c) => c[counter] ?? 0)) : 0;
-          sum.set(counter, (sum.get(counter) ?? 0) + least);
+        const byState = job.possible.map(contribution);
+        const exact = job.shadow && job.steady ? [countsOf(job.shadow)] : byState;
+        const any = job.shadow ? [...byState, countsOf(job.shadow)] : byState;
+        for (const counter of ALL_COUNTERS) {
+          add(least, counter, exact.length ? Math.min(...exact.map((c) => c[counter] ?? 0)) : 0);
+          // A job whose states are unknown (an illegal move) may add one to any counter.
+          add(most, counter, any.length ? Math.max(...any.map((c) => c[counter] ?? 0)) : 1);
         }
       }
-      const at = (k: string) => sum.get(k) ?? 0;
-      const floors: CounterFloor[] = JOB_COUNTERS.map((counter) => ({ counter, floor: at(counter) }));
+      const at = (m: Map<string, number>, k: string) => m.get(k) ?? 0;
+      const bound = (counter: string): CounterBound => ({
+        counter,
+        floor: at(least, counter),
+        ...(baseline ? { ceiling: counterValue(baseline, counter) + at(most, counter) } : {}),
+      });
+      const bounds: CounterBound[] = JOB_COUNTERS.map(bound);
       // What `retried` counts and which workers count as running are the emulator's readings
       // (the spec names the counters only): strict holds them to the model's, lenient asks only
-      // that a busy worker be counted as a worker.
-      if (profile === "strict") floors.push({ counter: "jobs.retried", floor: at("jobs.retried") }, { counter: "workers.running", floor: at("workers.running") });
-      else floors.push({ counter: "workers.idle + workers.running", floor: Math.min(at("workers.running"), 1) });
-      return floors;
+      // that a busy worker be counted as a worker. Workers serve every user of an endpoint: no ceiling.
+      if (profile === "strict") bounds.push(bound("jobs.retried"), { counter: "workers.running", floor: at(least, "workers.running") });
+      else bounds.push({ counter: "workers.idle + workers.running", floor: Math.min(at(least, "workers.running"), 1) });
+      return bounds;
     },
   };
 }
 
-/** A counter's value in a health answer, by its name in a CounterFloor (a sum of names added up). */
-export function counterValue(body: { readonly jobs?: Readonly<Record<string, unknown>>; readonly workers?: Readonly<Record<string, unknown>> }, counter: string): number {
+/** A counter's value in a health answer, by its name in a CounterBound (a sum of names added up). */
+export function counterValue(body: HealthBody, counter: string): number {
   return counter.split(" + ").reduce((total, name) => {
     const [group, key] = name.split(".") as ["jobs" | "workers", string];
     const v = body[group]?.[key];

@@ -1,6 +1,6 @@
 /**
  * The shadow platform follows the target (the platform model's pods and jobs adopt the states
- * the target was read in, and take the commands it accepted), and the health oracle's floors
+ * the target was read in, and take the commands it accepted), and the health oracle's bounds
  * come from the model's count of the run's jobs.
  */
 import t from "tap";
@@ -75,22 +75,34 @@ t.test("the pod sets are the model's answers", async (t) => {
   t.same(strict.pods.drift("STARTING"), ["STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"]);
 });
 
-t.test("health floors: the model's count of the run's jobs, the least over the states each may be in", async (t) => {
+t.test("health bounds: the model's count of the run's jobs, the least and the most over the states each may be in", async (t) => {
   const strict = modelHealthOracle("strict");
   const lenient = modelHealthOracle("lenient");
-  const floor = (o: typeof strict, jobs: Parameters<typeof strict.floors>[0], counter: string) => o.floors(jobs).find((f) => f.counter === counter)?.floor;
-  const jobs = [{ possible: ["COMPLETED"] }, { possible: ["COMPLETED"] }, { possible: ["IN_PROGRESS"] }, { possible: ["IN_QUEUE", "IN_PROGRESS"] }, { possible: ["TIMED_OUT"] }];
-  t.equal(floor(strict, jobs, "jobs.completed"), 2);
-  t.equal(floor(strict, jobs, "jobs.inProgress"), 1, "a job that may still be queued counts in neither");
-  t.equal(floor(strict, jobs, "jobs.inQueue"), 0);
-  t.equal(floor(strict, jobs, "jobs.failed"), 1, "TIMED_OUT counts as failed");
-  t.equal(floor(strict, jobs, "workers.running"), 1);
-  t.equal(floor(lenient, jobs, "workers.idle + workers.running"), 1, "lenient: a busy worker is some worker");
-  t.equal(floor(lenient, jobs, "jobs.retried"), undefined, "lenient: what retried counts is not the spec's");
-  t.equal(floor(strict, [{ possible: ["CANCELLED"] }], "jobs.completed"), 0, "a CANCELLED job counts nowhere");
+  type Jobs = Parameters<typeof strict.bounds>[0];
+  const bound = (o: typeof strict, jobs: Jobs, counter: string, baseline?: Parameters<typeof strict.bounds>[1]) => o.bounds(jobs, baseline).find((f) => f.counter === counter);
+  const jobs: Jobs = [{ possible: ["COMPLETED"] }, { possible: ["COMPLETED"] }, { possible: ["IN_PROGRESS"] }, { possible: ["IN_QUEUE", "IN_PROGRESS"] }, { possible: ["TIMED_OUT"] }];
+  t.equal(bound(strict, jobs, "jobs.completed")?.floor, 2);
+  t.equal(bound(strict, jobs, "jobs.inProgress")?.floor, 1, "a job that may still be queued counts in neither");
+  t.equal(bound(strict, jobs, "jobs.inQueue")?.floor, 0);
+  t.equal(bound(strict, jobs, "jobs.failed")?.floor, 1, "TIMED_OUT counts as failed");
+  t.equal(bound(strict, jobs, "workers.running")?.floor, 1);
+  t.equal(bound(lenient, jobs, "workers.idle + workers.running")?.floor, 1, "lenient: a busy worker is some worker");
+  t.equal(bound(lenient, jobs, "jobs.retried"), undefined, "lenient: what retried counts is not the spec's");
+  t.equal(bound(strict, [{ possible: ["CANCELLED"] }], "jobs.completed")?.floor, 0, "a CANCELLED job counts nowhere");
+  t.equal(bound(strict, jobs, "jobs.completed")?.ceiling, undefined, "no ceiling without a baseline: other users may add anything");
   // A counter that went backwards: two COMPLETED jobs of the run's own, and the answer says 1.
   const body = { jobs: { completed: 1, failed: 1, inProgress: 1, inQueue: 0, retried: 0 }, workers: { idle: 0, running: 1 } };
-  const below = strict.floors(jobs).filter((f) => counterValue(body, f.counter) < f.floor);
+  const below = strict.bounds(jobs).filter((f) => counterValue(body, f.counter) < f.floor);
   t.same(below.map((f) => f.counter), ["jobs.completed"]);
   t.equal(counterValue(body, "workers.idle + workers.running"), 1);
+  // With a baseline nothing else moves: at most baseline plus what the jobs may add.
+  const baseline = { jobs: { completed: 3, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }, workers: { idle: 1, running: 0 } };
+  t.equal(bound(strict, jobs, "jobs.completed", baseline)?.ceiling, 5);
+  t.equal(bound(strict, jobs, "jobs.inQueue", baseline)?.ceiling, 1, "only the job that may still be queued");
+  t.equal(bound(strict, jobs, "jobs.inProgress", baseline)?.ceiling, 2);
+  // A job counted twice: the COMPLETED ones also as queued.
+  const twice = { jobs: { completed: 5, failed: 1, inProgress: 1, inQueue: 3, retried: 0 }, workers: { idle: 0, running: 1 } };
+  const above = strict.bounds(jobs, baseline).filter((f) => f.ceiling !== undefined && counterValue(twice, f.counter) > f.ceiling);
+  t.same(above.map((f) => f.counter), ["jobs.inQueue"]);
+  t.equal(bound(strict, [{ possible: [] }], "jobs.failed", baseline)?.ceiling, 1, "a job in no known state may add one anywhere");
 });

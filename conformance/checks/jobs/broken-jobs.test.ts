@@ -20,6 +20,8 @@ interface Case {
   readonly name: string;
   readonly rule: string;
   readonly breakage: Breakage;
+  /** The profile the rule is judged under (default lenient). */
+  readonly profile?: "lenient" | "strict";
   /** What the replay's output must show. */
   readonly shows: (stdout: string) => boolean;
 }
@@ -69,6 +71,20 @@ const cases: readonly Case[] = [
     })(),
     // The replay meets the same target, which still holds the first run's jobs: it shows the read that failed, after a job read COMPLETED.
     shows: (out) => /"status":"COMPLETED"/.test(out) && /\/health\b/.test(lastAnswer(out).split("\n")[0] ?? "") && /"completed":\d+/.test(lastAnswer(out)),
+  },
+  {
+    name: "health counts every completed job as queued too (a job counted twice)",
+    rule: "jobs.health.counters",
+    profile: "strict",
+    breakage: (req, next) => {
+      const out = next(req);
+      if (jobOp(req) !== "health") return out;
+      return mapAnswer(out, (r) => {
+        const jobs = body(r)["jobs"] as Record<string, number>;
+        return { ...r, body: { ...body(r), jobs: { ...jobs, inQueue: jobs["inQueue"]! + jobs["completed"]! } } };
+      });
+    },
+    shows: (out) => /\/health\b/.test(lastAnswer(out).split("\n")[0] ?? "") && /"inQueue":[1-9]/.test(lastAnswer(out)),
   },
   {
     name: "purge-queue counts three jobs more than it removed",
@@ -122,7 +138,7 @@ for (const c of cases) {
   t.test(`${c.name}: ${c.rule} fails, and its curl script shows it`, async (t) => {
     const target = await startTarget(c.breakage);
     t.teardown(() => target.stop());
-    const { report, exitCode } = await runJobs(target, { only: [c.rule] });
+    const { report, exitCode } = await runJobs(target, { only: [c.rule], ...(c.profile ? { profile: c.profile } : {}) });
     const result = report.rules.find((r) => r.id === c.rule);
     t.equal(result?.status, "fail", `${c.rule} fails`);
     t.equal(exitCode, 1);

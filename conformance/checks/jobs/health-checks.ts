@@ -7,7 +7,7 @@
  */
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
-import { counterValue, type HealthJob } from "../../oracle/health-oracle.ts";
+import { counterValue, type HealthBody, type HealthJob } from "../../oracle/health-oracle.ts";
 import { schemaErrors } from "../support/schema.ts";
 import { FINISH_BUDGET_MS, STEP_MS } from "./support/budgets.ts";
 import { asJob, isNonNegativeInteger, isObject, show } from "./support/job-body.ts";
@@ -49,33 +49,34 @@ async function statuses(session: JobSession): Promise<Map<string, string | undef
 }
 
 /**
- * The floors of every counter at one health read, from the oracle: each of the suite's jobs in
- * the states it may have been in while health was computed (those between its read just before
- * and its read just after), counted as the platform model counts it.
+ * The suite's jobs at one health read, for the oracle: each in the states it may have been in
+ * while health was computed (those between its read just before and its read just after), with
+ * its shadow. A job not read either time may have been in any state.
  */
 function healthJobs(session: JobSession, before: Map<string, string | undefined>, after: Map<string, string | undefined>): HealthJob[] {
   const drift = session.trace.oracle.jobs.drift;
-  const jobs: HealthJob[] = [];
-  for (const id of session.jobIds) {
+  return session.jobIds.map((id) => {
     const b = before.get(id);
     const a = after.get(id);
-    if (b === undefined || a === undefined) continue;
-    const possible = drift([b]).filter((s) => drift([s]).includes(a));
-    const shadow = b === a ? session.trace.shadowHealth(id) : undefined;
-    jobs.push({ possible, ...(shadow ? { shadow } : {}) });
-  }
-  return jobs;
+    const shadow = session.trace.shadowHealth(id);
+    const possible = b === undefined || a === undefined ? [] : drift([b]).filter((s) => drift([s]).includes(a));
+    return { possible, steady: b !== undefined && b === a, ...(shadow ? { shadow } : {}) };
+  });
 }
 
-/** Reads health between two reads of every job, and holds each counter to the oracle's floor. */
-async function judgeHealth(session: JobSession): Promise<void> {
+/**
+ * Reads health between two reads of every job, and holds each counter to the oracle's bounds:
+ * at least what the suite's own jobs add, and, given a baseline, at most the baseline plus the
+ * most they may add.
+ */
+async function judgeHealth(session: JobSession, baseline?: HealthBody): Promise<void> {
   const before = await statuses(session);
   const health = await session.health();
   const after = await statuses(session);
   const problems = healthProblems(health);
   if (problems.length) violated(session, health.exchange, `a well-formed health answer; ${problems.join("; ")}`);
-  const body = health.json as { jobs: Record<string, number>; workers: Record<string, number> };
-  for (const { counter, floor } of session.trace.oracle.health.floors(healthJobs(session, before, after))) {
+  const body = health.json as HealthBody;
+  for (const { counter, floor, ceiling } of session.trace.oracle.health.bounds(healthJobs(session, before, after), baseline)) {
     const value = counterValue(body, counter);
     if (value < floor) {
       violated(
@@ -84,33 +85,44 @@ async function judgeHealth(session: JobSession): Promise<void> {
         `${counter} of at least ${floor}: the suite's own jobs, in the states they read just before and just after this health read, count that much in the platform model (health reports the endpoint's job and worker counts; other users' jobs may only add to it); got ${value}`,
       );
     }
+    if (ceiling !== undefined && value > ceiling) {
+      violated(
+        session,
+        health.exchange,
+        `${counter} of at most ${ceiling}: its value before this check's jobs (${counterValue(baseline!, counter)}) plus the most those jobs add in the platform model, which counts each job once (strict: the emulator counts the caller's own jobs, and while the suite moves the clock nothing else adds to them); got ${value}`,
+      );
+    }
   }
 }
 
 /**
  * Health read after each step of a small history (a job completed, one failed and, under
- * strict, retried, one running, one queued), each read held to the floors the oracle computes
+ * strict, retried, one running, one queued), each read held to the bounds the oracle computes
  * from the suite's jobs at that moment: a counter that goes back below what the suite's own jobs
- * make it fails, wherever in the history it happens.
+ * make it fails, wherever in the history it happens, and under strict one that counts a job twice.
  */
 export async function checkHealthCounters(ctx: CheckContext): Promise<CheckOutcome | void> {
   const strict = ctx.options.profile === "strict";
   return scenario(ctx, async (session) => {
+    // Ceilings need a baseline nothing else moves: under strict, where the suite moves the clock
+    // (no other check runs meanwhile, and what earlier checks left is final, so it can only expire).
+    const first = strict && ctx.controlApi ? await session.health() : undefined;
+    const baseline = first && is2xx(first) && isObject(first.json) ? (first.json as HealthBody) : undefined;
     const finish = async (input: Record<string, unknown>) => {
       const { id } = await session.run(input);
       if (id !== undefined) await session.untilFinal(id, { budgetMs: FINISH_BUDGET_MS, stepMs: STEP_MS });
       return id;
     };
     await finish({});
-    await judgeHealth(session);
+    await judgeHealth(session, baseline);
     const failed = await finish(fail("cpsim health counters"));
     if (strict && failed !== undefined && session.trace.last(failed) === "FAILED") {
       if (is2xx(await session.retry(failed))) await session.untilFinal(failed, { budgetMs: FINISH_BUDGET_MS, stepMs: STEP_MS });
     }
-    await judgeHealth(session);
+    await judgeHealth(session, baseline);
     await submitRunning(session);
     await submitQueued(session);
-    await judgeHealth(session);
+    await judgeHealth(session, baseline);
     return undefined;
   });
 }
