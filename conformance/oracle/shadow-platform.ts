@@ -8,14 +8,14 @@
  * model's own: `shadowId` maps a target id to its shadow's. Every shadow runs on its own manual
  * clock, seeded from the run's seed and the entity's order, so a run's shadows are reproducible.
  */
-import type { PodStatus } from "../../sim/domain/pods/index.ts";
-import type { Health, JobStatus } from "../../sim/domain/serverless/index.ts";
-import { hashString } from "../../sim/domain/hash32.ts";
+import { POD_STATUSES, type PodStatus } from "../../sim/domain/pods/index.ts";
+import { JOB_STATUSES, type Health, type JobStatus } from "../../sim/domain/serverless/index.ts";
+import { ruleSeed } from "../seeds.ts";
 import type { JobCommand, PodOperation } from "./oracle.ts";
 import { JobModel, PodModel, type PodKind } from "./shadow-models.ts";
 
-const POD_STATES: readonly string[] = ["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"];
-const JOB_STATES: readonly string[] = ["IN_QUEUE", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"];
+const POD_STATES: readonly string[] = POD_STATUSES;
+const JOB_STATES: readonly string[] = JOB_STATUSES;
 const isSuccess = (status: number) => status >= 200 && status < 300;
 
 export class ShadowPlatform {
@@ -27,7 +27,8 @@ export class ShadowPlatform {
   constructor(readonly seed: number) {}
 
   private nextSeed(): number {
-    return hashString(String(this.made++), this.seed);
+    // Derived as a rule's seed is: the n-th shadow of a run always draws the same.
+    return ruleSeed(this.seed, `shadow ${this.made++}`);
   }
 
   // ---- pods
