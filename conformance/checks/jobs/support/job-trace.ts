@@ -3,7 +3,8 @@
  * platform) stepped beside it, checked against the oracle (conformance/oracle): an observation
  * must be one of the states the oracle allows from the shadow's state, and an accepted cancel
  * or retry must answer within the set the oracle gives for that command (under the lenient
- * profile an accepted repeat that moves nothing is allowed; under strict only the emulator's move). Polling sees a job only now and then, so an observation
+ * profile an accepted repeat that moves nothing is allowed; under strict only the emulator's
+ * move). Polling sees a job only now and then, so an observation
  * is legal when the spec's moves can reach it from what was possible before: IN_QUEUE to
  * COMPLETED is fine (through IN_PROGRESS), COMPLETED to anything is not. Cancel and retry are
  * moves the suite makes itself, so they are only allowed across a cancel or retry it sent.
@@ -65,6 +66,11 @@ export class JobTrace {
     this.shadow.jobSubmitted(jobId, start);
     this.lastSeen.set(jobId, observed ? start : NONE);
     if (observed) this.note(NONE, start);
+  }
+
+  /** How many jobs the trace follows (each with its shadow). */
+  get size(): number {
+    return this.lastSeen.size;
   }
 
   /** The last status seen of a job, if any. */
