@@ -97,9 +97,10 @@ async function judgeHealth(session: JobSession, baseline?: HealthBody): Promise<
 
 /**
  * Health read after each step of a small history (a job completed, one failed and, under
- * strict, retried, one running, one queued), each read held to the bounds the oracle computes
- * from the suite's jobs at that moment: a counter that goes back below what the suite's own jobs
- * make it fails, wherever in the history it happens, and under strict one that counts a job twice.
+ * strict, retried, one running, one queued, then time with nothing sent), each read held to the
+ * bounds the oracle computes from the suite's jobs at that moment: a counter that goes back below
+ * what the suite's own jobs make it fails, wherever in the history it happens, and under strict
+ * one that counts a job twice.
  */
 export async function checkHealthCounters(ctx: CheckContext): Promise<CheckOutcome | void> {
   const strict = ctx.options.profile === "strict";
@@ -122,6 +123,9 @@ export async function checkHealthCounters(ctx: CheckContext): Promise<CheckOutco
     await judgeHealth(session, baseline);
     await submitRunning(session);
     await submitQueued(session);
+    await judgeHealth(session, baseline);
+    // With nothing sent, time passes (on a real-time target it passes anyway): the jobs move as the model lets them, and the bounds with them.
+    if (session.virtual) await session.advance(5_000);
     await judgeHealth(session, baseline);
     return undefined;
   });
