@@ -5,6 +5,8 @@ export { defaultOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, reproduce
 export { CheckRegistry, checks, registerCheck, type RegisterOptions } from "./check-registry.ts";
 export type { CheckContext, CheckDefinition, CheckFn, CheckGroup, CheckNeeds, CheckOutcome, FailureInput, Oracle } from "./check.ts";
 export { platformOracle } from "./oracle/platform-oracle.ts";
+export { ShadowPlatform } from "./oracle/shadow-platform.ts";
+export { counterValue, type CounterBound, type HealthBody, type HealthJob, type HealthOracle } from "./oracle/health-oracle.ts";
 export { describeOutcomes, nextAfter, outcomesFor, statusMatches, type JobCommand, type JobOracle, type Outcome, type PodOperation, type PodOracle, type StatusPattern } from "./oracle/oracle.ts";
 export { planLanes, type Lane, type Plan } from "./schedule.ts";
 export { makeFailure, type Failure, type FailureEvidence, type FailureSource } from "./failure.ts";

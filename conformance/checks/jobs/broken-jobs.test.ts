@@ -16,10 +16,22 @@ function blocks(stdout: string): string[] {
   return stdout.split(/^### /m).slice(1);
 }
 
+/** Rewrites the `jobs` of health's answers, from the `from`-th one on (0: every one). */
+function editHealthJobs(edit: (jobs: Record<string, number>) => Body, from = 0): Breakage {
+  let reads = 0;
+  return (req, next) => {
+    const out = next(req);
+    if (jobOp(req) !== "health" || reads++ < from) return out;
+    return mapAnswer(out, (r) => ({ ...r, body: { ...body(r), jobs: edit(body(r)["jobs"] as Record<string, number>) } }));
+  };
+}
+
 interface Case {
   readonly name: string;
   readonly rule: string;
   readonly breakage: Breakage;
+  /** The profile the rule is judged under (default lenient). */
+  readonly profile?: "lenient" | "strict";
   /** What the replay's output must show. */
   readonly shows: (stdout: string) => boolean;
 }
@@ -43,15 +55,22 @@ const cases: readonly Case[] = [
   {
     name: "health leaves out jobs.retried",
     rule: "jobs.health.shape",
-    breakage: (req, next) => {
-      const out = next(req);
-      if (jobOp(req) !== "health") return out;
-      return mapAnswer(out, (r) => {
-        const { retried: _retried, ...jobs } = body(r)["jobs"] as Body;
-        return { ...r, body: { ...body(r), jobs } };
-      });
-    },
+    breakage: editHealthJobs(({ retried: _retried, ...jobs }) => jobs),
     shows: (out) => /"inQueue"/.test(lastAnswer(out)) && !/"retried"/.test(lastAnswer(out)),
+  },
+  {
+    name: "health forgets a completed job after its first read (a counter that goes backwards)",
+    rule: "jobs.health.counters",
+    breakage: editHealthJobs((jobs) => ({ ...jobs, completed: Math.max(0, jobs["completed"]! - 1) }), 1),
+    // The replay meets the same target, which still holds the first run's jobs: it shows the read that failed, after a job read COMPLETED.
+    shows: (out) => /"status":"COMPLETED"/.test(out) && /\/health\b/.test(lastAnswer(out).split("\n")[0] ?? "") && /"completed":\d+/.test(lastAnswer(out)),
+  },
+  {
+    name: "health counts every completed job as queued too (a job counted twice)",
+    rule: "jobs.health.counters",
+    profile: "strict",
+    breakage: editHealthJobs((jobs) => ({ ...jobs, inQueue: jobs["inQueue"]! + jobs["completed"]! })),
+    shows: (out) => /\/health\b/.test(lastAnswer(out).split("\n")[0] ?? "") && /"inQueue":[1-9]/.test(lastAnswer(out)),
   },
   {
     name: "purge-queue counts three jobs more than it removed",
@@ -105,7 +124,7 @@ for (const c of cases) {
   t.test(`${c.name}: ${c.rule} fails, and its curl script shows it`, async (t) => {
     const target = await startTarget(c.breakage);
     t.teardown(() => target.stop());
-    const { report, exitCode } = await runJobs(target, { only: [c.rule] });
+    const { report, exitCode } = await runJobs(target, { only: [c.rule], ...(c.profile ? { profile: c.profile } : {}) });
     const result = report.rules.find((r) => r.id === c.rule);
     t.equal(result?.status, "fail", `${c.rule} fails`);
     t.equal(exitCode, 1);

@@ -2,12 +2,12 @@
  * health (spec, rule 8 and "Other job responses"): `jobs` {completed, failed, inProgress,
  * inQueue, retried} and `workers` {idle, running}, all integers, and counts that agree with what
  * the suite can see of its own jobs. Other users may share the endpoint, so only lower bounds
- * hold: a job of the suite's that reads the same state just before and just after the health
- * read was in that state when health was computed (no state comes back once left, without a
- * retry), so health's counter for that state must count it.
+ * hold; the oracle computes them (conformance/oracle/health-oracle.ts) from the platform model's
+ * count of each of the suite's jobs in the states it may have been in during the read.
  */
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
+import { counterValue, type HealthBody, type HealthJob } from "../../oracle/health-oracle.ts";
 import { schemaErrors } from "../support/schema.ts";
 import { FINISH_BUDGET_MS, STEP_MS } from "./support/budgets.ts";
 import { asJob, isNonNegativeInteger, isObject, show } from "./support/job-body.ts";
@@ -48,54 +48,85 @@ async function statuses(session: JobSession): Promise<Map<string, string | undef
   return out;
 }
 
+/**
+ * The suite's jobs at one health read, for the oracle: each in the states it may have been in
+ * while health was computed (those between its read just before and its read just after), with
+ * its shadow. A job not read either time may have been in any state.
+ */
+function healthJobs(session: JobSession, before: Map<string, string | undefined>, after: Map<string, string | undefined>): HealthJob[] {
+  const drift = session.trace.oracle.jobs.drift;
+  return session.jobIds.map((id) => {
+    const b = before.get(id);
+    const a = after.get(id);
+    const shadow = session.trace.shadowHealth(id);
+    const possible = b === undefined || a === undefined ? [] : drift([b]).filter((s) => drift([s]).includes(a));
+    return { possible, steady: b !== undefined && b === a, ...(shadow ? { shadow } : {}) };
+  });
+}
+
+/**
+ * Reads health between two reads of every job, and holds each counter to the oracle's bounds:
+ * at least what the suite's own jobs add, and, given a baseline, at most the baseline plus the
+ * most they may add.
+ */
+async function judgeHealth(session: JobSession, baseline?: HealthBody): Promise<void> {
+  const before = await statuses(session);
+  const health = await session.health();
+  const after = await statuses(session);
+  const problems = healthProblems(health);
+  if (problems.length) violated(session, health.exchange, `a well-formed health answer; ${problems.join("; ")}`);
+  const body = health.json as HealthBody;
+  for (const { counter, floor, ceiling } of session.trace.oracle.health.bounds(healthJobs(session, before, after), baseline)) {
+    const value = counterValue(body, counter);
+    if (value < floor) {
+      violated(
+        session,
+        health.exchange,
+        `${counter} of at least ${floor}: the suite's own jobs, in the states they read just before and just after this health read, count that much in the platform model (health reports the endpoint's job and worker counts; other users' jobs may only add to it); got ${value}`,
+      );
+    }
+    if (ceiling !== undefined && value > ceiling) {
+      violated(
+        session,
+        health.exchange,
+        `${counter} of at most ${ceiling}: its value before this check's jobs (${counterValue(baseline!, counter)}) plus the most those jobs add in the platform model, which counts each job once (strict: the emulator counts the caller's own jobs, and while the suite moves the clock nothing else adds to them); got ${value}`,
+      );
+    }
+  }
+}
+
+/**
+ * Health read after each step of a small history (a job completed, one failed and, under
+ * strict, retried, one running, one queued, then time with nothing sent), each read held to the
+ * bounds the oracle computes from the suite's jobs at that moment: a counter that goes back below
+ * what the suite's own jobs make it fails, wherever in the history it happens, and under strict
+ * one that counts a job twice.
+ */
 export async function checkHealthCounters(ctx: CheckContext): Promise<CheckOutcome | void> {
   const strict = ctx.options.profile === "strict";
   return scenario(ctx, async (session) => {
+    // Ceilings need a baseline nothing else moves: under strict, where the suite moves the clock
+    // (no other check runs meanwhile, and what earlier checks left is final, so it can only expire).
+    const first = strict && ctx.controlApi ? await session.health() : undefined;
+    const baseline = first && is2xx(first) && isObject(first.json) ? (first.json as HealthBody) : undefined;
     const finish = async (input: Record<string, unknown>) => {
       const { id } = await session.run(input);
       if (id !== undefined) await session.untilFinal(id, { budgetMs: FINISH_BUDGET_MS, stepMs: STEP_MS });
       return id;
     };
     await finish({});
+    await judgeHealth(session, baseline);
     const failed = await finish(fail("cpsim health counters"));
-    let retried = false;
     if (strict && failed !== undefined && session.trace.last(failed) === "FAILED") {
-      retried = is2xx(await session.retry(failed));
-      if (retried) await session.untilFinal(failed, { budgetMs: FINISH_BUDGET_MS, stepMs: STEP_MS });
+      if (is2xx(await session.retry(failed))) await session.untilFinal(failed, { budgetMs: FINISH_BUDGET_MS, stepMs: STEP_MS });
     }
+    await judgeHealth(session, baseline);
     await submitRunning(session);
     await submitQueued(session);
-
-    const before = await statuses(session);
-    const health = await session.health();
-    const after = await statuses(session);
-    const problems = healthProblems(health);
-    if (problems.length) violated(session, health.exchange, `a well-formed health answer; ${problems.join("; ")}`);
-
-    const steady = (status: string) => session.jobIds.filter((id) => before.get(id) === status && after.get(id) === status).length;
-    const body = health.json as { jobs: Record<string, number>; workers: Record<string, number> };
-    const floors: [string, number, number][] = [
-      ["jobs.completed", body.jobs["completed"] as number, steady("COMPLETED")],
-      ["jobs.failed", body.jobs["failed"] as number, steady("FAILED")],
-      ["jobs.inProgress", body.jobs["inProgress"] as number, steady("IN_PROGRESS")],
-      ["jobs.inQueue", body.jobs["inQueue"] as number, steady("IN_QUEUE")],
-    ];
-    const busy = steady("IN_PROGRESS");
-    if (strict) {
-      floors.push(["workers.running", body.workers["running"] as number, busy]);
-      if (retried && before.get(failed as string) !== undefined && after.get(failed as string) !== undefined) floors.push(["jobs.retried", body.jobs["retried"] as number, 1]);
-    } else {
-      floors.push(["workers.idle + workers.running", (body.workers["idle"] as number) + (body.workers["running"] as number), Math.min(busy, 1)]);
-    }
-    for (const [name, value, floor] of floors) {
-      if (value < floor) {
-        violated(
-          session,
-          health.exchange,
-          `${name} of at least ${floor}: that many of the suite's own jobs read the matching state both just before and just after this health read (health reports the endpoint's job and worker counts); got ${value}`,
-        );
-      }
-    }
+    await judgeHealth(session, baseline);
+    // With nothing sent, time passes (on a real-time target it passes anyway): the jobs move as the model lets them, and the bounds with them.
+    if (session.virtual) await session.advance(5_000);
+    await judgeHealth(session, baseline);
     return undefined;
   });
 }

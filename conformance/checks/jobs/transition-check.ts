@@ -1,22 +1,23 @@
 /**
  * jobs.transition-legal: a stateful property. fast-check draws a sequence of job operations
  * (submit a job that echoes, sleeps or fails; let time pass; read a job; cancel it; retry it),
- * runs it against the target, and every answer is held to the spec's table of job states
- * (support/job-trace.ts). After the sequence every job is followed to its end, so a cancelled
- * job that completes anyway, or a retried one that never comes back, shows up too. A failing
- * sequence shrinks to the fewest operations that still break the table.
+ * runs it against the target, and every answer is held to the oracle's set of outcomes computed
+ * from the job's shadow in the platform model, which follows the target (support/job-trace.ts;
+ * the trace is fast-check's model). After the sequence every job is followed to its end, so a
+ * cancelled job that completes anyway, or a retried one that never comes back, shows up too. A
+ * failing sequence shrinks to the fewest operations that still break the table.
  */
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import { FINISH_BUDGET_MS } from "./support/budgets.ts";
 import type { JobSession } from "./support/job-session.ts";
+import type { JobTrace } from "./support/job-trace.ts";
 import { fail, failMessageArb, sleep, type Input } from "./support/inputs.ts";
 import { property, runsFor, Violation } from "./support/property.ts";
 import { withSession } from "./support/with-session.ts";
 
-interface Model {
-  jobs: number;
-}
+/** fast-check's model: the session's trace, whose jobs are the platform model's shadows of the target's. */
+type Model = JobTrace;
 
 interface Real {
   readonly session: JobSession;
@@ -36,7 +37,7 @@ function assertLegal(real: Real): void {
 
 abstract class JobCommand implements fc.AsyncCommand<Model, Real> {
   check(model: Readonly<Model>): boolean {
-    return model.jobs > 0;
+    return model.size > 0;
   }
   abstract run(model: Model, real: Real): Promise<void>;
   abstract toString(): string;
@@ -49,12 +50,9 @@ class Submit extends JobCommand {
   override check(): boolean {
     return true;
   }
-  async run(model: Model, real: Real): Promise<void> {
+  async run(_model: Model, real: Real): Promise<void> {
     const { id } = await real.session.run(this.input);
-    if (id !== undefined) {
-      real.ids.push(id);
-      model.jobs++;
-    }
+    if (id !== undefined) real.ids.push(id);
     assertLegal(real);
   }
   toString(): string {
@@ -120,7 +118,7 @@ export async function checkTransitionLegal(ctx: CheckContext): Promise<CheckOutc
     (cmds) =>
       withSession(ctx, async (session) => {
         const real: Real = { session, ids: [] };
-        await fc.asyncModelRun(() => ({ model: { jobs: 0 }, real }), cmds);
+        await fc.asyncModelRun(() => ({ model: session.trace, real }), cmds);
         for (const id of real.ids) {
           await session.untilFinal(id, { budgetMs: FINISH_BUDGET_MS, stepMs: 3_000 });
           assertLegal(real);

@@ -10,7 +10,8 @@ import "./lifecycle-host-taken.ts";
 import "./lifecycle-action-body.ts";
 import "./lifecycle-not-found.ts";
 import type { ConformanceReport } from "../../../reports/conformance-report.ts";
-import type { ApiResponse } from "../../../sim/api/types.ts";
+import type { ApiRequest, ApiResponse } from "../../../sim/api/types.ts";
+import type { EmulatorBackend } from "../../../sim/http/index.ts";
 import { editPods, replay, runChecks, startTarget, type Breakage } from "./lifecycle-test-target.ts";
 
 const isPodsRoute = (path: string) => path.startsWith("/v2/pods");
@@ -61,6 +62,42 @@ interface BrokenCase {
   readonly breakage: Breakage;
   /** What the replayed script's output shows. */
   readonly shows: RegExp;
+}
+
+/** The pod a POST /v2/pods/{id}/action {"action": "start"} names, as the real backend has it, when it is TERMINATED. */
+function terminatedStartTarget(req: ApiRequest, inner: EmulatorBackend): Record<string, any> | undefined {
+  const m = /^\/v2\/pods\/([^/]+)\/action$/.exec(req.path);
+  if (!m || req.method !== "POST" || (req.body as { action?: unknown } | undefined)?.action !== "start") return undefined;
+  const read = inner.handle({ ...req, method: "GET", path: `/v2/pods/${m[1]}`, body: undefined });
+  const pod = read.kind === "response" && read.response.status === 200 ? (read.response.body as Record<string, any>) : undefined;
+  return pod?.status === "TERMINATED" ? pod : undefined;
+}
+
+const JSON_HEADERS = { "content-type": "application/json" };
+
+/** Answers 200 with the pod, unchanged, to a start of a TERMINATED pod (the emulator answers 409); `seen` counts them. */
+function acceptStartOfTerminated(seen = { count: 0 }): Breakage {
+  return {
+    request: (req, inner) => {
+      const pod = terminatedStartTarget(req, inner);
+      if (pod) seen.count++;
+      return pod ? { status: 200, headers: JSON_HEADERS, body: pod } : undefined;
+    },
+  };
+}
+
+/** Answers 200 to a start of a TERMINATED pod, and from then on reads that pod STARTING: a revival. */
+function reviveTerminated(): Breakage {
+  const revived = new Set<string>();
+  return {
+    request: (req, inner) => {
+      const pod = terminatedStartTarget(req, inner);
+      if (!pod) return undefined;
+      revived.add(pod.id);
+      return { status: 200, headers: JSON_HEADERS, body: { ...pod, status: "STARTING" } };
+    },
+    response: (req, res) => (req.method === "GET" && isPodsRoute(req.path) ? editPods(res, (p) => revived.has(p.id) && (p.status = "STARTING")) : res),
+  };
 }
 
 const cases: BrokenCase[] = [
@@ -131,7 +168,31 @@ const cases: BrokenCase[] = [
     },
     shows: /### \d+\/\d+ POST \S+\/action\s+HTTP\/1\.1 200/,
   },
+  {
+    name: "start of a TERMINATED pod answered 200 (strict: the model refuses it)",
+    rule: "pods.action.allowed-in-status",
+    profile: "strict",
+    breakage: acceptStartOfTerminated(),
+    shows: /### \d+\/\d+ POST \S+\/action\s+HTTP\/1\.1 200[^{]*\{[^\n]*"status":"TERMINATED"/,
+  },
+  {
+    name: "a TERMINATED pod that a start brings back",
+    rule: "pods.transition-legal",
+    profile: "lenient",
+    breakage: reviveTerminated(),
+    shows: /"status":"TERMINATED"[\s\S]*### \d+\/\d+ POST \S+\/action\s+HTTP\/1\.1 200[^{]*\{[^\n]*"status":"STARTING"/,
+  },
 ];
+
+t.test("lenient accepts both readings of a start of a TERMINATED pod: refused, or accepted leaving it TERMINATED", async (t) => {
+  const seen = { count: 0 };
+  const target = await startTarget(acceptStartOfTerminated(seen));
+  t.teardown(() => target.close());
+  const report = await runChecks(target, ["pods.action.allowed-in-status", "pods.transition-legal"], "lenient");
+  t.ok(seen.count > 0, `the run started a TERMINATED pod (${seen.count} times)`);
+  t.equal(report.rules.find((r) => r.id === "pods.transition-legal")?.status, "pass", "the pod stayed TERMINATED: no illegal move");
+  t.not(report.rules.find((r) => r.id === "pods.action.allowed-in-status")?.status, "fail", "the action's answer is choices.md's, not judged under lenient");
+});
 
 for (const c of cases) {
   t.test(`broken: ${c.name} fails ${c.rule}, and its curl script shows it`, async (t) => {

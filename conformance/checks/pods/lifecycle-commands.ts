@@ -2,8 +2,9 @@
  * The commands of the lifecycle model (fast-check's `fc.commands`): create a GPU or CPU pod, read
  * one, list them, let time pass, send an action, DELETE, and switch global networking by PATCH.
  * Each ends by reading the pod(s) it touched, so the rule's checker sees the state after every
- * step. The model is the session itself: `check` only asks whether the command can run (a pod to
- * act on, a route the target has), so a shrunk sequence stays runnable.
+ * step. The model is the session itself, with its shadow platform (the sim/domain model's pods,
+ * sent what the target accepted and following what it was read in): `check` only asks whether
+ * the command can run (a pod to act on, a route the target has), so a shrunk sequence stays runnable.
  */
 import fc from "fast-check";
 import { POD_ACTIONS, type PodAction } from "../../../sim/api/schemas/index.ts";
@@ -58,7 +59,8 @@ class ListPods implements Command {
   }
   async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
     const res = s.note(await listPods(s.ctx));
-    const expectedIds = s.live().filter((p) => !p.terminated).map((p) => p.id);
+    // The pods that exist and are not TERMINATED, in the shadow platform as on the target.
+    const expectedIds = s.live().filter((p) => !p.terminated && s.statusOf(p) !== "TERMINATED").map((p) => p.id);
     await s.observe({ kind: "list", response: res, expectedIds });
     if (routeMissing(res.status)) s.env.support.list = false;
     const pods = jsonObject(res)?.pods;
@@ -105,7 +107,7 @@ class Action implements Command {
     const pod = pick(s, this.n)!;
     const action = this.actionFor(pod);
     this.last = action;
-    const statusBefore = pod.status;
+    const statusBefore = s.statusOf(pod);
     const res = s.note(await podAction(s.ctx, pod.id, action));
     await s.observe({ kind: "operation", pod, operation: action, statusBefore, response: res });
     if (isSuccess(res.status)) {
@@ -130,7 +132,7 @@ class DeletePod implements Command {
   }
   async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
     const pod = pick(s, this.n)!;
-    const statusBefore = pod.status;
+    const statusBefore = s.statusOf(pod);
     const wasTerminated = pod.terminated;
     const res = s.note(await deletePod(s.ctx, pod.id));
     await s.observe({ kind: "operation", pod, operation: "delete", statusBefore, response: res });
@@ -155,7 +157,7 @@ class PatchGlobalNetworking implements Command {
   }
   async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
     const pod = pick(s, this.n, (p) => p.kind === "gpu" && !p.terminated)!;
-    const statusBefore = pod.status;
+    const statusBefore = s.statusOf(pod);
     const res = s.note(await patchPod(s.ctx, pod.id, { globalNetworking: this.enabled }));
     await s.observe({ kind: "operation", pod, operation: "patch", statusBefore, response: res });
     if (isSuccess(res.status)) {

@@ -9,6 +9,7 @@ import type { ClientResponse } from "../../client.ts";
 import type { CurlCapture } from "../../curl.ts";
 import type { Exchange } from "../../recorder.ts";
 import { platformOracle } from "../../oracle/platform-oracle.ts";
+import type { ShadowPlatform } from "../../oracle/shadow-platform.ts";
 import { advance } from "../support/time.ts";
 import { getPod, jsonObject, terminatePod } from "./lifecycle-pods.ts";
 import type { CheckerEnv, InvariantChecker, Observation, TrackedPod } from "./lifecycle-observation.ts";
@@ -65,6 +66,8 @@ export class LifecycleSession {
   readonly pods: TrackedPod[] = [];
   private readonly exchanges: Exchange[] = [];
   private readonly checkerEnv: CheckerEnv;
+  /** The platform model's pods beside the target's: each command the target accepted is sent to them, each state read is adopted. */
+  private readonly shadow: ShadowPlatform;
 
   constructor(readonly env: LifecycleEnv) {
     const volumes = new Map((env.target.volumes ?? []).map((v) => [v.id, v.dataCenterId]));
@@ -78,6 +81,12 @@ export class LifecycleSession {
         return { view: res.status === 200 ? jsonObject(res) : undefined, exchange: res.exchange };
       },
     };
+    this.shadow = this.checkerEnv.oracle.shadow(env.ctx.seed);
+  }
+
+  /** The pod's status in the shadow platform (the state the oracle's sets start from), else the last one read. */
+  statusOf(pod: TrackedPod): string | undefined {
+    return this.shadow.podStatus(pod.id) ?? pod.status;
   }
 
   get ctx(): CheckContext {
@@ -107,6 +116,7 @@ export class LifecycleSession {
     const capture: CurlCapture = { variable: label, fromRequest: this.exchanges.indexOf(res.exchange), field: "id", value: id };
     const pod: TrackedPod = { label, id, kind, body, capture, status: undefined, actions: [], changedBy: undefined, terminated: false, gone: false };
     this.pods.push(pod);
+    this.shadow.podCreated(id, kind);
     return pod;
   }
 
@@ -131,8 +141,10 @@ export class LifecycleSession {
       }
       rc.violation ??= failure;
     }
+    if (obs.kind === "operation") this.shadow.podSent(obs.pod.id, obs.operation, obs.response.status);
     if (obs.kind === "view") {
       const status = typeof obs.view.status === "string" ? obs.view.status : undefined;
+      if (status !== undefined) this.shadow.podObserved(obs.pod.id, status);
       obs.pod.status = status;
       obs.pod.actions = Array.isArray(obs.view.actions) ? obs.view.actions.filter((a): a is string => typeof a === "string") : [];
       // An accepted operation may take effect a moment later: until the status moves, what

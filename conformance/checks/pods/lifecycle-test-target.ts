@@ -83,7 +83,7 @@ export async function startTarget(b: Breakage = {}): Promise<TestTarget> {
 }
 
 /** Runs the given rules against the target, reports into a temporary directory. */
-export async function runChecks(target: TestTarget, only: string, profile: Profile, runs?: number): Promise<ConformanceReport> {
+export async function runChecks(target: TestTarget, only: string | readonly string[], profile: Profile, runs?: number): Promise<ConformanceReport> {
   const dir = await mkdtemp(join(tmpdir(), "cpsim-pods-"));
   try {
     const { report } = await conform(
@@ -92,7 +92,7 @@ export async function runChecks(target: TestTarget, only: string, profile: Profi
         apiKey: target.keys.api,
         restrictedApiKey: target.keys.restricted,
         otherApiKey: target.keys.other,
-        only: [only],
+        only: typeof only === "string" ? [only] : [...only],
         profile,
         seed: 1,
         ...(runs ? { runs } : {}),
