@@ -1,0 +1,85 @@
+/**
+ * How fast the target's clock runs against the suite's, for the rules that compare a duration
+ * the target reports or keeps (delayTime, executionTime, a runsync's wait, how long a result is
+ * kept) with time the suite measured. Where the suite moves the clock (the control API) the two
+ * are one. Elsewhere they need not be: the target may be a simulator going fast (`cpsim serve
+ * --clock real --speed 15` keeps its own time at 15 × the wall clock), and the spec's
+ * milliseconds are the target's.
+ *
+ * Job records carry no timestamp, so the rate is read from what the conformance handler's
+ * contract defines in the target's time: `{"op": "sleep", "ms": S}` waits S milliseconds. A
+ * runsync of it answered COMPLETED after W wall milliseconds shows that the target's clock ran
+ * at least S/W target ms per wall ms (a cold start, the queue and the transport only add to W,
+ * so this is a lower bound). Measured up to three times, each sleep sized to last about a second
+ * of wall time at the estimate before, once per run (the first job rule that needs it pays for
+ * it: about a second against a real-time target). An estimate below 1.5 reads as the wall clock
+ * (1): a target whose clock is slow never makes a bound stricter, and a target that does not
+ * answer the measurement is judged on the wall clock, as before.
+ *
+ * A lower bound can undershoot the true rate by the overhead in W, so a bound on target time
+ * that passed (`atMost`) allows a quarter more when the rate is above 1.
+ */
+import type { CheckContext } from "../../../check.ts";
+import { TargetError } from "../../../errors.ts";
+import { sleep } from "./inputs.ts";
+import { withSession } from "./with-session.ts";
+
+export interface TargetClock {
+  /** Target ms per wall ms: 1 on the wall clock or where the suite moves the clock. */
+  readonly rate: number;
+  /** The most target milliseconds that `wallMs` measured by the suite may stand for. */
+  atMost(wallMs: number): number;
+  /** Wall milliseconds to wait so that at least `targetMs` pass on the target's clock. */
+  wallFor(targetMs: number): number;
+  /** The reading in words, for a rule's message: "" on the wall clock. */
+  readonly note: string;
+}
+
+/** An estimate below this is the wall clock read with overhead. */
+const FAST = 1.5;
+/** The longest sleep the contract allows is 600000 ms; a minute is plenty here. */
+const MAX_SLEEP_MS = 60_000;
+const UNDERSHOOT = 1.25;
+
+export function clockOf(rate: number, how = ""): TargetClock {
+  if (rate < FAST) return { rate: 1, atMost: (ms) => ms, wallFor: (ms) => ms, note: "" };
+  return {
+    rate,
+    atMost: (ms) => Math.ceil(ms * rate * UNDERSHOOT),
+    wallFor: (ms) => Math.ceil(ms / rate),
+    note: ` (durations in the target's time: its clock runs about ${rate.toFixed(1)} × the suite's${how})`,
+  };
+}
+
+const measured = new WeakMap<object, Promise<TargetClock>>();
+
+/** The target's clock, measured once per run (keyed by the run's options). */
+export function targetClock(ctx: CheckContext): Promise<TargetClock> {
+  if (ctx.controlApi) return Promise.resolve(clockOf(1));
+  let clock = measured.get(ctx.options);
+  if (!clock) {
+    clock = measure(ctx);
+    measured.set(ctx.options, clock);
+  }
+  return clock;
+}
+
+async function measure(ctx: CheckContext): Promise<TargetClock> {
+  let rate = 1;
+  let ms = 1_000;
+  try {
+    await withSession(ctx, async (session) => {
+      for (let i = 0; i < 3; i++) {
+        const { res, job } = await session.runsync(sleep(ms), { query: { wait: 120_000 } });
+        if (job?.status !== "COMPLETED") return;
+        const r = ms / Math.max(1, res.durationMs);
+        rate = Math.max(rate, r);
+        if (r < FAST) return;
+        ms = Math.min(MAX_SLEEP_MS, Math.round(1_000 * rate));
+      }
+    });
+  } catch (err) {
+    if (!(err instanceof TargetError)) throw err;
+  }
+  return clockOf(rate, ", measured by the conformance handler's sleep");
+}

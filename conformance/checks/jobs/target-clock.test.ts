@@ -1,0 +1,130 @@
+/**
+ * Durations judged in the target's time (support/target-clock.ts): against the emulator on a
+ * real clock running 15 × the wall clock (what `cpsim serve --clock real --speed 15 --no-control`
+ * serves) the duration rules pass, and the same target reporting an executionTime longer than any
+ * time that passed on its own clock, or dropping a runsync result before its minute, still fails.
+ * On a wall-speed clock the rate reads as 1.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import t from "tap";
+import { PlatformBackend } from "../../../sim/http/platform-backend.ts";
+import { startEmulator } from "../../../sim/http/index.ts";
+import { conform } from "../../conform.ts";
+import { embeddedCatalog, embeddedKeys } from "../../embedded.ts";
+import { breakBackend, mapAnswer, type Breakage } from "./test-target.ts";
+import { clockOf } from "./support/target-clock.ts";
+import "./index.ts";
+
+const DURATION_RULES = ["jobs.execution-time", "jobs.delay-time", "jobs.runsync.wait-not-retention", "jobs.runsync.complete-result"];
+
+/** The emulator on a real clock at `speed` × wall time without the control API, broken by `breakage`. */
+async function realClockTarget(speed: number, breakage?: Breakage) {
+  const catalog = embeddedCatalog();
+  const emulator = await startEmulator({
+    host: "127.0.0.1",
+    port: 0,
+    seed: 1,
+    clock: "real",
+    speed,
+    control: false,
+    createBackend: (o) => {
+      const inner = new PlatformBackend({ ...o, catalog });
+      return breakage ? breakBackend(inner, breakage) : inner;
+    },
+  });
+  const keys = embeddedKeys(catalog);
+  const run = (only: readonly string[]) =>
+    conform({
+      target: emulator.baseUrl,
+      serverlessUrl: emulator.serverlessUrl,
+      apiKey: keys.api,
+      seed: 1,
+      runs: 2,
+      only: [...only],
+      minCoverage: 0,
+      quiet: true,
+      reportDir: mkdtempSync(join(tmpdir(), "cpsim-jobs-clock-")),
+    });
+  return { run, stop: () => emulator.close() };
+}
+
+const isJobAnswer = (path: string) => /^\/v2\/[^/]+\/(status|runsync)(\/|$)/.test(path);
+
+t.test("clockOf: the wall clock is read as it is; a fast clock scales, with room for undershoot", async (t) => {
+  const wall = clockOf(1.2);
+  t.equal(wall.rate, 1, "below 1.5 is the wall clock");
+  t.equal(wall.atMost(2_500), 2_500);
+  t.equal(wall.wallFor(22_000), 22_000);
+  t.equal(wall.note, "");
+  const fast = clockOf(15);
+  t.equal(fast.atMost(1_000), 18_750);
+  t.equal(fast.wallFor(22_500), 1_500);
+  t.match(fast.note, /15\.0 × the suite's/);
+});
+
+t.test("a target whose clock runs 15 × the suite's passes the duration rules", async (t) => {
+  const target = await realClockTarget(15);
+  t.teardown(() => target.stop());
+  const { report } = await target.run(DURATION_RULES);
+  for (const id of DURATION_RULES) {
+    const r = report.rules.find((x) => x.id === id);
+    t.equal(r?.status, "pass", id, { failure: r?.failures[0]?.evidence.expected, reason: r?.reason });
+  }
+});
+
+t.test("on that clock, an executionTime longer than any time that passed still fails", async (t) => {
+  const target = await realClockTarget(15, (req, next) => {
+    const out = next(req);
+    if (!isJobAnswer(req.path)) return out;
+    return mapAnswer(out, (r) => {
+      const b = (r.body ?? {}) as Record<string, unknown>;
+      return typeof b["executionTime"] === "number" ? { ...r, body: { ...b, executionTime: b["executionTime"] + 600_000 } } : r;
+    });
+  });
+  t.teardown(() => target.stop());
+  const { report } = await target.run(["jobs.execution-time"]);
+  const r = report.rules.find((x) => x.id === "jobs.execution-time");
+  t.equal(r?.status, "fail");
+  t.match(r?.failures[0]?.evidence.expected ?? "", /executionTime at most .* the target's time: its clock runs about \d+\.\d × the suite's/);
+});
+
+t.test("on that clock, a runsync result dropped as soon as the wait is over still fails", async (t) => {
+  // Results of a runsync with a wait are read as gone once the target's clock has passed the wait.
+  const started = new Map<string, number>();
+  const target = await realClockTarget(15, (req, next) => {
+    const out = next(req);
+    const op = /^\/v2\/[^/]+\/(status|runsync)(?:\/([^/]+))?$/.exec(req.path);
+    if (!op) return out;
+    if (op[1] === "runsync" && req.query["wait"] !== undefined) {
+      return mapAnswer(out, (r) => {
+        const id = (r.body as Record<string, unknown> | undefined)?.["id"];
+        if (typeof id === "string") started.set(id, Date.now() + Number(req.query["wait"]) / 15);
+        return r;
+      });
+    }
+    const until = op[2] !== undefined ? started.get(op[2]) : undefined;
+    return until !== undefined && Date.now() > until ? { kind: "response", response: { status: 404, headers: { "content-type": "application/json" }, body: { error: "expired" } } } : out;
+  });
+  t.teardown(() => target.stop());
+  const { report } = await target.run(["jobs.runsync.wait-not-retention"]);
+  const r = report.rules.find((x) => x.id === "jobs.runsync.wait-not-retention");
+  t.equal(r?.status, "fail", "", { reason: r?.reason });
+});
+
+t.test("on a wall-speed clock the rate reads as 1: an executionTime three seconds too long fails", async (t) => {
+  const target = await realClockTarget(1, (req, next) => {
+    const out = next(req);
+    if (!isJobAnswer(req.path)) return out;
+    return mapAnswer(out, (r) => {
+      const b = (r.body ?? {}) as Record<string, unknown>;
+      return typeof b["executionTime"] === "number" ? { ...r, body: { ...b, executionTime: b["executionTime"] + 3_000 } } : r;
+    });
+  });
+  t.teardown(() => target.stop());
+  const { report } = await target.run(["jobs.execution-time"]);
+  const r = report.rules.find((x) => x.id === "jobs.execution-time");
+  t.equal(r?.status, "fail");
+  t.notMatch(r?.failures[0]?.evidence.expected ?? "", /target's time/, "judged on the wall clock");
+});
