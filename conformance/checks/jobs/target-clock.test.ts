@@ -8,7 +8,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import t from "tap";
+import t, { type Test } from "tap";
 import { PlatformBackend } from "../../../sim/http/platform-backend.ts";
 import { startEmulator } from "../../../sim/http/index.ts";
 import { conform } from "../../conform.ts";
@@ -52,6 +52,26 @@ async function realClockTarget(speed: number, breakage?: Breakage) {
 
 const isJobAnswer = (path: string) => /^\/v2\/[^/]+\/(status|runsync)(\/|$)/.test(path);
 
+/** Every executionTime the target reports, `ms` longer than it was. */
+const executionTimePlus =
+  (ms: number): Breakage =>
+  (req, next) => {
+    const out = next(req);
+    if (!isJobAnswer(req.path)) return out;
+    return mapAnswer(out, (r) => {
+      const b = (r.body ?? {}) as Record<string, unknown>;
+      return typeof b["executionTime"] === "number" ? { ...r, body: { ...b, executionTime: b["executionTime"] + ms } } : r;
+    });
+  };
+
+/** jobs.execution-time's result against a real clock at `speed`, broken by `breakage`. */
+async function executionTimeRule(t: Test, speed: number, breakage: Breakage) {
+  const target = await realClockTarget(speed, breakage);
+  t.teardown(() => target.stop());
+  const { report } = await target.run(["jobs.execution-time"]);
+  return report.rules.find((x) => x.id === "jobs.execution-time");
+}
+
 t.test("clockOf: the wall clock is read as it is; a fast clock scales, with room for undershoot", async (t) => {
   const wall = clockOf(1.2);
   t.equal(wall.rate, 1, "below 1.5 is the wall clock");
@@ -75,17 +95,7 @@ t.test("a target whose clock runs 15 × the suite's passes the duration rules", 
 });
 
 t.test("on that clock, an executionTime longer than any time that passed still fails", async (t) => {
-  const target = await realClockTarget(15, (req, next) => {
-    const out = next(req);
-    if (!isJobAnswer(req.path)) return out;
-    return mapAnswer(out, (r) => {
-      const b = (r.body ?? {}) as Record<string, unknown>;
-      return typeof b["executionTime"] === "number" ? { ...r, body: { ...b, executionTime: b["executionTime"] + 600_000 } } : r;
-    });
-  });
-  t.teardown(() => target.stop());
-  const { report } = await target.run(["jobs.execution-time"]);
-  const r = report.rules.find((x) => x.id === "jobs.execution-time");
+  const r = await executionTimeRule(t, 15, executionTimePlus(600_000));
   t.equal(r?.status, "fail");
   t.match(r?.failures[0]?.evidence.expected ?? "", /executionTime at most .* the target's time: its clock runs about \d+\.\d × the suite's/);
 });
@@ -114,17 +124,7 @@ t.test("on that clock, a runsync result dropped as soon as the wait is over stil
 });
 
 t.test("on a wall-speed clock the rate reads as 1: an executionTime three seconds too long fails", async (t) => {
-  const target = await realClockTarget(1, (req, next) => {
-    const out = next(req);
-    if (!isJobAnswer(req.path)) return out;
-    return mapAnswer(out, (r) => {
-      const b = (r.body ?? {}) as Record<string, unknown>;
-      return typeof b["executionTime"] === "number" ? { ...r, body: { ...b, executionTime: b["executionTime"] + 3_000 } } : r;
-    });
-  });
-  t.teardown(() => target.stop());
-  const { report } = await target.run(["jobs.execution-time"]);
-  const r = report.rules.find((x) => x.id === "jobs.execution-time");
+  const r = await executionTimeRule(t, 1, executionTimePlus(3_000));
   t.equal(r?.status, "fail");
   t.notMatch(r?.failures[0]?.evidence.expected ?? "", /target's time/, "judged on the wall clock");
 });
