@@ -81,5 +81,7 @@ async function measure(ctx: CheckContext): Promise<TargetClock> {
   } catch (err) {
     if (!(err instanceof TargetError)) throw err;
   }
-  return clockOf(rate, ", measured by the conformance handler's sleep");
+  const clock = clockOf(rate, ", measured by the conformance handler's sleep");
+  if (clock.rate > 1) ctx.log(`the target's clock runs about ${clock.rate.toFixed(1)} × the suite's (measured by the conformance handler's sleep): job durations are judged in its time`);
+  return clock;
 }
