@@ -27,6 +27,8 @@ import { REALTIME_PROPERTY_LIMIT_MS } from "../../check-context.ts";
 export const MODEL_RUNS = 40;
 export const MODEL_MAX_COMMANDS = 12;
 export const REALTIME_MAX_COMMANDS = 24;
+/** Runs at most whose first pod mounts a network volume, when the draws left such pods unseen. */
+const VOLUME_RUNS = 3;
 /** The longest virtual time step (the control API); the spec names no timing, so steps vary widely. */
 const MAX_VIRTUAL_STEP_MS = 120_000;
 /**
@@ -78,13 +80,19 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
     ...(all.some((c) => c.globalPods) ? { globalPods: "sometimes" as const } : {}),
   };
   const runs = lifecycleRunArb(options);
-  const property = (arb: fc.Arbitrary<LifecycleRun>) => fc.asyncProperty(arb, async ({ first, commands }) => {
-    if (fatal !== undefined) return;
+  // A run found a violation: from then on every run is a shrink step, and runs in full.
+  let violated = false;
+  /** The property; `done` says when a fresh run has nothing left to judge (it then returns at once). */
+  const property = (arb: fc.Arbitrary<LifecycleRun>, done: () => boolean = () => false) => fc.asyncProperty(arb, async ({ first, commands }) => {
+    if (fatal !== undefined || (!violated && done())) return;
     const session = new LifecycleSession(env);
     try {
       await fc.asyncModelRun(() => ({ model: session, real: session }), first ? [first, ...commands] : commands);
     } catch (err) {
-      if (err instanceof LifecycleViolation) throw err;
+      if (err instanceof LifecycleViolation) {
+        violated = true;
+        throw err;
+      }
       fatal = err;
     } finally {
       try {
@@ -95,16 +103,17 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
     }
   });
   let details = await fc.check(property(runs), { ...ctx.fc, numRuns: scaledRuns(ctx, MODEL_RUNS) });
-  // A rule about pods on a network volume left unjudged by the draws (a pod mounts one
-  // in about one create of four, and a real-time target leaves time for few runs): one more run
-  // whose first pod mounts one, seeded as the rule is, so a replay draws it again. The first
-  // check's runs are as they were; this one shrinks as they do.
+  // A rule about pods on a network volume left unjudged by the draws (a pod mounts one in about
+  // one create of four, and a real-time target leaves time for few runs): up to three more runs,
+  // each first creating a pod on a volume (a target may have no capacity for one body), until
+  // one is placed; seeded as the rule is, so a replay draws them again. The first check's runs
+  // are as they were; these shrink as they do.
   const volumeFirst = volumeFirstRunArb(options);
   const unjudged = () => rules.some((rc) => rc.checker.volumePods && rc.applicable === 0 && rc.violation === undefined);
   if (volumeFirst && fatal === undefined && !details.failed && unjudged() && Date.now() < ctx.deadline) {
-    ctx.log("the pod lifecycle: one more run, its first pod on a network volume");
+    ctx.log("the pod lifecycle: runs whose first pod mounts a network volume");
     const limit = Math.max(1, Math.min(ctx.controlApi ? 60_000 : REALTIME_PROPERTY_LIMIT_MS, ctx.deadline - Date.now()));
-    const extra = await fc.check(property(volumeFirst), { seed: ctx.seed, numRuns: 1, plugins: [fc.interruptAfterTimeLimit(limit)] });
+    const extra = await fc.check(property(volumeFirst, () => !unjudged()), { seed: ctx.seed, numRuns: VOLUME_RUNS, plugins: [fc.interruptAfterTimeLimit(limit)] });
     // Cut short by its bound before the run ended: what it observed counts, it gives no verdict.
     if (!(extra.failed && extra.interrupted && !(extra.errorInstance instanceof LifecycleViolation))) details = extra;
   }
