@@ -17,7 +17,6 @@ import { startEmbedded } from "./embedded.ts";
 
 /** Rules judged on the emulator but not on the variant, and why: none may be missing without a reason here. */
 const JUSTIFIED: Readonly<Record<string, string>> = {
-  "jobs.status.ttl": "needs the control API to let a ttl elapse (or --slow: real minutes)",
   "jobs.retry.expired": "needs the control API to let a result expire (or --slow: real minutes)",
   "jobs.retention": "needs the control API (or --slow: 30 real minutes)",
   "jobs.retention.run": "needs the control API (or --slow: 30 real minutes)",

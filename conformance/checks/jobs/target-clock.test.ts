@@ -17,7 +17,7 @@ import { breakBackend, mapAnswer, type Breakage } from "./test-target.ts";
 import { clockOf } from "./support/target-clock.ts";
 import "./index.ts";
 
-const DURATION_RULES = ["jobs.execution-time", "jobs.delay-time", "jobs.runsync.wait-not-retention", "jobs.runsync.complete-result"];
+const DURATION_RULES = ["jobs.execution-time", "jobs.delay-time", "jobs.runsync.wait-not-retention", "jobs.runsync.complete-result", "jobs.status.ttl"];
 
 /** The emulator on a real clock at `speed` × wall time without the control API, broken by `breakage`. */
 async function realClockTarget(speed: number, breakage?: Breakage) {
@@ -35,8 +35,9 @@ async function realClockTarget(speed: number, breakage?: Breakage) {
     },
   });
   const keys = embeddedKeys(catalog);
-  const run = (only: readonly string[]) =>
+  const run = (only: readonly string[], profile: "lenient" | "strict" = "lenient") =>
     conform({
+      profile,
       target: emulator.baseUrl,
       serverlessUrl: emulator.serverlessUrl,
       apiKey: keys.api,
@@ -84,7 +85,7 @@ t.test("clockOf: the wall clock is read as it is; a fast clock scales, with room
   t.match(fast.note, /15\.0 × the suite's/);
 });
 
-t.test("a target whose clock runs 15 × the suite's passes the duration rules", async (t) => {
+t.test("a target whose clock runs 15 × the suite's passes the duration rules, ttl included", async (t) => {
   const target = await realClockTarget(15);
   t.teardown(() => target.stop());
   const { report } = await target.run(DURATION_RULES);
@@ -123,8 +124,34 @@ t.test("on that clock, a runsync result dropped as soon as the wait is over stil
   t.equal(r?.status, "fail", "", { reason: r?.reason });
 });
 
+t.test("on that clock, a runsync result kept past its minute fails the strict retention rule", async (t) => {
+  // Every runsync answer is kept here and served again once the real backend has let it expire.
+  const kept = new Map<string, unknown>();
+  const target = await realClockTarget(15, (req, next) => {
+    const out = next(req);
+    const op = /^\/v2\/[^/]+\/(status|runsync)(?:\/([^/]+))?$/.exec(req.path);
+    if (!op) return out;
+    return mapAnswer(out, (r) => {
+      const id = (r.body as Record<string, unknown> | undefined)?.["id"];
+      if (op[1] === "runsync" && typeof id === "string") kept.set(id, r.body);
+      const old = op[2] !== undefined ? kept.get(op[2]) : undefined;
+      return r.status === 404 && old !== undefined ? { status: 200, headers: { "content-type": "application/json" }, body: old } : r;
+    });
+  });
+  t.teardown(() => target.stop());
+  const { report } = await target.run(["jobs.retention.runsync"], "strict");
+  const r = report.rules.find((x) => x.id === "jobs.retention.runsync");
+  t.equal(r?.status, "fail", "", { reason: r?.reason });
+  t.match(r?.failures[0]?.evidence.expected ?? "", /gone 61 s after it completed/);
+});
+
 t.test("on a wall-speed clock the rate reads as 1: an executionTime three seconds too long fails", async (t) => {
-  const r = await executionTimeRule(t, 1, executionTimePlus(3_000));
+  const target = await realClockTarget(1, executionTimePlus(3_000));
+  t.teardown(() => target.stop());
+  const { report } = await target.run(["jobs.execution-time", "jobs.retention.runsync"]);
+  const r = report.rules.find((x) => x.id === "jobs.execution-time");
+  const retention = report.rules.find((x) => x.id === "jobs.retention.runsync");
+  t.match(retention?.reason ?? "", /needs 301 s of the target's time to pass.*this target's runs at the wall clock's pace\); against this target it runs only with --slow/, "the five minutes of the runsync retention cannot pass");
   t.equal(r?.status, "fail");
   t.notMatch(r?.failures[0]?.evidence.expected ?? "", /target's time/, "judged on the wall clock");
 });
