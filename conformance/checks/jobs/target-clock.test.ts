@@ -9,6 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import t, { type Test } from "tap";
+import type { ApiRequest, ApiResponse } from "../../../sim/api/types.ts";
 import { PlatformBackend } from "../../../sim/http/platform-backend.ts";
 import { startEmulator } from "../../../sim/http/index.ts";
 import { conform } from "../../conform.ts";
@@ -51,19 +52,26 @@ async function realClockTarget(speed: number, breakage?: Breakage) {
   return { run, stop: () => emulator.close() };
 }
 
-const isJobAnswer = (path: string) => /^\/v2\/[^/]+\/(status|runsync)(\/|$)/.test(path);
+const idOf = (r: ApiResponse): string | undefined => {
+  const id = (r.body as Record<string, unknown> | undefined)?.["id"];
+  return typeof id === "string" ? id : undefined;
+};
 
-/** Every executionTime the target reports, `ms` longer than it was. */
-const executionTimePlus =
-  (ms: number): Breakage =>
+/** The answers of runsync and status changed by `change`, given the operation and the job id read (status). */
+const jobAnswers =
+  (change: (op: string, readId: string | undefined, r: ApiResponse, req: ApiRequest) => ApiResponse): Breakage =>
   (req, next) => {
     const out = next(req);
-    if (!isJobAnswer(req.path)) return out;
-    return mapAnswer(out, (r) => {
-      const b = (r.body ?? {}) as Record<string, unknown>;
-      return typeof b["executionTime"] === "number" ? { ...r, body: { ...b, executionTime: b["executionTime"] + ms } } : r;
-    });
+    const m = /^\/v2\/[^/]+\/(status|runsync)(?:\/([^/]+))?$/.exec(req.path);
+    return m ? mapAnswer(out, (r) => change(m[1]!, m[2], r, req)) : out;
   };
+
+/** Every executionTime the target reports, `ms` longer than it was. */
+const executionTimePlus = (ms: number): Breakage =>
+  jobAnswers((_op, _id, r) => {
+    const b = (r.body ?? {}) as Record<string, unknown>;
+    return typeof b["executionTime"] === "number" ? { ...r, body: { ...b, executionTime: b["executionTime"] + ms } } : r;
+  });
 
 /** jobs.execution-time's result against a real clock at `speed`, broken by `breakage`. */
 async function executionTimeRule(t: Test, speed: number, breakage: Breakage) {
@@ -103,21 +111,16 @@ t.test("on that clock, an executionTime longer than any time that passed still f
 
 t.test("on that clock, a runsync result dropped as soon as the wait is over still fails", async (t) => {
   // Results of a runsync with a wait are read as gone once the target's clock has passed the wait.
-  const started = new Map<string, number>();
-  const target = await realClockTarget(15, (req, next) => {
-    const out = next(req);
-    const op = /^\/v2\/[^/]+\/(status|runsync)(?:\/([^/]+))?$/.exec(req.path);
-    if (!op) return out;
-    if (op[1] === "runsync" && req.query["wait"] !== undefined) {
-      return mapAnswer(out, (r) => {
-        const id = (r.body as Record<string, unknown> | undefined)?.["id"];
-        if (typeof id === "string") started.set(id, Date.now() + Number(req.query["wait"]) / 15);
-        return r;
-      });
-    }
-    const until = op[2] !== undefined ? started.get(op[2]) : undefined;
-    return until !== undefined && Date.now() > until ? { kind: "response", response: { status: 404, headers: { "content-type": "application/json" }, body: { error: "expired" } } } : out;
-  });
+  const until = new Map<string, number>();
+  const target = await realClockTarget(
+    15,
+    jobAnswers((op, readId, r, req) => {
+      const id = idOf(r);
+      if (op === "runsync" && id !== undefined && req.query["wait"] !== undefined) until.set(id, Date.now() + Number(req.query["wait"]) / 15);
+      const expired = readId !== undefined && Date.now() > (until.get(readId) ?? Infinity);
+      return expired ? { status: 404, headers: { "content-type": "application/json" }, body: { error: "expired" } } : r;
+    }),
+  );
   t.teardown(() => target.stop());
   const { report } = await target.run(["jobs.runsync.wait-not-retention"]);
   const r = report.rules.find((x) => x.id === "jobs.runsync.wait-not-retention");
@@ -127,17 +130,15 @@ t.test("on that clock, a runsync result dropped as soon as the wait is over stil
 t.test("on that clock, a runsync result kept past its minute fails the strict retention rule", async (t) => {
   // Every runsync answer is kept here and served again once the real backend has let it expire.
   const kept = new Map<string, unknown>();
-  const target = await realClockTarget(15, (req, next) => {
-    const out = next(req);
-    const op = /^\/v2\/[^/]+\/(status|runsync)(?:\/([^/]+))?$/.exec(req.path);
-    if (!op) return out;
-    return mapAnswer(out, (r) => {
-      const id = (r.body as Record<string, unknown> | undefined)?.["id"];
-      if (op[1] === "runsync" && typeof id === "string") kept.set(id, r.body);
-      const old = op[2] !== undefined ? kept.get(op[2]) : undefined;
+  const target = await realClockTarget(
+    15,
+    jobAnswers((op, readId, r) => {
+      const id = idOf(r);
+      if (op === "runsync" && id !== undefined) kept.set(id, r.body);
+      const old = readId !== undefined ? kept.get(readId) : undefined;
       return r.status === 404 && old !== undefined ? { status: 200, headers: { "content-type": "application/json" }, body: old } : r;
-    });
-  });
+    }),
+  );
   t.teardown(() => target.stop());
   const { report } = await target.run(["jobs.retention.runsync"], "strict");
   const r = report.rules.find((x) => x.id === "jobs.retention.runsync");
