@@ -71,6 +71,32 @@ const clampsToNothing: Breakage = (request, next) => {
   return next(request);
 };
 
+/** A wait above the range served as 300000 (`clamp`), or as the wait asked for, past the range (the real backend is asked for 300000, its deadline then moved out). */
+const waitAboveRange =
+  (clamp: boolean): Breakage =>
+  (request, next) => {
+    const wait = Number(request.query["wait"]);
+    if (request.method !== "POST" || !request.path.endsWith("/runsync") || !(Number.isInteger(wait) && wait > 300_000)) return next(request);
+    const outcome = next({ ...request, query: { ...request.query, wait: "300000" } });
+    return clamp || outcome.kind !== "wait" ? outcome : { ...outcome, deadline: outcome.deadline + (wait - 300_000) * 1000 };
+  };
+
+t.test("wait above the range, on a clock the suite moves: a clamp passes, a longer wait actually taken fails", async (t) => {
+  for (const [clamp, status] of [
+    [true, "pass"],
+    [false, "fail"],
+  ] as const) {
+    await t.test(clamp ? "clamped to 300000" : "waits as asked", async (t) => {
+      const target = await startBroken(waitAboveRange(clamp));
+      t.teardown(() => target.stop());
+      const { report } = await conform({ seed: 9, runs: 8, only: ["jobs.runsync.wait-range"], reportDir: t.testdir() }, { startEmbedded: async () => target });
+      const r = report.rules.find((x) => x.id === "jobs.runsync.wait-range")!;
+      t.equal(r.status, status, `jobs.runsync.wait-range: ${status}`, { failure: r.failures[0]?.evidence.expected });
+      if (!clamp) t.match(r.failures[0]?.evidence.expected, /answered only after \d+ ms of the target's time: a wait longer than 300000 ms actually taken/);
+    });
+  }
+});
+
 t.test("an answer that breaks the constraint fails the lenient profile", async (t) => {
   for (const [rule, breakage, shows] of [
     ["pods.create.global-networking-nvidia", enablesAnyway, /left off \(enabled: false\); the created pod has globalNetworking\.enabled true/],

@@ -17,21 +17,12 @@ import { startEmbedded } from "./embedded.ts";
 
 /** Rules judged on the emulator but not on the variant, and why: none may be missing without a reason here. */
 const JUSTIFIED: Readonly<Record<string, string>> = {
-  "jobs.status.ttl": "needs the control API to let a ttl elapse (or --slow: real minutes)",
   "jobs.retry.expired": "needs the control API to let a result expire (or --slow: real minutes)",
   "jobs.retention": "needs the control API (or --slow: 30 real minutes)",
   "jobs.retention.run": "needs the control API (or --slow: 30 real minutes)",
   "jobs.retention.runsync": "needs the control API (or --slow: a real minute)",
   "pods.action.action-enum": "the variant takes the action in the path: it has no action body to refuse",
   "pods.action.field-type": "the variant takes the action in the path: it has no action body to refuse",
-};
-
-/**
- * Rules the variant may leave unjudged by chance: the shared pod-lifecycle run judges them only
- * when its drawn commands reach the case, and against a real-time target a property gets 45 s.
- */
-const BY_CHANCE: Readonly<Record<string, string>> = {
-  "pods.network-volume-same-data-center": "judged only when the lifecycle run draws a pod with a network volume within its 45 s",
 };
 
 const RUNS = 2;
@@ -62,7 +53,7 @@ t.test("the lenient suite passes the variant and judges on it what it judges on 
 
   const onVariant = new Set(rules.filter((x) => x.status !== "skip").map((x) => x.id));
   const missing = [...judged(emulator.report)].filter((id) => !onVariant.has(id)).sort();
-  const unexplained = missing.filter((id) => JUSTIFIED[id] === undefined && BY_CHANCE[id] === undefined);
+  const unexplained = missing.filter((id) => JUSTIFIED[id] === undefined);
   t.same(
     unexplained.map((id) => `${id}: ${rules.find((r) => r.id === id)?.reason}`),
     [],

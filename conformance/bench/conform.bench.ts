@@ -5,9 +5,11 @@
  *      its three fixture keys; the run is bounded by --max-duration (default 600 s);
  *   2. against the embedded emulator (its own child process, manual clock).
  * Both timed around the whole conform() call (the embedded emulator's start included).
- * Both with the same seed. Last line:
- *   conform_realtime_s=N conform_embedded_s=M realtime_requests_per_s=R rules_judged=K
- * (targets: N < 180, M < 10). K is the real-time run's count of judged rules.
+ * Both with the same seed. Before the figures, the rules judged on the emulator but skipped on
+ * the real-time target, each with its reason, and every failure. Last line:
+ *   conform_realtime_s=N conform_embedded_s=M realtime_requests_per_s=R rules_judged=K failures=F
+ * (targets: N < 180, M < 10, F = 0). K is the real-time run's count of judged rules; F counts the
+ * failed rules and target errors of both runs. The exit code is 1 when F > 0.
  *
  * Options: --seed N (default 1) --max-duration S (default 600)
  */
@@ -95,11 +97,19 @@ async function main(): Promise<void> {
     const embeddedS = (Date.now() - embeddedStarted) / 1000;
     console.log(line("embedded emulator", embedded));
     const rt = realtime.report;
+    const judgedThere = new Set(embedded.report.rules.filter((r) => r.status !== "skip").map((r) => r.id));
+    for (const r of rt.rules) if (r.status === "skip" && judgedThere.has(r.id)) console.log(`  skipped on the real-time target only: ${r.id}: ${r.reason}`);
+    let failures = 0;
+    for (const [name, run] of [["real-time", realtime], ["embedded", embedded]] as const) {
+      for (const r of run.report.rules.filter((x) => x.status === "fail")) console.log(`  FAIL (${name}) ${r.id}: ${r.failures[0]?.evidence.expected ?? ""}`);
+      failures += run.report.summary.failed + run.report.summary.targetErrors;
+    }
     const rps = rt.requests / (rt.wallTimeMs / 1000);
     console.log(
       `conform_realtime_s=${realtimeS.toFixed(1)} conform_embedded_s=${embeddedS.toFixed(1)} ` +
-        `realtime_requests_per_s=${rps.toFixed(1)} rules_judged=${rt.coverage.rules.checked}`,
+        `realtime_requests_per_s=${rps.toFixed(1)} rules_judged=${rt.coverage.rules.checked} failures=${failures}`,
     );
+    if (failures > 0) process.exitCode = 1;
   } finally {
     await server.stop();
     await rm(dir, { recursive: true, force: true });

@@ -6,7 +6,8 @@
  *
  * Times are checked against the session's own clock: a job cannot have waited or run longer
  * than the time that passed between its submission and the answer reporting it (exactly, in
- * the emulator's virtual time; with two seconds of slack in real time, for rounding).
+ * the emulator's virtual time; with two seconds of slack in real time, for rounding). A target
+ * whose clock runs faster than the suite's is judged in its own time (support/target-clock.ts).
  */
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
@@ -16,6 +17,7 @@ import type { JobSession } from "./support/job-session.ts";
 import { bytes, echoInputArb, expectedOf, extraFieldsArb, sameJson, sleep, stream, type Input } from "./support/inputs.ts";
 import { observeJob, type Mode, type Observed } from "./support/observe.ts";
 import { property, runsFor } from "./support/property.ts";
+import { targetClock, type TargetClock } from "./support/target-clock.ts";
 import { violated, withSession } from "./support/with-session.ts";
 
 const modeArb = fc.constantFrom<Mode>("run", "runsync");
@@ -30,8 +32,13 @@ function completingInputArb(): fc.Arbitrary<Input> {
   );
 }
 
-function slackMs(session: JobSession): number {
-  return session.virtual ? 1 : 2_000;
+/**
+ * The most time, in the target's milliseconds, that can have passed in `elapsed` of the session's
+ * time: exact (a millisecond for rounding) in virtual time; in real time two seconds more for
+ * rounding, read on the target's clock.
+ */
+function mostPassed(session: JobSession, clock: TargetClock, elapsed: number): number {
+  return session.virtual ? elapsed + 1 : clock.atMost(elapsed + 2_000);
 }
 
 /** Runs the job and requires that it completed (the handler contract says these inputs do). */
@@ -56,6 +63,7 @@ export async function checkDelayTime(ctx: CheckContext): Promise<CheckOutcome | 
     fc.tuple(fc.integer({ min: 0, max: 4_000 }), modeArb),
     ([ms, mode]) =>
       withSession(ctx, async (session) => {
+        const clock = await targetClock(ctx);
         const seen = await completed(session, sleep(ms), mode);
         for (const look of seen.looks) {
           const { job } = look;
@@ -67,8 +75,8 @@ export async function checkDelayTime(ctx: CheckContext): Promise<CheckOutcome | 
           }
           const delay = job["delayTime"];
           if (!isNonNegativeInteger(delay)) violated(session, look.res.exchange, `delayTime as a non-negative integer of milliseconds; got ${show(delay)}`);
-          if (delay > elapsed + slackMs(session)) {
-            violated(session, look.res.exchange, `delayTime at most the ${elapsed} ms that passed between submission and this answer (it is the time the job waited in the queue); got ${delay}`);
+          if (delay > mostPassed(session, clock, elapsed)) {
+            violated(session, look.res.exchange, `delayTime at most the ${elapsed} ms that passed between submission and this answer${clock.note} (it is the time the job waited in the queue); got ${delay}`);
           }
         }
       }),
@@ -82,6 +90,7 @@ export async function checkExecutionTime(ctx: CheckContext): Promise<CheckOutcom
     fc.tuple(fc.integer({ min: 0, max: 4_000 }), modeArb),
     ([ms, mode]) =>
       withSession(ctx, async (session) => {
+        const clock = await targetClock(ctx);
         const seen = await completed(session, sleep(ms), mode);
         const look = seen.final!;
         const execution = look.job["executionTime"];
@@ -90,8 +99,8 @@ export async function checkExecutionTime(ctx: CheckContext): Promise<CheckOutcom
         if (!isNonNegativeInteger(execution)) violated(session, look.res.exchange, `executionTime as a non-negative integer of milliseconds; got ${show(execution)}`);
         const floor = session.virtual ? ms : Math.floor(ms * 0.98) - 50;
         if (execution < floor) violated(session, look.res.exchange, `executionTime of at least ${floor} ms for a handler that sleeps ${ms} ms; got ${execution}`);
-        if (execution > elapsed + slackMs(session)) {
-          violated(session, look.res.exchange, `executionTime at most the ${elapsed} ms that passed between submission and this answer; got ${execution}`);
+        if (execution > mostPassed(session, clock, elapsed)) {
+          violated(session, look.res.exchange, `executionTime at most the ${elapsed} ms that passed between submission and this answer${clock.note}; got ${execution}`);
         }
       }),
     { numRuns: runsFor(ctx, 3) },

@@ -8,12 +8,17 @@
  * The spec gives the range of these values, not the answer to one outside it. So the lenient
  * reading accepts a refusal (4xx) or an answer that keeps the range: the job answered as for a
  * value clamped into it (or ignored for the default). It fails an answer that is neither (a 5xx,
- * a 2xx that is no job). Strict keeps requiring choices.md's 400.
+ * a 2xx that is no job), and a wait longer than 300000 ms actually taken, which is observed
+ * where the suite moves the target's clock (runsyncAboveRange). Strict keeps requiring
+ * choices.md's 400.
  */
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import { accepts, acceptedText } from "../support/statuses.ts";
+import type { ClientResponse } from "../../client.ts";
+import { sleep } from "./support/inputs.ts";
 import { asJob, isJobStatus } from "./support/job-body.ts";
+import type { JobSession } from "./support/job-session.ts";
 import { property, runsFor, Violation } from "./support/property.ts";
 import { violated, withSession } from "./support/with-session.ts";
 
@@ -38,13 +43,41 @@ function keptRange(ctx: CheckContext, status: number, json: unknown): boolean {
   return job !== undefined && isJobStatus(job.status);
 }
 
+/** The longest wait the spec allows. */
+const MAX_WAIT_MS = 300_000;
+/** A job that outlasts the longest wait (and ends before the endpoint's 600 s execution timeout). */
+const OUTLASTS_MS = 420_000;
+/** Virtual time advanced at a time while a runsync above the range waits. */
+const UPPER_STEP_MS = 10_000;
+
+/**
+ * A wait above the range, sent where the suite moves the target's clock: the job sleeps past
+ * 300000 ms and the clock is advanced until the answer comes; an answer that came later than
+ * 300000 ms (and a step or two of the advance) shows a longer wait actually taken. Against a
+ * real-time target that would take five minutes: there the upper bound is not observed.
+ */
+async function runsyncAboveRange(session: JobSession, wait: string): Promise<ClientResponse> {
+  const startedAt = session.now();
+  const { res } = await session.runsync(sleep(OUTLASTS_MS), { query: { wait }, stepMs: UPPER_STEP_MS, advanceUpToMs: OUTLASTS_MS + 30_000 });
+  const took = session.now() - startedAt;
+  if (res.status >= 200 && res.status < 300 && took > MAX_WAIT_MS + 2 * UPPER_STEP_MS) {
+    violated(
+      session,
+      res.exchange,
+      `runsync?wait=${wait} on a job sleeping ${OUTLASTS_MS} ms answered within the ${MAX_WAIT_MS} ms the range allows (a refusal, or a wait clamped into it); it answered only after ${took} ms of the target's time: a wait longer than ${MAX_WAIT_MS} ms actually taken`,
+    );
+  }
+  return res;
+}
+
 export async function checkWaitRange(ctx: CheckContext): Promise<CheckOutcome | void> {
   return property(
     ctx,
     badWaitArb(ctx),
     (wait) =>
       withSession(ctx, async (session) => {
-        const { res } = await session.runsync({}, { query: { wait } });
+        const above = session.virtual && Number(wait) > MAX_WAIT_MS;
+        const res = above ? await runsyncAboveRange(session, wait) : (await session.runsync({}, { query: { wait } })).res;
         if (accepts(ctx, res.status) || keptRange(ctx, res.status, res.json)) return;
         const or = ctx.options.profile === "lenient" ? ", or the job answered as for a wait clamped into the range," : "";
         violated(session, res.exchange, `${acceptedText(ctx)}${or} for runsync?wait=${wait}: wait is integer milliseconds from 1000 to 300000; got ${res.status}`);

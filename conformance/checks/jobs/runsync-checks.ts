@@ -11,16 +11,18 @@ import { ACTIVE_STATUSES, asJob, has, show } from "./support/job-body.ts";
 import { is2xx, type JobSession, type Submission } from "./support/job-session.ts";
 import { echoInputArb, sameJson, sleep } from "./support/inputs.ts";
 import { property, runsFor } from "./support/property.ts";
+import { targetClock, type TargetClock } from "./support/target-clock.ts";
 import { violated, withSession } from "./support/with-session.ts";
 
 /**
  * Whether a runsync (or status-sync) that came back unfinished returned before its wait was
  * over: then it did not wait, which rule 1 forbids. Virtual time is what the session advanced
- * while the request was in flight; real time, the request's duration less a second of slack.
+ * while the request was in flight; real time, the request's duration (read on the target's
+ * clock, support/target-clock.ts) less a second of slack.
  */
-function answeredEarly(session: JobSession, sub: { res: Submission["res"] }, startedAt: number, waitMs: number): boolean {
+function answeredEarly(session: JobSession, clock: TargetClock, sub: { res: Submission["res"] }, startedAt: number, waitMs: number): boolean {
   if (session.virtual) return session.now() - startedAt < waitMs;
-  return sub.res.durationMs < waitMs - 1000;
+  return clock.atMost(sub.res.durationMs + 1000) < waitMs;
 }
 
 export async function checkRunsyncCompleteResult(ctx: CheckContext): Promise<CheckOutcome | void> {
@@ -30,6 +32,7 @@ export async function checkRunsyncCompleteResult(ctx: CheckContext): Promise<Che
     arb,
     ([input, wait]) =>
       withSession(ctx, async (session) => {
+        const clock = await targetClock(ctx);
         const startedAt = session.now();
         const sub = await session.runsync(input, wait === undefined ? {} : { query: { wait } });
         const { res, job } = sub;
@@ -37,8 +40,8 @@ export async function checkRunsyncCompleteResult(ctx: CheckContext): Promise<Che
         if (!is2xx(res) || !job) violated(session, res.exchange, `a 2xx answer carrying the job to ${what}; got ${res.status}`);
         if (ACTIVE_STATUSES.has(job.status)) {
           const waitMs = wait ?? 90_000;
-          if (answeredEarly(session, sub, startedAt, waitMs)) {
-            violated(session, res.exchange, `${what}: runsync waits for completion (rule 1), yet it answered ${job.status} before its ${waitMs} ms wait was over`);
+          if (answeredEarly(session, clock, sub, startedAt, waitMs)) {
+            violated(session, res.exchange, `${what}: runsync waits for completion (rule 1), yet it answered ${job.status} before its ${waitMs} ms wait was over${clock.note}`);
           }
           // The wait elapsed first: what then is not shown, and this run proves nothing.
           fc.pre(false);
@@ -59,6 +62,7 @@ export async function checkWaitNotRetention(ctx: CheckContext): Promise<CheckOut
     fc.integer({ min: 1_000, max: 20_000 }),
     (wait) =>
       withSession(ctx, async (session) => {
+        const clock = await targetClock(ctx);
         const submittedAt = session.now();
         const { res, id } = await session.runsync({}, { query: { wait } });
         if (!is2xx(res)) violated(session, res.exchange, `a 2xx answer to runsync?wait=${wait} with {input: {}}; got ${res.status}`);
@@ -69,7 +73,8 @@ export async function checkWaitNotRetention(ctx: CheckContext): Promise<CheckOut
           violated(session, done.res.exchange, `runsync?wait=${wait}: the job and its result kept after the wait (the wait controls how long the request waits, not how long the result is kept); got ${done.res.status}`);
         }
         fc.pre(done.met);
-        const until = Math.max(submittedAt + wait + 2_000, session.now());
+        // The wait and two seconds more have passed on the target's clock (virtual: exactly).
+        const until = Math.max(submittedAt + (session.virtual ? wait + 2_000 : clock.wallFor(wait + 2_000)), session.now());
         await session.advance(until - session.now());
         const later = await session.status(id!);
         const job = asJob(later.json);
@@ -77,7 +82,7 @@ export async function checkWaitNotRetention(ctx: CheckContext): Promise<CheckOut
           violated(
             session,
             later.exchange,
-            `the COMPLETED job with its output still readable ${wait + 2_000} ms after a runsync?wait=${wait} (well within the 1 minute a runsync result is kept): wait is not retention; got ${later.status} ${show(later.json)}`,
+            `the COMPLETED job with its output still readable ${wait + 2_000} ms after a runsync?wait=${wait}${clock.note} (well within the 1 minute a runsync result is kept): wait is not retention; got ${later.status} ${show(later.json)}`,
           );
         }
       }),

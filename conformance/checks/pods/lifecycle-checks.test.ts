@@ -27,6 +27,38 @@ function summary(report: ConformanceReport): string {
   return report.rules.map((r) => `${r.id}: ${r.status}${r.reason ? ` (${r.reason})` : ""}${r.failures[0] ? ` ${r.failures[0].evidence.expected}` : ""}`).join("\n");
 }
 
+t.test("a pod on a network volume is judged however few runs the lifecycle model gets", async (t) => {
+  // One run per property: its draws alone give a pod a network mount about one time in four.
+  const target = await startTarget();
+  t.teardown(() => target.close());
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    const report = await runChecks(target, "pods.network-volume-same-data-center", "lenient", 1, seed);
+    const r = report.rules.find((x) => x.id === "pods.network-volume-same-data-center");
+    t.equal(r?.status, "pass", `seed ${seed}: judged and passed`, { reason: r?.reason });
+  }
+});
+
+t.test("... also when the target has no capacity for the first two pods on a volume", async (t) => {
+  let refused = 0;
+  const target = await startTarget({
+    request: (req) => {
+      const mounts = (req.body as { mounts?: { network?: unknown } } | undefined)?.mounts;
+      if (req.method !== "POST" || req.path !== "/v2/pods" || mounts?.network === undefined || refused >= 2) return undefined;
+      refused++;
+      return { status: 422, headers: { "content-type": "application/problem+json" }, body: { title: "Unprocessable Entity", status: 422, detail: "no capacity for this pod right now" } };
+    },
+  });
+  t.teardown(() => target.close());
+  // Seeds whose single drawn run has no pod on a volume (the case above).
+  for (const seed of [3, 6]) {
+    refused = 0;
+    const report = await runChecks(target, "pods.network-volume-same-data-center", "lenient", 1, seed);
+    const r = report.rules.find((x) => x.id === "pods.network-volume-same-data-center");
+    t.equal(refused, 2, `seed ${seed}: two creates on a volume refused`);
+    t.equal(r?.status, "pass", `seed ${seed}: judged and passed`, { reason: r?.reason });
+  }
+});
+
 t.test("every lifecycle rule passes against the emulator, lenient and strict", async (t) => {
   const target = await startTarget();
   t.teardown(() => target.close());

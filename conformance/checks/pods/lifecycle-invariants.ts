@@ -16,6 +16,7 @@ interface ViewRule {
   readonly notApplicable: string;
   readonly focus?: Partial<Record<CommandKind, number>>;
   readonly globalPods?: boolean;
+  readonly volumePods?: boolean;
 }
 
 /** A checker of Pod records (whatever request answered them) from a rule on one record. */
@@ -24,6 +25,7 @@ function viewChecker(rule: ViewRule): InvariantChecker {
     notApplicable: rule.notApplicable,
     ...(rule.focus ? { focus: rule.focus } : {}),
     ...(rule.globalPods ? { globalPods: true } : {}),
+    ...(rule.volumePods ? { volumePods: true } : {}),
     applies: (obs: Observation, env) => obs.kind === "view" && rule.applies(obs.view, obs.pod, env),
     check: (obs: Observation, env) => {
       if (obs.kind !== "view") return undefined;
@@ -168,6 +170,7 @@ export const networkVolumeSameDataCenter = viewChecker({
       : `a pod mounting network volume ${volume} runs in that volume's data center ${dc} ("ID of an existing network volume in the same data center as the pod"); got dataCenterId ${show(v.dataCenterId)}`;
   },
   notApplicable: "no placed pod with a network mount of a volume whose data center the target names was observed",
+  volumePods: true,
 });
 
 export const preferredDataCenter = viewChecker({

@@ -85,6 +85,8 @@ export interface InvariantChecker {
   readonly focus?: Partial<Record<CommandKind, number>>;
   /** Whether the rule needs globally networked pods: GPU pods are then asked for with global networking where the catalog allows it. */
   readonly globalPods?: boolean;
+  /** Whether the rule speaks of pods mounting a network volume: left unjudged by the draws, it gets a run whose first pod mounts one. */
+  readonly volumePods?: boolean;
 }
 
 export type CommandKind = "create" | "get" | "list" | "advance" | "action" | "delete" | "patch";

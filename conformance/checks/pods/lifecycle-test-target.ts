@@ -83,7 +83,7 @@ export async function startTarget(b: Breakage = {}): Promise<TestTarget> {
 }
 
 /** Runs the given rules against the target, reports into a temporary directory. */
-export async function runChecks(target: TestTarget, only: string | readonly string[], profile: Profile, runs?: number): Promise<ConformanceReport> {
+export async function runChecks(target: TestTarget, only: string | readonly string[], profile: Profile, runs?: number, seed = 1): Promise<ConformanceReport> {
   const dir = await mkdtemp(join(tmpdir(), "cpsim-pods-"));
   try {
     const { report } = await conform(
@@ -94,7 +94,7 @@ export async function runChecks(target: TestTarget, only: string | readonly stri
         otherApiKey: target.keys.other,
         only: typeof only === "string" ? [only] : [...only],
         profile,
-        seed: 1,
+        seed,
         ...(runs ? { runs } : {}),
         reportDir: dir,
       },

@@ -24,9 +24,10 @@
  * | real-time              | manual virtual clock, control API                | real clock at `speed` × wall time, no control API; durations |
  * |                        |                                                  | (delayTime, executionTime, RateLimit t, Retry-After) in wall |
  * |                        |                                                  | time, and job results kept for the spec's retention in wall  |
- * |                        |                                                  | time (1 min runsync, 30 min run), as a real-time platform    |
- * |                        |                                                  | does; the handler's sleeps last their ms in wall time (at    |
- * |                        |                                                  | most 600000/speed ms: the contract's longest sleep)          |
+ * |                        |                                                  | time (1 min runsync, 30 min run, a status `ttl`), as a       |
+ * |                        |                                                  | real-time platform does; the handler's sleeps last their ms  |
+ * |                        |                                                  | in wall time (at most 600000/speed ms: the contract's        |
+ * |                        |                                                  | longest sleep)                                               |
  * | other-quotas           | second account 60/min, 3000/h, 50000/day         | 40/min, 2400/h, 40000/day                                    |
  * | clamp-wait             | runsync/status-sync `wait` out of range: 400     | clamped into 1000..300000 (a non-number: the default)        |
  * | clamp-ttl              | status `ttl` not a positive integer: 400         | ignored                                                      |
@@ -109,6 +110,8 @@ interface RealTime {
   readonly speed: number;
   /** Final job answers by inner id, with the wall time they are kept until. */
   readonly kept: Map<string, { readonly body: unknown; readonly until: number }>;
+  /** The wall time a job's `status?ttl=` lets it live until, by inner id. */
+  readonly ttlUntil: Map<string, number>;
 }
 
 const RUN_RETENTION_MS = 30 * 60_000;
@@ -131,6 +134,8 @@ function wallDurations(res: ApiResponse, rt: RealTime): ApiResponse {
 }
 
 const HANDLER_MAX_MS = 600_000;
+/** The longest ttl the model takes (7 days). */
+const MAX_TTL_MS = 604_800_000;
 
 /** A job body whose handler waits (`sleep`, `stream` with ms) waits its ms in wall time: × speed in the model. */
 function slowInput(body: unknown, rt: RealTime): unknown {
@@ -237,10 +242,16 @@ function variantHandle(request: ApiRequest, inner: (r: ApiRequest) => ApiOutcome
   if (parts.length === 5 && JOB_OPS.has(parts[3]!)) {
     const jobId = parts[4]!.startsWith(JOB_PREFIX) ? parts[4]!.slice(JOB_PREFIX.length) : `unknown-${parts[4]}`;
     const query = clampQuery(request.query, parts[3]!);
+    // A ttl is wall time too: the model counts it × speed, and nothing is kept past it.
+    if (parts[3] === "status" && query["ttl"] !== undefined) {
+      rt.ttlUntil.set(jobId, Date.now() + Number(query["ttl"]));
+      query["ttl"] = String(Math.min(MAX_TTL_MS, Number(query["ttl"]) * rt.speed));
+    }
     const inner: ApiRequest = { ...request, path: [...parts.slice(0, 4), jobId].join("/"), query };
     const outcome = next(inner);
     const kept = rt.kept.get(jobId);
-    if ((parts[3] === "status" || parts[3] === "status-sync") && outcome.kind === "response" && outcome.response.status === 404 && kept && kept.until > Date.now()) {
+    const alive = kept !== undefined && kept.until > Date.now() && (rt.ttlUntil.get(jobId) ?? Infinity) > Date.now();
+    if ((parts[3] === "status" || parts[3] === "status-sync") && outcome.kind === "response" && outcome.response.status === 404 && alive) {
       return respond(finishing({ status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: kept.body }, true));
     }
     if (parts[3] === "status" || parts[3] === "status-sync") return mapResponse(outcome, (r) => finishing(keep(r, jobId, RUN_RETENTION_MS, rt), true));
@@ -270,6 +281,7 @@ function keep(res: ApiResponse, innerId: string, ms: number, rt: RealTime, runsy
   else rt.kept.set(innerId, { ...before, body: res.body });
   // Bounded: the oldest entries go first.
   if (rt.kept.size > 10_000) rt.kept.delete(rt.kept.keys().next().value as string);
+  if (rt.ttlUntil.size > 10_000) rt.ttlUntil.delete(rt.ttlUntil.keys().next().value as string);
   return res;
 }
 
@@ -286,7 +298,7 @@ function clampQuery(query: Readonly<Record<string, string>>, op: string): Record
 }
 
 export function variantBackend(inner: EmulatorBackend, speed = 1): EmulatorBackend {
-  const rt: RealTime = { speed, kept: new Map() };
+  const rt: RealTime = { speed, kept: new Map(), ttlUntil: new Map() };
   const hidden = new Set(["/v2/pods/:podId/action", "/v2/networkvolumes", "/v2/networkvolumes/:id", "/openapi.json"]);
   return {
     now: () => inner.now(),

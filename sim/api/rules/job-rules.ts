@@ -13,6 +13,9 @@ const CANCEL = "Queued jobs are removed before starting; in-progress jobs are st
 const RETRY =
   "`retry` works only for jobs whose status is FAILED or TIMED_OUT; it keeps the job id, requeues with the original input, and removes previous output.";
 const STATES = "States: `IN_QUEUE`, `IN_PROGRESS`, `COMPLETED`, `FAILED`, `CANCELLED`, `TIMED_OUT`.";
+/** How a duration rule reads the target's time (conformance/checks/jobs/support/target-clock.ts). */
+const TARGET_CLOCK =
+  "Durations are the target's milliseconds: where the suite cannot move the target's clock, it reads how fast that clock runs from the conformance handler's sleep (a sleep of S ms answered after W wall ms shows at least S/W; the wall clock when that is below 1.5) and judges the time it measured on that clock, with a quarter more for the measurement's overhead.";
 const PAYLOAD_CHOICE = { status: 413, lenientStatuses: [400, 413], strictStatuses: [413] } as const;
 
 export const jobRules = [
@@ -52,7 +55,7 @@ export const jobRules = [
   {
     id: "jobs.runsync.wait-range", title: "`wait` is whole milliseconds from 1000 to 300000 (default 90000)",
     spec: "`wait` (integer milliseconds, 1000 to 300000, default 90000)", section: JOBS, source: "spec", severity: "error", kind: "request", status: 400,
-    lenient: "The spec gives the range of `wait`, not the answer to a value outside it: a refusal (4xx), or the job answered as for a wait clamped into 1000..300000 (or ignored for the default); fails a 5xx or an answer that is no job. Strict requires a refusal.",
+    lenient: "The spec gives the range of `wait`, not the answer to a value outside it: a refusal (4xx), or the job answered as for a wait clamped into 1000..300000 (or ignored for the default); fails a 5xx, an answer that is no job, or a wait longer than 300000 ms actually taken (observed where the suite moves the target's clock: a runsync of a job that outlasts it, sent with a wait above the range, must be answered by the time 300000 ms have passed; against a real-time target that would take five minutes, so the upper bound is not observed within the run). Strict requires a refusal.",
   },
   {
     id: "jobs.status.ttl-query", title: "The `ttl` query of `status` is a positive whole number of milliseconds",
@@ -87,6 +90,7 @@ export const jobRules = [
     id: "jobs.runsync.wait-not-retention", title: "`wait` bounds the wait, not how long the result is kept",
     spec: "The `wait` query controls how long the request waits, not how long the result is kept.", section: `${JOBS} › rule 1`,
     source: "spec", severity: "warning", kind: "transition",
+    lenient: `The result is still readable, COMPLETED with its output, once the wait and two seconds more have passed on the target's clock (well within the minute a runsync result is kept). ${TARGET_CLOCK}`,
   },
   {
     id: "jobs.runsync.wait-elapsed", title: "A runsync whose wait elapses answers 200 `{id, status}` with IN_QUEUE or IN_PROGRESS",
@@ -120,10 +124,12 @@ export const jobRules = [
   {
     id: "jobs.delay-time", title: "`delayTime` is the queue wait in milliseconds",
     spec: "Milliseconds the job waited in the queue before processing", section: JOB, source: "spec", severity: "error", kind: "invariant",
+    lenient: `A non-negative integer, never more than the time that passed between submission and the answer reporting it (two seconds of slack in real time); how long the queue takes is left open. ${TARGET_CLOCK}`,
   },
   {
     id: "jobs.execution-time", title: "A completed job carries `executionTime` in milliseconds",
     spec: "Milliseconds of execution; present on completed jobs", section: JOB, source: "spec", severity: "error", kind: "invariant",
+    lenient: `Present on a completed job, a non-negative integer at least the handler's sleep and never more than the time that passed between submission and the answer (two seconds of slack in real time). ${TARGET_CLOCK}`,
   },
   {
     id: "jobs.completed-output", title: "A completed job carries its output",

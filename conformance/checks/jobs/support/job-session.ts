@@ -142,15 +142,21 @@ export class JobSession {
     return this.noteSubmission(res, this.exchanges.length - 1, true);
   }
 
-  /** POST runsync with `{input, ...extra}`, letting time pass while it waits. */
-  async runsync(input: unknown, options: { readonly query?: Query; readonly extra?: Readonly<Record<string, unknown>>; readonly endpoint?: string; readonly stepMs?: number } = {}): Promise<Submission> {
+  /**
+   * POST runsync with `{input, ...extra}`, letting time pass while it waits: on virtual time, up
+   * to its `wait` (or `advanceUpToMs`, for a check of how long a target really waits).
+   */
+  async runsync(
+    input: unknown,
+    options: { readonly query?: Query; readonly extra?: Readonly<Record<string, unknown>>; readonly endpoint?: string; readonly stepMs?: number; readonly advanceUpToMs?: number } = {},
+  ): Promise<Submission> {
     const spec: RequestSpec = {
       method: "POST",
       url: this.url("runsync", undefined, options.endpoint),
       json: { input, ...(options.extra ?? {}) },
       ...(options.query ? { query: options.query } : {}),
     };
-    return this.waiting(spec, options.query, options.stepMs);
+    return this.waiting(spec, options.query, options.stepMs, options.advanceUpToMs);
   }
 
   /** GET status-sync/{id}?wait=, letting time pass while it waits. */
@@ -161,9 +167,9 @@ export class JobSession {
     return res;
   }
 
-  private async waiting(spec: RequestSpec, query: Query | undefined, stepMs?: number): Promise<Submission> {
+  private async waiting(spec: RequestSpec, query: Query | undefined, stepMs?: number, advanceUpToMs?: number): Promise<Submission> {
     const at = this.exchanges.length;
-    const res = await this.whileAdvancing(spec, waitOf(query), stepMs);
+    const res = await this.whileAdvancing(spec, advanceUpToMs ?? waitOf(query), stepMs);
     return this.noteSubmission(res, at, false);
   }
 
