@@ -26,7 +26,7 @@ export function applyTemplate(body: unknown, platform: Platform, accountId: stri
   const template = typeof templateId === "string" ? usableTemplate(platform, accountId, templateId) : undefined;
   if (template === undefined) {
     const detail = `templateId ${JSON.stringify(templateId)} names no template you can use; list them with GET /v2/templates, or leave templateId out and send image.`;
-    return { ok: false, response: problem(400, detail, { errors: [`/templateId: ${detail}`] }) };
+    return { ok: false, response: problem(422, detail, { errors: [`/templateId: ${detail}`] }) };
   }
   const filled: Record<string, unknown> = {
     image: template.image,

@@ -62,8 +62,8 @@ t.test("templates: create, read, update, use in createPod, delete", async (t) =>
   const pod = call("POST", "/v2/pods", { name: "from-tpl", templateId: tpl.id, startSsh: true, gpu: { id: "NVIDIA GeForce RTX 4090" }, env: { B: "9" } });
   t.equal(pod.status, 201, JSON.stringify(pod.body));
   t.match(pod.body, { image: "me/train:2", args: "python train.py", disk: 30, ports: ["8888/http"], env: { A: "2", B: "9" }, template: tpl.id });
-  t.same(problemErrors(call("POST", "/v2/pods", { name: "x", templateId: tpl.id, gpu: { id: "NVIDIA GeForce RTX 4090" } }, KEYS.beta), 400), [], "not another account's template");
-  t.same(problemErrors(call("POST", "/v2/pods", { name: "x", templateId: 7, image: "u:1", gpu: { id: "NVIDIA GeForce RTX 4090" } }), 400), []);
+  t.same(problemErrors(call("POST", "/v2/pods", { name: "x", templateId: tpl.id, gpu: { id: "NVIDIA GeForce RTX 4090" } }, KEYS.beta), 422), [], "not another account's template");
+  t.same(problemErrors(call("POST", "/v2/pods", { name: "x", templateId: 7, image: "u:1", gpu: { id: "NVIDIA GeForce RTX 4090" } }), 422), []);
 
   t.equal(call("DELETE", `/v2/templates/${tpl.id}`).status, 204);
   t.same(problemErrors(call("GET", `/v2/templates/${tpl.id}`), 404), []);
