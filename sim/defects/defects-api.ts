@@ -15,7 +15,9 @@ const graphqlField = (parent: string, edit: (o: Json) => void): Defect["response
 
 export const apiDefects: readonly Defect[] = [
   // problem+json.
-  { name: "not-found-plain-json", area: "errors", rule: "errors.problem-json", does: "A REST 404 is sent as application/json",
+  { name: "bad-request-plain-json", area: "errors", rule: "errors.problem-json", does: "A createPod 400 or 422 is sent as application/json",
+    response: (res, _req, at) => ((res.status === 400 || res.status === 422) && isProblem(res) && at.op === "createPod" ? setHeader(res, "content-type", "application/json") : res) },
+  { name: "not-found-plain-json", area: "errors", rule: "errors.same-body", does: "A REST 404 is sent as application/json",
     response: (res, _req, at) => (res.status === 404 && isProblem(res) && REST_POD_OPS.has(at.op ?? "") ? setHeader(res, "content-type", "application/json") : res) },
   { name: "conflict-error-field", area: "errors", rule: "errors.same-body", does: "A 409 answers `{error}` instead of the ErrorResponse body",
     response: (res) => (res.status === 409 && isProblem(res) && isObject(res.body) ? answer(res, { body: { error: res.body.detail } }) : res) },
@@ -122,8 +124,8 @@ export const apiDefects: readonly Defect[] = [
     response: graphqlField("gpuTypes", (g) => delete g.displayName) },
   { name: "lowest-price-without-counts", area: "graphql", rule: "graphql.lowest-price.fields", does: "lowestPrice leaves out availableGpuCounts",
     response: (res, _req, at) => editGraphql(res, at, "lowestPrice", (o) => { if (isObject(o.lowestPrice)) delete o.lowestPrice.availableGpuCounts; }) },
-  { name: "pod-cost-string", area: "graphql", rule: "graphql.pod.types", does: "A GraphQL pod's costPerHr is a string",
-    response: (res, _req, at) => editGraphql(res, at, "costPerHr", (p) => { if (typeof p.costPerHr === "number") p.costPerHr = String(p.costPerHr); }) },
+  { name: "pod-machine-id-number", area: "graphql", rule: "graphql.pod.types", does: "A GraphQL pod's machineId is a number",
+    response: (res, _req, at) => editGraphql(res, at, "machineId", (p) => { if (typeof p.machineId === "string") p.machineId = [...p.machineId].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1_000_000, 0); }) },
   { name: "env-colon-pairs", area: "graphql", rule: "graphql.env-key-value", does: "A GraphQL pod's env is written `KEY:value`",
     response: (res, _req, at) => editGraphql(res, at, "env", (p) => { if (Array.isArray(p.env)) p.env = p.env.map((e) => (typeof e === "string" ? e.replace("=", ":") : e)); }) },
   { name: "uptime-string", area: "graphql", rule: "graphql.runtime.types", does: "runtime.uptimeInSeconds is a string",

@@ -4,7 +4,8 @@
  * the suite can see of its own jobs. Other users may share the endpoint, so only lower bounds
  * hold: a job of the suite's that reads the same state just before and just after the health
  * read was in that state when health was computed (no state comes back once left, without a
- * retry), so health's counter for that state must count it.
+ * retry), so health's counter for that state must count it. Under strict, where the suite holds
+ * the clock, inQueue has a ceiling too: a purge-queue right after removes every job it counted.
  */
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
@@ -93,6 +94,20 @@ export async function checkHealthCounters(ctx: CheckContext): Promise<CheckOutco
           session,
           health.exchange,
           `${name} of at least ${floor}: that many of the suite's own jobs read the matching state both just before and just after this health read (health reports the endpoint's job and worker counts); got ${value}`,
+        );
+      }
+    }
+    // A ceiling too, where the suite holds the clock (nothing leaves the queue between two of its
+    // requests) and under strict (purge-queue empties the queue): every job health counted in the
+    // queue is still there for the purge that follows, so inQueue is at most the purge's `removed`.
+    if (strict && session.virtual) {
+      const purge = await session.purge();
+      const removed = isObject(purge.json) ? purge.json["removed"] : undefined;
+      if (is2xx(purge) && isNonNegativeInteger(removed) && body.jobs["inQueue"]! > removed) {
+        violated(
+          session,
+          purge.exchange,
+          `jobs.inQueue of at most ${removed}: a purge-queue sent right after the health read (the clock held still between them) removed ${removed} queued job(s), so health could have counted no more in the queue; health said ${body.jobs["inQueue"]}`,
         );
       }
     }
