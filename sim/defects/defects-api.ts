@@ -82,6 +82,12 @@ export const apiDefects: readonly Defect[] = [
       const exempt = at.keys.find((k) => k.access === "exempt")?.key;
       return out.kind === "response" && out.response.status === 429 && exempt ? next(withKey(req, exempt)) : out;
     } },
+  { name: "ratelimit-single-quotes", area: "ratelimit", rule: "ratelimit.structured-fields", does: "RateLimit and RateLimit-Policy quote the window names with single quotes",
+    response: (res) => {
+      let out = res;
+      for (const h of ["ratelimit", "ratelimit-policy"]) if (out.headers[h]) out = setHeader(out, h, out.headers[h]!.replace(/"/g, "'"));
+      return out;
+    } },
   { name: "no-retry-after", area: "ratelimit", rule: "ratelimit.retry-after", does: "A 429 carries no Retry-After",
     response: (res) => (res.status === 429 ? setHeader(res, "retry-after", undefined) : res) },
   { name: "429-vague-detail", area: "ratelimit", rule: "ratelimit.429-detail-names-window", does: "A 429's detail does not name the window",
@@ -126,6 +132,8 @@ export const apiDefects: readonly Defect[] = [
     response: (res, _req, at) => editGraphql(res, at, "lowestPrice", (o) => { if (isObject(o.lowestPrice)) delete o.lowestPrice.availableGpuCounts; }) },
   { name: "pod-machine-id-number", area: "graphql", rule: "graphql.pod.types", does: "A GraphQL pod's machineId is a number",
     response: (res, _req, at) => editGraphql(res, at, "machineId", (p) => { if (typeof p.machineId === "string") p.machineId = [...p.machineId].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1_000_000, 0); }) },
+  { name: "graphql-drops-last-status-change", area: "graphql", rule: "graphql.client-fields", does: "GraphQL pods leave out lastStatusChange, which the official clients select",
+    response: (res, _req, at) => editGraphql(res, at, "lastStatusChange", (p) => delete p.lastStatusChange) },
   { name: "env-colon-pairs", area: "graphql", rule: "graphql.env-key-value", does: "A GraphQL pod's env is written `KEY:value`",
     response: (res, _req, at) => editGraphql(res, at, "env", (p) => { if (Array.isArray(p.env)) p.env = p.env.map((e) => (typeof e === "string" ? e.replace("=", ":") : e)); }) },
   { name: "uptime-string", area: "graphql", rule: "graphql.runtime.types", does: "runtime.uptimeInSeconds is a string",
@@ -134,6 +142,10 @@ export const apiDefects: readonly Defect[] = [
     response: graphqlField("gpuTypes", (g) => { if (typeof g.memoryInGb === "number") g.memoryInGb = `${g.memoryInGb} GB`; }) },
   { name: "stock-status-out", area: "graphql", rule: "graphql.stock-status-enum", does: "stockStatus None is written Out",
     response: (res, _req, at) => editGraphql(res, at, "stockStatus", (o) => { if (o.stockStatus === "None" || o.stockStatus === "Low") o.stockStatus = "Out"; }) },
+
+  // Versioning.
+  { name: "health-under-v1", area: "jobs.operations", rule: "versioning.v2-prefix", does: "A job endpoint's health is served under /v1 only: /v2/<endpoint_id>/health answers 404",
+    response: (res, _req, at) => (at.op === "jobHealth" ? answer(res, { status: 404, headers: { ...res.headers, "content-type": "application/problem+json" }, body: problemBody(404, "no such route") }) : res) },
 
   // The catalog.
   { name: "gpus-bare-array", area: "catalog", rule: "catalog.gpus.shape", does: "GET /v2/catalog/gpus answers a bare array",

@@ -20,6 +20,18 @@ const halveSize = (op: string): Defect["request"] => (req, at) => {
   return at.op === op && n > 0 ? { ...req, headers: { ...req.headers, "content-length": String(Math.floor(n / 2)) } } : req;
 };
 
+/** cancel that, for a job in `status`, answers CANCELLED without cancelling it. */
+function cancelOnlyUnless(status: string): Defect["around"] {
+  return (req, at, next) => {
+    if (at.op !== "jobCancel") return next(req);
+    const seen = next({ ...req, method: "GET", path: `/v2/${at.params.endpointId}/status/${at.params.jobId}`, body: undefined });
+    if (seen.kind === "response" && isObject(seen.response.body) && seen.response.body.status === status) {
+      return { kind: "response", response: ok({ id: at.params.jobId, status: "CANCELLED" }) };
+    }
+    return next(req);
+  };
+}
+
 export const jobDefects: readonly Defect[] = [
   // Submission.
   { name: "submit-without-input", area: "jobs.submit", rule: "jobs.submit.input-object", does: "run and runsync accept a body without `input` (as {})",
@@ -77,6 +89,26 @@ export const jobDefects: readonly Defect[] = [
   { name: "cancel-lies", area: "jobs.operations", rule: "jobs.cancel.never-completes", does: "cancel answers CANCELLED but the job runs on to COMPLETED",
     around: (req, at, next) => (at.op === "jobCancel" ? next({ ...req, method: "GET", path: `/v2/${at.params.endpointId}/status/${at.params.jobId}`, body: undefined }) : next(req)),
     response: (res, _req, at) => (at.op === "jobCancel" && res.status === 200 ? answer(res, { body: { id: at.params.jobId, status: "CANCELLED" } }) : res) },
+  { name: "cancel-skips-queued", area: "jobs.operations", rule: "jobs.cancel.queued", does: "cancel of a queued job answers CANCELLED but leaves it in the queue",
+    around: cancelOnlyUnless("IN_QUEUE") },
+  { name: "cancel-skips-running", area: "jobs.operations", rule: "jobs.cancel.running", does: "cancel of a job in progress answers CANCELLED but lets it run on",
+    around: cancelOnlyUnless("IN_PROGRESS") },
+  { name: "purge-cancels-running", area: "jobs.operations", rule: "jobs.purge.queued-only", does: "purge-queue also cancels the endpoint's jobs in progress",
+    response: (res, _req, at) => {
+      if (SUBMIT.has(at.op ?? "") && res.status < 300 && isObject(res.body) && typeof res.body.id === "string") at.memory.set(`${at.params.endpointId}/${res.body.id}`, true);
+      return res;
+    },
+    around: (req, at, next) => {
+      if (at.op === "jobPurgeQueue") {
+        for (const key of [...at.memory.keys()]) {
+          const [endpoint, id] = key.split("/");
+          if (endpoint !== at.params.endpointId) continue;
+          const seen = next({ ...req, method: "GET", path: `/v2/${endpoint}/status/${id}`, body: undefined });
+          if (seen.kind === "response" && isObject(seen.response.body) && seen.response.body.status === "IN_PROGRESS") next({ ...req, path: `/v2/${endpoint}/cancel/${id}`, body: {} });
+        }
+      }
+      return next(req);
+    } },
   { name: "cancel-answers-cancelling", area: "jobs.operations", rule: "jobs.cancel.response", does: "cancel answers status CANCELLING",
     response: (res, _req, at) => editJob(res, at, new Set(["jobCancel"]), (j) => { j.status = "CANCELLING"; }) },
   { name: "retry-completed-ok", area: "jobs.operations", rule: "jobs.retry.only-failed", does: "retry of a job that is not FAILED or TIMED_OUT answers 200 IN_QUEUE",
