@@ -2,7 +2,7 @@
 import { problemBody } from "../api/problem.ts";
 import type { ApiResponse } from "../api/types.ts";
 import type { Defect } from "./defect.ts";
-import { GRAPHQL_OPS, type Json, answer, editAnswer, editGraphql, isObject, keyFor, setHeader, withKey, withQuery } from "./edits.ts";
+import { GRAPHQL_OPS, type Json, answer, editAnswer, editGraphql, graphqlText, isObject, keyFor, setHeader, withKey, withQuery } from "./edits.ts";
 
 const JOB_OP = /^job/;
 const REST_POD_OPS = new Set(["listPods", "createPod", "getPod", "updatePod", "deletePod", "podAction"]);
@@ -88,6 +88,15 @@ export const apiDefects: readonly Defect[] = [
       for (const h of ["ratelimit", "ratelimit-policy"]) if (out.headers[h]) out = setHeader(out, h, out.headers[h]!.replace(/"/g, "'"));
       return out;
     } },
+  { name: "ratelimit-shared-by-accounts", area: "ratelimit", rule: "ratelimit.per-user", does: "RateLimit's remaining counts also fall with every other account's requests",
+    response: (res, _req, at) => {
+      if (!res.headers.ratelimit || at.account === undefined) return res;
+      const all = ((at.memory.get("all") as number | undefined) ?? 0) + 1;
+      const mine = ((at.memory.get(at.account) as number | undefined) ?? 0) + 1;
+      at.memory.set("all", all);
+      at.memory.set(at.account, mine);
+      return setHeader(res, "ratelimit", res.headers.ratelimit.replace(/;r=(\d+)/g, (_m, r: string) => `;r=${Math.max(0, Number(r) - (all - mine))}`));
+    } },
   { name: "no-retry-after", area: "ratelimit", rule: "ratelimit.retry-after", does: "A 429 carries no Retry-After",
     response: (res) => (res.status === 429 ? setHeader(res, "retry-after", undefined) : res) },
   { name: "429-vague-detail", area: "ratelimit", rule: "ratelimit.429-detail-names-window", does: "A 429's detail does not name the window",
@@ -112,6 +121,22 @@ export const apiDefects: readonly Defect[] = [
       const query = typeof b.query === "string" ? b.query.replace(/allowedCudaVersions\s*:\s*(\[[^\]]*\]|\$\w+)\s*,?/g, "") : b.query;
       const variables = isObject(b.variables) ? structuredClone(b.variables) : b.variables;
       if (isObject(variables)) for (const o of [variables, ...Object.values(variables).filter(isObject)]) delete (o as Json).allowedCudaVersions;
+      return { ...req, body: { ...b, query, variables } };
+    } },
+  { name: "deploy-refuses-docker-args", area: "graphql", rule: "graphql.pod-find-and-deploy.input", does: "podFindAndDeployOnDemand refuses the `dockerArgs` input field as unknown",
+    around: (req, at, next) => {
+      const text = graphqlText(req);
+      if (!GRAPHQL_OPS.has(at.op ?? "") || !text.includes("podFindAndDeployOnDemand") || !/dockerArgs\W*:/.test(text)) return next(req);
+      const message = 'Field "dockerArgs" is not defined by type "PodFindAndDeployOnDemandInput".';
+      return { kind: "response", response: { status: 400, headers: { "content-type": "application/json; charset=utf-8" }, body: { errors: [{ message, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } }] } } };
+    } },
+  { name: "deploy-ignores-name", area: "graphql", rule: "graphql.pod-find-and-deploy.creates", does: "podFindAndDeployOnDemand names every pod it creates \"pod\", whatever `name` asks",
+    request: (req, at) => {
+      if (!GRAPHQL_OPS.has(at.op ?? "") || !isObject(req.body) || !graphqlText(req).includes("podFindAndDeployOnDemand")) return req;
+      const b = req.body as Json;
+      const query = typeof b.query === "string" ? b.query.replace(/(\bname\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"pod"') : b.query;
+      const variables = isObject(b.variables) ? structuredClone(b.variables) : b.variables;
+      if (isObject(variables)) for (const o of [variables, ...Object.values(variables).filter(isObject)]) if (typeof (o as Json).name === "string") (o as Json).name = "pod";
       return { ...req, body: { ...b, query, variables } };
     } },
   { name: "resume-without-image", area: "graphql", rule: "graphql.pod-resume.fields", does: "podResume leaves imageName out of its answer",

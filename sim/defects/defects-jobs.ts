@@ -129,6 +129,16 @@ export const jobDefects: readonly Defect[] = [
       const old = at.memory.get(`last:${key}`) as Json | undefined;
       return old && at.memory.get(`retried:${key}`) ? editAnswer(res, (j) => Object.assign(j, old)) : res;
     } },
+  { name: "retry-drops-input", area: "jobs.operations", rule: "jobs.retry.original-input", does: "A retried job is requeued without its input: it reads back `input: {}`",
+    response: (res, _req, at) => {
+      const key = jobKey(at);
+      if (at.op === "jobRetry" && res.status === 200) at.memory.set(`retried:${key}`, true);
+      if (!READS.has(at.op ?? "") || res.status !== 200 || !at.memory.get(`retried:${key}`)) return res;
+      return editAnswer(res, (j) => { if ("input" in j) j.input = {}; });
+    } },
+  { name: "health-for-any-endpoint", area: "jobs.operations", rule: "jobs.reserved-endpoint-ids", does: "health answers for any endpoint id, REST path segments such as `pods` included",
+    response: (res, req) => (req.method === "GET" && /^\/v2\/[^/]+\/health$/.test(req.path) && res.status === 404
+      ? ok({ jobs: { completed: 0, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }, workers: { idle: 0, running: 0 } }, { ...res.headers, "content-type": "application/json; charset=utf-8" }) : res) },
   { name: "retry-answers-retrying", area: "jobs.operations", rule: "jobs.retry.in-queue", does: "retry answers status RETRYING",
     response: (res, _req, at) => editJob(res, at, new Set(["jobRetry"]), (j) => { j.status = "RETRYING"; }) },
   { name: "retry-expired-ok", area: "jobs.operations", rule: "jobs.retry.expired", does: "retry of an expired job answers 200 IN_QUEUE",
@@ -179,6 +189,15 @@ export const jobDefects: readonly Defect[] = [
     } },
   { name: "status-ttl-ignored", area: "jobs.retention", rule: "jobs.status.ttl", does: "A valid `ttl` query of status is ignored",
     request: (req, at) => (at.op === "jobStatus" && /^[1-9]\d*$/.test(req.query.ttl ?? "") ? withQuery(req, (q) => delete q.ttl) : req) },
+  { name: "runsync-result-kept-for-wait", area: "jobs.retention", rule: "jobs.runsync.wait-not-retention", does: "A runsync result is dropped once its `wait` has passed",
+    response: (res, req, at) => {
+      if (at.op === "jobRunsync" && res.status === 200 && isObject(res.body) && typeof res.body.id === "string") {
+        const wait = /^\d+$/.test(req.query.wait ?? "") ? Number(req.query.wait) : 90_000;
+        at.memory.set(`${at.params.endpointId}/${res.body.id}`, Number(at.now) + wait * 1000);
+      }
+      const until = at.op === "jobStatus" ? at.memory.get(jobKey(at)) : undefined;
+      return typeof until === "number" && Number(at.now) > until ? answer(res, { status: 404, headers: { ...res.headers, "content-type": "application/problem+json" }, body: problemBody(404, "no such job") }) : res;
+    } },
   { name: "policy-ttl-ignored", area: "jobs.retention", rule: "jobs.policy.ttl", does: "policy.ttl is ignored: old queued jobs are never dropped",
     request: onSubmit((b) => { const p = policy(b); if (p) delete p.ttl; }) },
 ];
