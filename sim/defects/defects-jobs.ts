@@ -160,6 +160,12 @@ export const jobDefects: readonly Defect[] = [
 
   { name: "stream-chunks-key", area: "jobs.operations", rule: "jobs.stream.shape", does: "stream answers its chunks under `chunks`",
     response: (res, _req, at) => (at.op === "jobStream" && res.status === 200 ? editAnswer(res, (b) => { if ("stream" in b) { b.chunks = b.stream; delete b.stream; } }) : res) },
+  { name: "public-model-without-health", area: "jobs.operations", rule: "jobs.public.same-paths", does: "A public model endpoint (one whose jobs answer images) serves run and status but answers health 404",
+    response: (res, _req, at) => {
+      const endpoint = at.params.endpointId;
+      if (READS.has(at.op ?? "") && res.status === 200 && isObject(res.body) && objectsWith(res.body.output, "image_url").length > 0) at.memory.set(endpoint, true);
+      return at.op === "jobHealth" && at.memory.get(endpoint) ? answer(res, { status: 404, headers: { ...res.headers, "content-type": "application/problem+json" }, body: problemBody(404, "no such route") }) : res;
+    } },
   { name: "image-output-without-url", area: "jobs.operations", rule: "jobs.public.image-output", does: "An image model's output leaves out image_url",
     response: (res, _req, at) => editJob(res, at, READS, (j) => { for (const o of objectsWith(j.output, "image_url")) delete o.image_url; }) },
 
