@@ -93,6 +93,8 @@ export const jobDefects: readonly Defect[] = [
     around: cancelOnlyUnless("IN_QUEUE") },
   { name: "cancel-skips-running", area: "jobs.operations", rule: "jobs.cancel.running", does: "cancel of a job in progress answers CANCELLED but lets it run on",
     around: cancelOnlyUnless("IN_PROGRESS") },
+  { name: "failed-reads-cancelled", area: "jobs.operations", rule: "jobs.transition-legal", does: "A job whose handler failed is reported CANCELLED, which only a cancel may bring",
+    response: (res, _req, at) => editJob(res, at, READS, (j) => { if (j.status === "FAILED") { j.status = "CANCELLED"; delete j.error; } }) },
   { name: "purge-cancels-running", area: "jobs.operations", rule: "jobs.purge.queued-only", does: "purge-queue also cancels the endpoint's jobs in progress",
     response: (res, _req, at) => {
       if (SUBMIT.has(at.op ?? "") && res.status < 300 && isObject(res.body) && typeof res.body.id === "string") at.memory.set(`${at.params.endpointId}/${res.body.id}`, true);
