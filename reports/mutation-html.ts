@@ -21,7 +21,7 @@ export function renderMutationHtml(report: MutationReport): string {
       (d) =>
         `<tr data-status="${h(d.verdict)}"><td class="id">${h(d.name)}</td><td>${h(d.area)}</td><td class="${CLS[d.verdict]}">${h(LABEL[d.verdict])}</td>` +
         `<td class="id">${h(d.rule)}<blockquote>${h(d.spec)}</blockquote>${h(d.does)}</td>` +
-        `<td class="id">${d.verdict === "error" ? h(d.error ?? "") : d.failing.length ? d.failing.map((r) => (r === d.rule ? `<strong>${h(r)}</strong>` : h(r))).join("<br>") : "(none)"}</td>` +
+        `<td class="id">${d.verdict === "error" ? h(d.error ?? "") : d.failing.length ? d.failing.map((r) => (r === d.rule ? `<strong>${h(r)}</strong>` : h(r))).join("<br>") : "(none)"}${d.scope === "rule" ? "<br><small>(its check alone)</small>" : ""}</td>` +
         `<td class="num">${h(formatDuration(d.wallTimeMs))}</td></tr>`,
     )
     .join("\n");
@@ -45,7 +45,7 @@ export function renderMutationHtml(report: MutationReport): string {
 <h2>Clean run</h2>
 ${clean}
 <h2>Defects</h2>
-<p>A defect is caught when at least one rule fails against it, and caught precisely when the rule it breaks is among them (in bold).</p>
+<p>A defect is caught when at least one rule fails against it, and caught precisely when the rule it breaks is among them (in bold).${report.complete ? "" : " The check of the rule a defect breaks runs first, alone; when it fails the defect is caught precisely and nothing else runs (marked “its check alone”), otherwise the whole suite runs. <code>--complete</code> runs the whole suite against every defect."}</p>
 <div class="filters">${buttons}</div>
 <table id="rules"><thead><tr><th>defect</th><th>area</th><th>verdict</th><th>breaks</th><th>caught by</th><th>time</th></tr></thead>
 <tbody>

@@ -19,12 +19,12 @@ import {
 } from "./index.ts";
 
 const defect = (name: string, rule: string, failing: string[]): DefectResult => ({
-  name, area: "pods.create", rule, does: `does <b>${name}</b>`, spec: "A pod name has at least 1 character", failing, verdict: verdictOf(rule, failing), wallTimeMs: 1200,
+  name, area: "pods.create", rule, does: `does <b>${name}</b>`, spec: "A pod name has at least 1 character", failing, scope: "suite", verdict: verdictOf(rule, failing), wallTimeMs: 1200,
 });
 
 function sample(defects: DefectResult[], cleanFailing: string[] = []): MutationReport {
   return {
-    tool: { name: "cpsim", version: "0.0.0" }, seed: 7, profile: "strict", workers: 2, startedAt: "2026-01-01T00:00:00.000Z", wallTimeMs: 61_500,
+    tool: { name: "cpsim", version: "0.0.0" }, seed: 7, profile: "strict", workers: 2, complete: true, startedAt: "2026-01-01T00:00:00.000Z", wallTimeMs: 61_500,
     clean: { failing: cleanFailing, wallTimeMs: 9000 }, defects,
     unexercisedRules: [{ id: "auth.expired-key", title: "An expired key answers 401" }],
     summary: summarizeMutation(defects, cleanFailing.length),

@@ -18,6 +18,12 @@ export interface DefectResult {
   readonly verdict: DefectVerdict;
   /** Rules that failed against the defect, in run order. */
   readonly failing: readonly string[];
+  /**
+   * What ran against the defect: `rule`, only the check of the rule it breaks, which failed (the
+   * run stopped at that precise catch, so other rules that would also catch it are not listed);
+   * `suite`, the whole suite (that check alone did not fail it, or the run was --complete).
+   */
+  readonly scope: "rule" | "suite";
   /** Status of the broken rule itself in that run (pass, fail, skip…), or absent when it did not run. */
   readonly ruleStatus?: string;
   readonly wallTimeMs: number;
@@ -38,8 +44,14 @@ export interface MutationReport {
   readonly seed: number;
   readonly profile: string;
   readonly workers: number;
+  /** Whether every defect met the whole suite (--complete) rather than stopping at its rule's own catch. */
+  readonly complete: boolean;
   readonly startedAt: string;
   readonly wallTimeMs: number;
+  /**
+   * The clean emulator: the whole suite, plus each broken rule's check alone (a precise catch by
+   * a check run alone counts only when that check passes alone on the clean emulator too).
+   */
   readonly clean: { readonly failing: readonly string[]; readonly wallTimeMs: number; readonly error?: string };
   readonly defects: readonly DefectResult[];
   /** Catalog rules no defect breaks: what the matrix says nothing about. */

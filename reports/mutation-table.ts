@@ -13,7 +13,7 @@ export function renderMutationTable(report: MutationReport, width = 100): string
     d.name,
     LABEL[d.verdict],
     d.rule,
-    d.verdict === "error" ? (d.error ?? "") : d.failing.length ? d.failing.join(", ") : `(none; ${d.rule} ${d.ruleStatus ?? "not run"})`,
+    d.verdict === "error" ? (d.error ?? "") : d.failing.length ? `${d.failing.join(", ")}${d.scope === "rule" ? " (its check alone)" : ""}` : `(none; ${d.rule} ${d.ruleStatus ?? "not run"})`,
   ]);
   const table = renderTextTable(
     [{ header: "defect", flex: true, min: 16 }, { header: "verdict" }, { header: "breaks", flex: true, min: 16 }, { header: "caught by", flex: true, min: 10 }],
@@ -25,6 +25,7 @@ export function renderMutationTable(report: MutationReport, width = 100): string
     table.trimEnd(),
     "",
     `clean run: ${report.clean.error ? `ERROR ${report.clean.error}` : report.clean.failing.length ? `${report.clean.failing.length} failure(s): ${report.clean.failing.join(", ")}` : "no failure"}`,
+    ...(report.complete ? [] : ["caught by: a precise catch stops at the check of the rule broken, run alone (--complete runs the whole suite against every defect)"]),
     `score: ${s.caught}/${s.defects} caught (${pct(s.caught, s.defects)}), ${s.precise}/${s.defects} caught precisely (${pct(s.precise, s.defects)}), ${s.escaped} escaped${s.errors ? `, ${s.errors} did not finish` : ""}`,
   ];
   const escaped = report.defects.filter((d) => d.verdict === "escaped");

@@ -5,11 +5,13 @@ import { MAX_WORKERS, MutationConfigError, defaultMutationOptions, mutation } fr
 export const spec: CommandSpec = {
   name: "mutation",
   summary: "score the conformance suite: run it against the emulator with each documented defect",
-  usage: "cpsim mutation [--defect GLOB]... [--workers N] [--seed N] [--profile strict|lenient] [--run-timeout-ms N] [--report-dir DIR] [--json]",
+  usage: "cpsim mutation [--defect GLOB]... [--workers N] [--seed N] [--profile strict|lenient] [--run-timeout-ms N] [--complete] [--report-dir DIR] [--json]",
   description:
     "Runs the conformance suite against the clean emulator (which must show no failure), then against a fresh emulator\n" +
     "per defect (cpsim serve --list-defects), in parallel worker threads. A defect is caught when a rule fails, caught\n" +
-    "precisely when the rule it breaks fails. Writes mutation.json and mutation.html. Exit 1 when a defect escapes or\n" +
+    "precisely when the rule it breaks fails. The check of that rule runs first, alone: when it fails, the defect is\n" +
+    "caught precisely and its run ends there; otherwise the whole suite runs (--complete: the whole suite for every\n" +
+    "defect, listing every rule that catches it). Writes mutation.json and mutation.html. Exit 1 when a defect escapes or\n" +
     "the clean run fails. The last line is: mutation_defects=N caught=C precise=P escaped=E clean_failures=F wall_s=S",
   flags: [
     { name: "defect", type: "string", value: "GLOB", multiple: true, help: "defects to run, by name, area or rule id glob (default: all)" },
@@ -17,6 +19,7 @@ export const spec: CommandSpec = {
     { name: "seed", type: "integer", value: "N", help: "seed of every emulator and suite run", default: defaultMutationOptions.seed, min: 0 },
     { name: "profile", type: "enum", choices: ["strict", "lenient"], help: "suite profile; strict also judges the emulator's documented choices", default: defaultMutationOptions.profile },
     { name: "run-timeout-ms", type: "integer", value: "N", help: "longest one suite run may take", default: defaultMutationOptions.runTimeoutMs, min: 1000 },
+    { name: "complete", type: "boolean", help: "run the whole suite against every defect, not only until its own rule fails (slower)" },
     { name: "report-dir", type: "string", value: "DIR", help: "where mutation.json and mutation.html go (default: reports/mutation)" },
     { name: "json", type: "boolean", help: "print mutation.json on stdout; progress and table go to stderr" },
   ],
@@ -40,6 +43,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         runTimeoutMs: f["run-timeout-ms"] as number,
         reportDir: f["report-dir"] as string | undefined,
         json: f.json === true,
+        complete: f.complete === true,
       },
       io,
       process.stdout.columns ?? 160,

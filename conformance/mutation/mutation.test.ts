@@ -35,7 +35,11 @@ t.test("one defect per area: the clean run passes, every defect is caught precis
   const result = await mutation({ defects: ONE_PER_AREA, workers: 2, seed: 1, reportDir: dir }, { stdout: (s) => void out.push(s), stderr: (s) => void out.push(s) });
   const report = result.report!;
   t.same(report.clean.failing, [], "the clean emulator fails no rule");
-  for (const d of report.defects) t.equal(d.verdict, "caught-precisely", `${d.name}: ${d.rule} among ${d.failing.join(", ") || "(none)"}`);
+  for (const d of report.defects) {
+    t.equal(d.verdict, "caught-precisely", `${d.name}: ${d.rule} among ${d.failing.join(", ") || "(none)"}`);
+    t.equal(d.scope, "rule", `${d.name}: its own rule's check, alone, caught it and ended its run`);
+  }
+  t.equal(report.complete, false);
   t.equal(result.exitCode, 0);
   const json = JSON.parse(await readFile(join(dir, "mutation.json"), "utf8")) as MutationReport;
   t.equal(json.summary.precise, ONE_PER_AREA.length);
@@ -43,6 +47,17 @@ t.test("one defect per area: the clean run passes, every defect is caught precis
   t.ok(json.unexercisedRules.some((r) => r.id === "auth.expired-key"), "rules no selected defect breaks are listed");
   const lines = out.join("").trimEnd().split("\n");
   t.match(lines.at(-1), /^mutation_defects=13 caught=13 precise=13 escaped=0 clean_failures=0 wall_s=\d+\.\d$/, "the figure line is last");
+});
+
+t.test("--complete: the whole suite against the defect, every rule that catches it listed", async (t) => {
+  const result = await mutation({ defects: ["problem-title-generic"], workers: 2, seed: 1, complete: true, reportDir: t.testdir() });
+  const report = result.report!;
+  t.equal(report.complete, true);
+  const [d] = report.defects;
+  t.equal(d.scope, "suite");
+  t.equal(d.verdict, "caught-precisely");
+  t.ok(d.failing.includes("errors.title-matches-status"), `the broken rule among ${d.failing.join(", ")}`);
+  t.same(report.clean.failing, [], "the clean emulator fails no rule");
 });
 
 t.test("usage errors exit 2 through the CLI", async (t) => {

@@ -1,7 +1,10 @@
 /**
  * `mutation(options)`: the library behind `cpsim mutation`. It runs the conformance suite against
  * the clean emulator (which must show no failure at all), then against a fresh emulator per
- * defect, in parallel worker threads (piscina), each run bounded in time; scores each defect
+ * defect, in parallel worker threads (piscina), each run bounded in time. Per defect, the check of
+ * the rule it breaks runs first, alone: a failure there (that the clean emulator does not show
+ * for that check alone) is a precise catch and ends the defect's run; otherwise the whole suite
+ * runs against it (always with `complete`). It scores each defect
  * (caught, caught precisely, escaped), lists the rules no defect breaks, writes mutation.json and
  * mutation.html through reports/, prints the table, and returns the exit code: 0 every defect
  * caught on a clean emulator, 1 a defect escaped or the clean run failed, 2 a usage problem.
@@ -39,6 +42,12 @@ export interface MutationOptions {
   readonly profile: "lenient" | "strict";
   /** Longest one suite run may take; past it the run counts as an error. */
   readonly runTimeoutMs: number;
+  /**
+   * Run the whole suite against every defect. Without it, the check of the rule a defect breaks
+   * runs first, alone, and a failure there ends that defect's run (caught precisely, exactly);
+   * only a defect that check does not catch meets the whole suite.
+   */
+  readonly complete: boolean;
 }
 
 export const MAX_WORKERS = 16;
@@ -50,6 +59,7 @@ export const defaultMutationOptions: MutationOptions = {
   json: false,
   profile: "strict",
   runTimeoutMs: 300_000,
+  complete: false,
 };
 
 export interface MutationIo {
@@ -96,17 +106,20 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
   const startedAt = Date.now();
   const started = performance.now();
   const runsDir = await mkdtemp(join(tmpdir(), "cpsim-mutation-"));
+  // Each thread loads the suite once and runs cell after cell, each with its own fresh emulator.
+  const threads = Math.min(options.workers, selected.length + 1);
   const pool = new Piscina<SuiteTask, SuiteOutcome>({
     filename: workerModule(import.meta.url, "suite-worker").href,
-    minThreads: 0,
-    maxThreads: Math.min(options.workers, selected.length + 1),
+    minThreads: threads,
+    maxThreads: threads,
     idleTimeout: 1000,
   });
-  const run = async (names: readonly string[], dir: string): Promise<SuiteOutcome | { error: string; wallTimeMs: number }> => {
+  let cells = 0;
+  const run = async (names: readonly string[], only: readonly string[] = []): Promise<Outcome> => {
     const t0 = performance.now();
     try {
       return await pool.run(
-        { defects: names, seed: options.seed, profile: options.profile, reportDir: join(runsDir, dir) },
+        { defects: names, only, seed: options.seed, profile: options.profile, reportDir: join(runsDir, String(cells++)) },
         { signal: AbortSignal.timeout(options.runTimeoutMs) },
       );
     } catch (err) {
@@ -118,9 +131,34 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
 
   try {
     say(`cpsim mutation: seed ${options.seed}, profile ${options.profile}, ${selected.length} defect(s), ${options.workers} worker(s)\n`);
-    const clean = await run([], "clean");
-    const cleanFailing = "error" in clean ? [] : clean.failing;
-    say(`clean run: ${"error" in clean ? `ERROR ${clean.error}` : cleanFailing.length ? `FAILED ${cleanFailing.join(", ")}` : "no failure"} (${(clean.wallTimeMs / 1000).toFixed(1)} s)\n`);
+    // The clean run (the whole suite) goes first, beside the first defects; whole-suite runs of defects are scored against it.
+    const cleanRun = run([]).then((clean) => {
+      say(`clean run: ${"error" in clean ? `ERROR ${clean.error}` : clean.failing.length ? `FAILED ${clean.failing.join(", ")}` : "no failure"} (${(clean.wallTimeMs / 1000).toFixed(1)} s)\n`);
+      return { clean, failing: "error" in clean ? [] : clean.failing };
+    });
+
+    // A check that fails alone against a defect catches it precisely only if it passes alone on
+    // the clean emulator too: each broken rule's check runs once alone there (shared by its defects).
+    const cleanAlone = new Map<string, Promise<Outcome>>();
+    const aloneOnClean = (rule: string): Promise<Outcome> => {
+      let p = cleanAlone.get(rule);
+      if (!p) cleanAlone.set(rule, (p = run([], [rule])));
+      return p;
+    };
+    const defectRun = async (defect: Defect): Promise<DefectResult> => {
+      if (!options.complete) {
+        const alone = await run([defect.name], [defect.rule]);
+        if (!("error" in alone) && alone.failing.includes(defect.rule)) {
+          const onClean = await aloneOnClean(defect.rule);
+          const cleanFails = "error" in onClean ? [defect.rule] : onClean.failing;
+          if (!cleanFails.includes(defect.rule)) return score(defect, alone, cleanFails, "rule");
+        }
+        const full = await run([defect.name]);
+        return score(defect, "error" in full ? full : { ...full, wallTimeMs: full.wallTimeMs + alone.wallTimeMs }, (await cleanRun).failing, "suite");
+      }
+      const full = await run([defect.name]);
+      return score(defect, full, (await cleanRun).failing, "suite");
+    };
 
     // At most `workers` runs are handed to the pool at once, so each run's time limit starts when it does.
     const results: DefectResult[] = new Array(selected.length);
@@ -130,7 +168,7 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
       while (next < selected.length) {
         const i = next++;
         const defect = selected[i];
-        const result = score(defect, await run([defect.name], defect.name), cleanFailing);
+        const result = await defectRun(defect);
         results[i] = result;
         done++;
         say(`[${String(done).padStart(3)}/${selected.length}] ${result.verdict.padEnd(16)} ${defect.name} (${defect.rule})${result.failing.length ? ` <- ${result.failing.slice(0, 4).join(", ")}${result.failing.length > 4 ? ", ..." : ""}` : result.error ? ` ${result.error}` : ""}\n`);
@@ -138,18 +176,28 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
     };
     await Promise.all(Array.from({ length: Math.min(options.workers, selected.length) }, lane));
 
+    const { clean, failing: cleanFailing } = await cleanRun;
+    // Rules whose check failed alone on the clean emulator: a bug of the suite (checks must stand alone), counted with the clean run's.
+    const aloneFailing: string[] = [];
+    for (const [rule, p] of cleanAlone) {
+      const o = await p;
+      if ("error" in o || o.failing.includes(rule)) aloneFailing.push(rule);
+    }
+    const cleanAll = [...new Set([...cleanFailing, ...aloneFailing])];
+    if (aloneFailing.length) say(`clean emulator, checks alone: FAILED ${aloneFailing.join(", ")}\n`);
     const broken = new Set(selected.map((d) => d.rule));
     const report: MutationReport = {
       tool: { name: "cpsim", version: await toolVersion() },
       seed: options.seed,
       profile: options.profile,
       workers: options.workers,
+      complete: options.complete,
       startedAt: new Date(startedAt).toISOString(),
       wallTimeMs: performance.now() - started,
-      clean: { failing: cleanFailing, wallTimeMs: clean.wallTimeMs, ...("error" in clean ? { error: clean.error } : {}) },
+      clean: { failing: cleanAll, wallTimeMs: clean.wallTimeMs, ...("error" in clean ? { error: clean.error } : {}) },
       defects: results,
       unexercisedRules: rules.filter((r) => !broken.has(r.id)).map((r) => ({ id: r.id, title: r.title })),
-      summary: summarizeMutation(results, cleanFailing.length),
+      summary: summarizeMutation(results, cleanAll.length),
     };
     const written = await writeMutationReports(report, reportDir);
     say(`\n${renderMutationTable(report, width)}reports: ${written.json}\n         ${written.html}\n`);
@@ -162,10 +210,12 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
   }
 }
 
+type Outcome = SuiteOutcome | { error: string; wallTimeMs: number };
+
 /** A defect's verdict: failures the clean run also shows do not count as catching it. */
-function score(defect: Defect, outcome: SuiteOutcome | { error: string; wallTimeMs: number }, cleanFailing: readonly string[]): DefectResult {
+function score(defect: Defect, outcome: Outcome, cleanFailing: readonly string[], scope: DefectResult["scope"]): DefectResult {
   const rule = ruleOf(defect);
-  const base = { name: defect.name, area: defect.area, rule: defect.rule, does: defect.does, spec: rule.spec, wallTimeMs: outcome.wallTimeMs };
+  const base = { name: defect.name, area: defect.area, rule: defect.rule, does: defect.does, spec: rule.spec, scope, wallTimeMs: outcome.wallTimeMs };
   if ("error" in outcome) return { ...base, verdict: "error", failing: [], error: outcome.error };
   const failing = outcome.failing.filter((id) => !cleanFailing.includes(id));
   return { ...base, verdict: verdictOf(defect.rule, failing), failing, ...(outcome.statuses[defect.rule] ? { ruleStatus: outcome.statuses[defect.rule] } : {}) };

@@ -1,7 +1,8 @@
 /**
  * One cell of the mutation matrix: a fresh in-process emulator (manual clock, the embedded
- * conformance catalog) with the named defects switched on, and the conformance suite against it
- * through `conform()`. Returns plain data, so it can run in a worker thread.
+ * conformance catalog) with the named defects switched on, and the conformance suite (or some of
+ * its rules) against it through `conform()`. Returns plain data, so it can run in a worker
+ * thread; a worker runs many cells one after the other, each with its own emulator.
  */
 // The checks register themselves in conform's registry when imported, as `cpsim conform` does.
 import "../checks/index.ts";
@@ -16,6 +17,8 @@ export interface SuiteTask {
   readonly defects: readonly string[];
   readonly seed: number;
   readonly profile: "lenient" | "strict";
+  /** Rule ids to run; empty: the whole suite. */
+  readonly only?: readonly string[];
   /** Where conform writes this run's report.json, junit.xml and report.html. */
   readonly reportDir: string;
 }
@@ -55,6 +58,7 @@ export async function runSuite(task: SuiteTask): Promise<SuiteOutcome> {
         profile: task.profile,
         reportDir: task.reportDir,
         json: false,
+        only: task.only ?? [],
       },
       // The emulator serves the control API: time-based rules move its virtual clock.
       { controlApi: true },

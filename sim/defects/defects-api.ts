@@ -2,7 +2,7 @@
 import { problemBody } from "../api/problem.ts";
 import type { ApiResponse } from "../api/types.ts";
 import type { Defect } from "./defect.ts";
-import { GRAPHQL_OPS, type Json, answer, editAnswer, editGraphql, isObject, keyFor, setHeader, withKey, withQuery } from "./edits.ts";
+import { GRAPHQL_OPS, type Json, answer, editAnswer, editGraphql, graphqlText, isObject, keyFor, setHeader, withKey, withQuery } from "./edits.ts";
 
 const JOB_OP = /^job/;
 const REST_POD_OPS = new Set(["listPods", "createPod", "getPod", "updatePod", "deletePod", "podAction"]);
@@ -15,7 +15,9 @@ const graphqlField = (parent: string, edit: (o: Json) => void): Defect["response
 
 export const apiDefects: readonly Defect[] = [
   // problem+json.
-  { name: "not-found-plain-json", area: "errors", rule: "errors.problem-json", does: "A REST 404 is sent as application/json",
+  { name: "bad-request-plain-json", area: "errors", rule: "errors.problem-json", does: "A createPod 400 or 422 is sent as application/json",
+    response: (res, _req, at) => ((res.status === 400 || res.status === 422) && isProblem(res) && at.op === "createPod" ? setHeader(res, "content-type", "application/json") : res) },
+  { name: "not-found-plain-json", area: "errors", rule: "errors.same-body", does: "A REST 404 is sent as application/json",
     response: (res, _req, at) => (res.status === 404 && isProblem(res) && REST_POD_OPS.has(at.op ?? "") ? setHeader(res, "content-type", "application/json") : res) },
   { name: "conflict-error-field", area: "errors", rule: "errors.same-body", does: "A 409 answers `{error}` instead of the ErrorResponse body",
     response: (res) => (res.status === 409 && isProblem(res) && isObject(res.body) ? answer(res, { body: { error: res.body.detail } }) : res) },
@@ -80,6 +82,21 @@ export const apiDefects: readonly Defect[] = [
       const exempt = at.keys.find((k) => k.access === "exempt")?.key;
       return out.kind === "response" && out.response.status === 429 && exempt ? next(withKey(req, exempt)) : out;
     } },
+  { name: "ratelimit-single-quotes", area: "ratelimit", rule: "ratelimit.structured-fields", does: "RateLimit and RateLimit-Policy quote the window names with single quotes",
+    response: (res) => {
+      let out = res;
+      for (const h of ["ratelimit", "ratelimit-policy"]) if (out.headers[h]) out = setHeader(out, h, out.headers[h]!.replace(/"/g, "'"));
+      return out;
+    } },
+  { name: "ratelimit-shared-by-accounts", area: "ratelimit", rule: "ratelimit.per-user", does: "RateLimit's remaining counts also fall with every other account's requests",
+    response: (res, _req, at) => {
+      if (!res.headers.ratelimit || at.account === undefined) return res;
+      const all = ((at.memory.get("all") as number | undefined) ?? 0) + 1;
+      const mine = ((at.memory.get(at.account) as number | undefined) ?? 0) + 1;
+      at.memory.set("all", all);
+      at.memory.set(at.account, mine);
+      return setHeader(res, "ratelimit", res.headers.ratelimit.replace(/;r=(\d+)/g, (_m, r: string) => `;r=${Math.max(0, Number(r) - (all - mine))}`));
+    } },
   { name: "no-retry-after", area: "ratelimit", rule: "ratelimit.retry-after", does: "A 429 carries no Retry-After",
     response: (res) => (res.status === 429 ? setHeader(res, "retry-after", undefined) : res) },
   { name: "429-vague-detail", area: "ratelimit", rule: "ratelimit.429-detail-names-window", does: "A 429's detail does not name the window",
@@ -106,6 +123,22 @@ export const apiDefects: readonly Defect[] = [
       if (isObject(variables)) for (const o of [variables, ...Object.values(variables).filter(isObject)]) delete (o as Json).allowedCudaVersions;
       return { ...req, body: { ...b, query, variables } };
     } },
+  { name: "deploy-refuses-docker-args", area: "graphql", rule: "graphql.pod-find-and-deploy.input", does: "podFindAndDeployOnDemand refuses the `dockerArgs` input field as unknown",
+    around: (req, at, next) => {
+      const text = graphqlText(req);
+      if (!GRAPHQL_OPS.has(at.op ?? "") || !text.includes("podFindAndDeployOnDemand") || !/dockerArgs\W*:/.test(text)) return next(req);
+      const message = 'Field "dockerArgs" is not defined by type "PodFindAndDeployOnDemandInput".';
+      return { kind: "response", response: { status: 400, headers: { "content-type": "application/json; charset=utf-8" }, body: { errors: [{ message, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } }] } } };
+    } },
+  { name: "deploy-ignores-name", area: "graphql", rule: "graphql.pod-find-and-deploy.creates", does: "podFindAndDeployOnDemand names every pod it creates \"pod\", whatever `name` asks",
+    request: (req, at) => {
+      if (!GRAPHQL_OPS.has(at.op ?? "") || !isObject(req.body) || !graphqlText(req).includes("podFindAndDeployOnDemand")) return req;
+      const b = req.body as Json;
+      const query = typeof b.query === "string" ? b.query.replace(/(\bname\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"pod"') : b.query;
+      const variables = isObject(b.variables) ? structuredClone(b.variables) : b.variables;
+      if (isObject(variables)) for (const o of [variables, ...Object.values(variables).filter(isObject)]) if (typeof (o as Json).name === "string") (o as Json).name = "pod";
+      return { ...req, body: { ...b, query, variables } };
+    } },
   { name: "resume-without-image", area: "graphql", rule: "graphql.pod-resume.fields", does: "podResume leaves imageName out of its answer",
     response: graphqlField("podResume", (p) => delete p.imageName) },
   { name: "resume-answers-exited", area: "graphql", rule: "graphql.pod-resume.running", does: "podResume answers desiredStatus EXITED",
@@ -122,8 +155,10 @@ export const apiDefects: readonly Defect[] = [
     response: graphqlField("gpuTypes", (g) => delete g.displayName) },
   { name: "lowest-price-without-counts", area: "graphql", rule: "graphql.lowest-price.fields", does: "lowestPrice leaves out availableGpuCounts",
     response: (res, _req, at) => editGraphql(res, at, "lowestPrice", (o) => { if (isObject(o.lowestPrice)) delete o.lowestPrice.availableGpuCounts; }) },
-  { name: "pod-cost-string", area: "graphql", rule: "graphql.pod.types", does: "A GraphQL pod's costPerHr is a string",
-    response: (res, _req, at) => editGraphql(res, at, "costPerHr", (p) => { if (typeof p.costPerHr === "number") p.costPerHr = String(p.costPerHr); }) },
+  { name: "pod-machine-id-number", area: "graphql", rule: "graphql.pod.types", does: "A GraphQL pod's machineId is a number",
+    response: (res, _req, at) => editGraphql(res, at, "machineId", (p) => { if (typeof p.machineId === "string") p.machineId = [...p.machineId].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1_000_000, 0); }) },
+  { name: "graphql-drops-last-status-change", area: "graphql", rule: "graphql.client-fields", does: "GraphQL pods leave out lastStatusChange, which the official clients select",
+    response: (res, _req, at) => editGraphql(res, at, "lastStatusChange", (p) => delete p.lastStatusChange) },
   { name: "env-colon-pairs", area: "graphql", rule: "graphql.env-key-value", does: "A GraphQL pod's env is written `KEY:value`",
     response: (res, _req, at) => editGraphql(res, at, "env", (p) => { if (Array.isArray(p.env)) p.env = p.env.map((e) => (typeof e === "string" ? e.replace("=", ":") : e)); }) },
   { name: "uptime-string", area: "graphql", rule: "graphql.runtime.types", does: "runtime.uptimeInSeconds is a string",
@@ -132,6 +167,10 @@ export const apiDefects: readonly Defect[] = [
     response: graphqlField("gpuTypes", (g) => { if (typeof g.memoryInGb === "number") g.memoryInGb = `${g.memoryInGb} GB`; }) },
   { name: "stock-status-out", area: "graphql", rule: "graphql.stock-status-enum", does: "stockStatus None is written Out",
     response: (res, _req, at) => editGraphql(res, at, "stockStatus", (o) => { if (o.stockStatus === "None" || o.stockStatus === "Low") o.stockStatus = "Out"; }) },
+
+  // Versioning.
+  { name: "health-under-v1", area: "jobs.operations", rule: "versioning.v2-prefix", does: "A job endpoint's health is served under /v1 only: /v2/<endpoint_id>/health answers 404",
+    response: (res, _req, at) => (at.op === "jobHealth" ? answer(res, { status: 404, headers: { ...res.headers, "content-type": "application/problem+json" }, body: problemBody(404, "no such route") }) : res) },
 
   // The catalog.
   { name: "gpus-bare-array", area: "catalog", rule: "catalog.gpus.shape", does: "GET /v2/catalog/gpus answers a bare array",

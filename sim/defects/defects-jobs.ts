@@ -20,6 +20,18 @@ const halveSize = (op: string): Defect["request"] => (req, at) => {
   return at.op === op && n > 0 ? { ...req, headers: { ...req.headers, "content-length": String(Math.floor(n / 2)) } } : req;
 };
 
+/** cancel that, for a job in `status`, answers CANCELLED without cancelling it. */
+function cancelOnlyUnless(status: string): Defect["around"] {
+  return (req, at, next) => {
+    if (at.op !== "jobCancel") return next(req);
+    const seen = next({ ...req, method: "GET", path: `/v2/${at.params.endpointId}/status/${at.params.jobId}`, body: undefined });
+    if (seen.kind === "response" && isObject(seen.response.body) && seen.response.body.status === status) {
+      return { kind: "response", response: ok({ id: at.params.jobId, status: "CANCELLED" }) };
+    }
+    return next(req);
+  };
+}
+
 export const jobDefects: readonly Defect[] = [
   // Submission.
   { name: "submit-without-input", area: "jobs.submit", rule: "jobs.submit.input-object", does: "run and runsync accept a body without `input` (as {})",
@@ -77,6 +89,28 @@ export const jobDefects: readonly Defect[] = [
   { name: "cancel-lies", area: "jobs.operations", rule: "jobs.cancel.never-completes", does: "cancel answers CANCELLED but the job runs on to COMPLETED",
     around: (req, at, next) => (at.op === "jobCancel" ? next({ ...req, method: "GET", path: `/v2/${at.params.endpointId}/status/${at.params.jobId}`, body: undefined }) : next(req)),
     response: (res, _req, at) => (at.op === "jobCancel" && res.status === 200 ? answer(res, { body: { id: at.params.jobId, status: "CANCELLED" } }) : res) },
+  { name: "cancel-skips-queued", area: "jobs.operations", rule: "jobs.cancel.queued", does: "cancel of a queued job answers CANCELLED but leaves it in the queue",
+    around: cancelOnlyUnless("IN_QUEUE") },
+  { name: "cancel-skips-running", area: "jobs.operations", rule: "jobs.cancel.running", does: "cancel of a job in progress answers CANCELLED but lets it run on",
+    around: cancelOnlyUnless("IN_PROGRESS") },
+  { name: "failed-reads-cancelled", area: "jobs.operations", rule: "jobs.transition-legal", does: "A job whose handler failed is reported CANCELLED, which only a cancel may bring",
+    response: (res, _req, at) => editJob(res, at, READS, (j) => { if (j.status === "FAILED") { j.status = "CANCELLED"; delete j.error; } }) },
+  { name: "purge-cancels-running", area: "jobs.operations", rule: "jobs.purge.queued-only", does: "purge-queue also cancels the endpoint's jobs in progress",
+    response: (res, _req, at) => {
+      if (SUBMIT.has(at.op ?? "") && res.status < 300 && isObject(res.body) && typeof res.body.id === "string") at.memory.set(`${at.params.endpointId}/${res.body.id}`, true);
+      return res;
+    },
+    around: (req, at, next) => {
+      if (at.op === "jobPurgeQueue") {
+        for (const key of [...at.memory.keys()]) {
+          const [endpoint, id] = key.split("/");
+          if (endpoint !== at.params.endpointId) continue;
+          const seen = next({ ...req, method: "GET", path: `/v2/${endpoint}/status/${id}`, body: undefined });
+          if (seen.kind === "response" && isObject(seen.response.body) && seen.response.body.status === "IN_PROGRESS") next({ ...req, path: `/v2/${endpoint}/cancel/${id}`, body: {} });
+        }
+      }
+      return next(req);
+    } },
   { name: "cancel-answers-cancelling", area: "jobs.operations", rule: "jobs.cancel.response", does: "cancel answers status CANCELLING",
     response: (res, _req, at) => editJob(res, at, new Set(["jobCancel"]), (j) => { j.status = "CANCELLING"; }) },
   { name: "retry-completed-ok", area: "jobs.operations", rule: "jobs.retry.only-failed", does: "retry of a job that is not FAILED or TIMED_OUT answers 200 IN_QUEUE",
@@ -97,6 +131,16 @@ export const jobDefects: readonly Defect[] = [
       const old = at.memory.get(`last:${key}`) as Json | undefined;
       return old && at.memory.get(`retried:${key}`) ? editAnswer(res, (j) => Object.assign(j, old)) : res;
     } },
+  { name: "retry-drops-input", area: "jobs.operations", rule: "jobs.retry.original-input", does: "A retried job is requeued without its input: it reads back `input: {}`",
+    response: (res, _req, at) => {
+      const key = jobKey(at);
+      if (at.op === "jobRetry" && res.status === 200) at.memory.set(`retried:${key}`, true);
+      if (!READS.has(at.op ?? "") || res.status !== 200 || !at.memory.get(`retried:${key}`)) return res;
+      return editAnswer(res, (j) => { if ("input" in j) j.input = {}; });
+    } },
+  { name: "health-for-any-endpoint", area: "jobs.operations", rule: "jobs.reserved-endpoint-ids", does: "health answers for any endpoint id, REST path segments such as `pods` included",
+    response: (res, req) => (req.method === "GET" && /^\/v2\/[^/]+\/health$/.test(req.path) && res.status === 404
+      ? ok({ jobs: { completed: 0, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }, workers: { idle: 0, running: 0 } }, { ...res.headers, "content-type": "application/json; charset=utf-8" }) : res) },
   { name: "retry-answers-retrying", area: "jobs.operations", rule: "jobs.retry.in-queue", does: "retry answers status RETRYING",
     response: (res, _req, at) => editJob(res, at, new Set(["jobRetry"]), (j) => { j.status = "RETRYING"; }) },
   { name: "retry-expired-ok", area: "jobs.operations", rule: "jobs.retry.expired", does: "retry of an expired job answers 200 IN_QUEUE",
@@ -118,6 +162,12 @@ export const jobDefects: readonly Defect[] = [
 
   { name: "stream-chunks-key", area: "jobs.operations", rule: "jobs.stream.shape", does: "stream answers its chunks under `chunks`",
     response: (res, _req, at) => (at.op === "jobStream" && res.status === 200 ? editAnswer(res, (b) => { if ("stream" in b) { b.chunks = b.stream; delete b.stream; } }) : res) },
+  { name: "public-model-without-health", area: "jobs.operations", rule: "jobs.public.same-paths", does: "A public model endpoint (one whose jobs answer images) serves run and status but answers health 404",
+    response: (res, _req, at) => {
+      const endpoint = at.params.endpointId;
+      if (READS.has(at.op ?? "") && res.status === 200 && isObject(res.body) && objectsWith(res.body.output, "image_url").length > 0) at.memory.set(endpoint, true);
+      return at.op === "jobHealth" && at.memory.get(endpoint) ? answer(res, { status: 404, headers: { ...res.headers, "content-type": "application/problem+json" }, body: problemBody(404, "no such route") }) : res;
+    } },
   { name: "image-output-without-url", area: "jobs.operations", rule: "jobs.public.image-output", does: "An image model's output leaves out image_url",
     response: (res, _req, at) => editJob(res, at, READS, (j) => { for (const o of objectsWith(j.output, "image_url")) delete o.image_url; }) },
 
@@ -147,6 +197,15 @@ export const jobDefects: readonly Defect[] = [
     } },
   { name: "status-ttl-ignored", area: "jobs.retention", rule: "jobs.status.ttl", does: "A valid `ttl` query of status is ignored",
     request: (req, at) => (at.op === "jobStatus" && /^[1-9]\d*$/.test(req.query.ttl ?? "") ? withQuery(req, (q) => delete q.ttl) : req) },
+  { name: "runsync-result-kept-for-wait", area: "jobs.retention", rule: "jobs.runsync.wait-not-retention", does: "A runsync result is dropped once its `wait` has passed",
+    response: (res, req, at) => {
+      if (at.op === "jobRunsync" && res.status === 200 && isObject(res.body) && typeof res.body.id === "string") {
+        const wait = /^\d+$/.test(req.query.wait ?? "") ? Number(req.query.wait) : 90_000;
+        at.memory.set(`${at.params.endpointId}/${res.body.id}`, Number(at.now) + wait * 1000);
+      }
+      const until = at.op === "jobStatus" ? at.memory.get(jobKey(at)) : undefined;
+      return typeof until === "number" && Number(at.now) > until ? answer(res, { status: 404, headers: { ...res.headers, "content-type": "application/problem+json" }, body: problemBody(404, "no such job") }) : res;
+    } },
   { name: "policy-ttl-ignored", area: "jobs.retention", rule: "jobs.policy.ttl", does: "policy.ttl is ignored: old queued jobs are never dropped",
     request: onSubmit((b) => { const p = policy(b); if (p) delete p.ttl; }) },
 ];

@@ -166,6 +166,20 @@ export const podDefects: readonly Defect[] = [
     response: (res, req, at) => (at.op === "podAction" && res.status === 204 ? { status: 200, headers: { ...res.headers, "content-type": "application/json; charset=utf-8" }, body: {} } : res) },
   { name: "unknown-pod-403", area: "pods.actions", rule: "pods.not-found", does: "An unknown pod id answers 403",
     response: (res, _req, at) => (at.op === "getPod" && res.status === 404 ? answer(res, { status: 403, body: problemBody(403, "forbidden") }) : res) },
+  { name: "host-taken-start-ok", area: "pods.actions", rule: "pods.start.host-gpus-taken", does: "start of a stopped pod whose host GPUs were taken answers 200 with the pod as it is",
+    around: (req, at, next) => {
+      const out = next(req);
+      if (at.op !== "podAction" || out.kind !== "response" || out.response.status !== 409 || !/not enough free GPUs/i.test(detailOf(out.response))) return out;
+      return next({ ...req, method: "GET", path: `/v2/pods/${at.params.podId}`, body: undefined });
+    } },
+  { name: "action-body-not-object-ok", area: "pods.actions", rule: "pods.action.field-type", does: "An action body that is not a JSON object answers 200 with the pod as it is",
+    around: (req, at, next) => {
+      const out = next(req);
+      if (at.op !== "podAction" || out.kind !== "response" || out.response.status < 400 || !/must be a JSON object/i.test(detailOf(out.response))) return out;
+      return next({ ...req, method: "GET", path: `/v2/pods/${at.params.podId}`, body: undefined });
+    } },
+  { name: "global-networking-without-ip", area: "pods.fields", rule: "pods.global-networking-enabled-derived", does: "A pod with global networking enabled leaves out its address",
+    response: (res, _req, at) => editPods(res, at, (p) => { const g = p.globalNetworking; if (isObject(g) && g.enabled === true) delete g.ip; }) },
   { name: "list-bare-array", area: "pods.fields", rule: "pods.list.shape", does: "listPods answers a bare array",
     response: (res, _req, at) => (at.op === "listPods" && res.status === 200 && isObject(res.body) ? answer(res, { body: res.body.pods }) : res) },
   { name: "delete-answers-body", area: "pods.actions", rule: "pods.delete.no-content", does: "deletePod answers 200 with the pod's id",

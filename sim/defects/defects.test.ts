@@ -107,3 +107,16 @@ t.test("cpsim serve --list-defects and --defect", async (t) => {
   stop();
   t.equal(await exit, 0);
 });
+
+t.test("a refusal mended and sent again: gpu without id takes the catalog's first GPU type", async (t) => {
+  const body = JSON.stringify({ name: "x", image: "ubuntu:22.04", gpu: { count: 1 } });
+  const create = (e: EmulatorHandle) =>
+    fetch(`${e.baseUrl}/v2/pods`, { method: "POST", headers: { authorization: `Bearer ${ALPHA}`, "content-type": "application/json" }, body });
+  const clean = await create(await emulator(t, []));
+  t.equal(clean.status, 422, "clean: refused");
+  const mended = await create(await emulator(t, ["create-default-gpu-type"]));
+  t.equal(mended.status, 201, "defect: accepted");
+  const pod = (await mended.json()) as { gpu: { id: string } };
+  const gpus = (await (await fetch(`${(await emulator(t, [])).baseUrl}/v2/catalog/gpus`, { headers: { authorization: `Bearer ${ALPHA}` } })).json()) as { gpus: { id: string }[] };
+  t.equal(pod.gpu.id, gpus.gpus[0].id, "with the catalog's first GPU type");
+});

@@ -8,9 +8,10 @@ import { type CatalogRule, ruleById } from "../api/rules/index.ts";
 import { apiDefects } from "./defects-api.ts";
 import { jobDefects } from "./defects-jobs.ts";
 import { podDefects } from "./defects-pods.ts";
+import { refusalDefects } from "./defects-refusals.ts";
 import type { Defect } from "./defect.ts";
 
-export const defects: readonly Defect[] = [...podDefects, ...jobDefects, ...apiDefects];
+export const defects: readonly Defect[] = [...podDefects, ...refusalDefects, ...jobDefects, ...apiDefects];
 
 const byName = new Map<string, Defect>();
 for (const d of defects) {

@@ -1,8 +1,9 @@
 /**
  * Credentials that must each be refused with 401 (Authentication rule 4), as fast-check
  * arbitraries, for the `Authorization` header (REST v2, job endpoints) or the `api_key` query
- * parameter (GraphQL). None of them holds a key of the run: whatever a target makes of an
- * unusual header, a correct one cannot find a valid key in these.
+ * parameter (GraphQL). Under the lenient profile none of them holds a key of the run: whatever a
+ * target makes of an unusual header, a correct one cannot find a valid key in these (strict adds
+ * malformed headers around the run's own key, see malformedArb).
  */
 import * as fc from "fast-check";
 import type { Auth } from "../../client.ts";
@@ -43,7 +44,22 @@ export function missingArb(placement: Placement): fc.Arbitrary<Credential> {
   return placement === "header" ? fc.constantFrom(none, header("")) : fc.constant(none);
 }
 
-export function malformedArb(placement: Placement): fc.Arbitrary<Credential> {
+/**
+ * Malformed credentials. Under strict, half of the headers also carry the run's own valid key in
+ * a form the spec does not give (another scheme, or words after it): a target that digs the key
+ * out of a malformed header must still answer 401. The lenient profile leaves those out, so that
+ * what a target makes of an unusual but key-bearing header is not judged there.
+ */
+export function malformedArb(placement: Placement, keys?: Keys): fc.Arbitrary<Credential> {
+  const own = keys?.api;
+  if (placement === "header" && own !== undefined) {
+    const keyBearing = fc.oneof(
+      fc.constantFrom("Basic", "Digest", "Token", "ApiKey", "Bearer:").map((s) => `${s} ${own}`),
+      token.map((t) => `${t} ${own}`),
+      token.map((t) => `Bearer ${own} ${t}`),
+    );
+    return fc.oneof(malformedArb(placement), keyBearing.map(header));
+  }
   if (placement === "query") {
     return fc
       .oneof(

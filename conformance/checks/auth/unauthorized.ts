@@ -47,5 +47,5 @@ function unauthorizedCheck(credentials: CredentialArb) {
 }
 
 registerCheck("auth.missing-key", unauthorizedCheck((p) => missingArb(p)));
-registerCheck("auth.malformed-key", unauthorizedCheck((p) => malformedArb(p)));
+registerCheck("auth.malformed-key", unauthorizedCheck((p, ctx) => malformedArb(p, ctx.options.profile === "strict" ? ctx.keys : undefined)));
 registerCheck("auth.invalid-key", unauthorizedCheck((p, ctx, s) => invalidArb(p, ctx.keys, s.interface === "jobs")));

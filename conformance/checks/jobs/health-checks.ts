@@ -3,7 +3,9 @@
  * inQueue, retried} and `workers` {idle, running}, all integers, and counts that agree with what
  * the suite can see of its own jobs. Other users may share the endpoint, so only lower bounds
  * hold; the oracle computes them (conformance/oracle/health-oracle.ts) from the platform model's
- * count of each of the suite's jobs in the states it may have been in during the read.
+ * count of each of the suite's jobs in the states it may have been in during the read. Under
+ * strict, where the suite holds the clock, inQueue has an absolute ceiling too: a purge-queue right
+ * after a health read removes every job it counted.
  */
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
@@ -96,6 +98,26 @@ async function judgeHealth(session: JobSession, baseline?: HealthBody): Promise<
 }
 
 /**
+ * A ceiling where the suite holds the clock (nothing leaves the queue between two of its
+ * requests) and under strict (purge-queue empties the queue): every job health counts in the
+ * queue is still there for the purge that follows, so inQueue is at most the purge's `removed`.
+ * Unlike the oracle's ceilings, this one needs no baseline, so a counter off by a constant fails.
+ */
+async function judgeQueueCeiling(session: JobSession): Promise<void> {
+  const health = await session.health();
+  const purge = await session.purge();
+  const inQueue = is2xx(health) && isObject(health.json) && isObject(health.json["jobs"]) ? health.json["jobs"]["inQueue"] : undefined;
+  const removed = isObject(purge.json) ? purge.json["removed"] : undefined;
+  if (is2xx(purge) && isNonNegativeInteger(removed) && isNonNegativeInteger(inQueue) && inQueue > removed) {
+    violated(
+      session,
+      purge.exchange,
+      `jobs.inQueue of at most ${removed}: a purge-queue sent right after the health read (the clock held still between them) removed ${removed} queued job(s), so health could have counted no more in the queue; health said ${inQueue}`,
+    );
+  }
+}
+
+/**
  * Health read after each step of a small history (a job completed, one failed and, under
  * strict, retried, one running, one queued, then time with nothing sent), each read held to the
  * bounds the oracle computes from the suite's jobs at that moment: a counter that goes back below
@@ -127,6 +149,7 @@ export async function checkHealthCounters(ctx: CheckContext): Promise<CheckOutco
     // With nothing sent, time passes (on a real-time target it passes anyway): the jobs move as the model lets them, and the bounds with them.
     if (session.virtual) await session.advance(5_000);
     await judgeHealth(session, baseline);
+    if (strict && session.virtual) await judgeQueueCeiling(session);
     return undefined;
   });
 }

@@ -13,6 +13,7 @@ import type { CheckFn, CheckNeeds } from "../../check.ts";
 import { registerCheck } from "../../check-registry.ts";
 import { checkCancelNeverCompletes, checkCancelQueued, checkCancelResponse, checkCancelRunning } from "./cancel-checks.ts";
 import { checkHealthCounters, checkHealthShape } from "./health-checks.ts";
+import { withDelayFloor } from "./delay-time-floor.ts";
 import { checkCompletedOutput, checkDelayTime, checkExecutionTime, checkInputEcho, checkWorkerId } from "./job-field-checks.ts";
 import { checkRunPayloadLimit, checkRunsyncPayloadLimit } from "./payload-checks.ts";
 import { checkPolicyExecutionTimeout, checkPolicyTtl } from "./policy-checks.ts";
@@ -57,7 +58,7 @@ const JOB_CHECKS: readonly (readonly [string, CheckFn, CheckNeeds?])[] = [
   ["jobs.status.ttl", checkStatusTtl, TARGET_TIMED],
   ["jobs.failed-error", checkFailedError],
   ["jobs.transition-legal", checkTransitionLegal],
-  ["jobs.delay-time", checkDelayTime],
+  ["jobs.delay-time", withDelayFloor(checkDelayTime)],
   ["jobs.execution-time", checkExecutionTime],
   ["jobs.completed-output", checkCompletedOutput],
   ["jobs.worker-id", checkWorkerId],

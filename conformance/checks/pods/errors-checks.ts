@@ -65,7 +65,7 @@ registerCheck("errors.problem-json", (ctx) => checkProbes(ctx, ["break", "double
 
 registerCheck(
   "errors.same-body",
-  (ctx) => checkProbes(ctx, ["no-key", "bad-key", "restricted", "unknown-pod"], formatJudge(`${ctx.rule.spec}: Bodies follow ErrorResponse with content type \`application/problem+json\``)),
+  (ctx) => checkProbes(ctx, ["no-key", "bad-key", "restricted", "unknown-pod", "conflict"], formatJudge(`${ctx.rule.spec}: Bodies follow ErrorResponse with content type \`application/problem+json\``)),
   { needs: { keys: ["api"] } },
 );
 
@@ -157,8 +157,8 @@ registerCheck(
         return ctx.fail({ expected: `201 for a valid createPod sent with Content-Type application/json; charset=utf-8 ("${ctx.rule.spec}")`, exchange: res.exchange });
       }
     }
-    // The catalog reads answer in JSON too, where the target serves them (their paths are named by the spec).
-    for (const path of ["/v2/catalog/cpus", "/v2/catalog/datacenters", "/v2/catalog/gpus"]) {
+    // The pod list and the catalog reads answer in JSON too, where the target serves them (a 200).
+    for (const path of ["/v2/pods", "/v2/catalog/cpus", "/v2/catalog/datacenters", "/v2/catalog/gpus"]) {
       const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" } });
       if (res.status !== 200) continue;
       const issue = jsonIssue(res);

@@ -2,7 +2,9 @@
  * Requests that must fail, for the errors.* rules: createPod bodies that break one rule (400 or
  * 422), bodies that are not JSON at all (400), a body breaking two schema rules at once (a 422
  * whose `errors` may list both), no key and an unknown key (401), the read-only key (403), and,
- * under --profile strict, a read of a pod that does not exist (404; getPod's path is a choice).
+ * under --profile strict, a read of a pod that does not exist (404; getPod's path is a choice)
+ * and an action the pod's status does not allow (409: `start` on a pod just created, which is
+ * PROVISIONING or RUNNING; the action route and the 409 are choices).
  * Each probe is one request; a 2xx answer (a target that accepted what it should not) creates a
  * pod, which is terminated, and is left to the rule that forbids it.
  */
@@ -11,7 +13,8 @@ import type { RuleId } from "../../../sim/api/rules/index.ts";
 import type { CheckContext } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
 import { brokenCaseArb, breakable, CREATE_REQUEST_RULES } from "./create-broken-bodies.ts";
-import { sendCreate, podsUrl } from "./create-pod-client.ts";
+import { podActionRequest } from "../../target-facts/index.ts";
+import { createdPodId, podsUrl, sendCreate, terminatePod } from "./create-pod-client.ts";
 import type { TargetCatalog } from "./create-target-catalog.ts";
 import { validBodyArb } from "./create-valid-body.ts";
 
@@ -22,7 +25,8 @@ export type Probe =
   | { readonly kind: "no-key"; readonly body: unknown }
   | { readonly kind: "bad-key"; readonly key: string; readonly body: unknown }
   | { readonly kind: "restricted"; readonly body: unknown }
-  | { readonly kind: "unknown-pod"; readonly podId: string };
+  | { readonly kind: "unknown-pod"; readonly podId: string }
+  | { readonly kind: "conflict"; readonly body: unknown };
 
 export type ProbeKind = Probe["kind"];
 
@@ -116,6 +120,7 @@ export function probeArb(ctx: CheckContext, tc: TargetCatalog, kinds: readonly P
   if (want("unknown-pod") && ctx.options.profile === "strict") {
     arbs.push(fc.stringMatching(/^[a-z0-9]{14}$/).map((id): Probe => ({ kind: "unknown-pod", podId: `cpsim-no-such-pod-${id}` })));
   }
+  if (want("conflict") && ctx.options.profile === "strict") arbs.push(valid.map((body): Probe => ({ kind: "conflict", body })));
   return arbs.length > 0 ? fc.oneof(...arbs) : undefined;
 }
 
@@ -134,6 +139,17 @@ export async function sendProbe(ctx: CheckContext, probe: Probe): Promise<Client
       return sendCreate(ctx, { json: probe.body, auth: { key: "restricted" } });
     case "unknown-pod":
       return ctx.client.request({ method: "GET", url: `${podsUrl(ctx)}/${probe.podId}`, auth: { key: "api" } });
+    case "conflict": {
+      const created = await ctx.client.request({ method: "POST", url: podsUrl(ctx), auth: { key: "api" }, json: probe.body });
+      const id = createdPodId(created);
+      // Not created (no capacity): that refusal is an error answer to judge as well.
+      if (id === undefined) return created;
+      try {
+        return await ctx.client.request(podActionRequest(ctx, id, "start"));
+      } finally {
+        await terminatePod(ctx, id);
+      }
+    }
   }
 }
 
@@ -154,5 +170,7 @@ export function describeProbe(probe: Probe): string {
       return "createPod with the read-only key";
     case "unknown-pod":
       return "a read of a pod that does not exist";
+    case "conflict":
+      return "start of a pod just created (an action its status does not allow)";
   }
 }
