@@ -393,7 +393,10 @@ export function deleteEndpoint(platform: Platform, accountId: string, id: string
   const old = ownEndpoint(platform, accountId, id);
   if (old === undefined) return refuse("not-found", `you have no serverless endpoint ${JSON.stringify(id)}; list yours with GET /v2/endpoints`);
   const cancelledJobs = platform.serverless.removeEndpoint(id) ?? 0;
+  const bound = platform.resources.boundTemplate(id);
   platform.resources.delete("endpoints", id);
+  // A template made with the endpoint (GraphQL saveEndpoint's nested template) goes with it.
+  if (bound !== undefined) platform.resources.delete("templates", bound);
   return done({ endpoint: old.endpoint, cancelledJobs });
 }
 
