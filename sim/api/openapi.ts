@@ -8,6 +8,7 @@ import { JOB_TTL_RANGE, allSchemas } from "./schemas/index.ts";
 import { SCHEMA_ID_PREFIX } from "./schemas/schema-helpers.ts";
 import { routes, type RouteDef } from "./routes.ts";
 import { REST_RESOURCE_RESPONSES, restResourceSchemas } from "./ops/rest/resource-schemas.ts";
+import { LOG_MAX_TAIL } from "./ops/rest/logs.ts";
 import { REST_RESOURCE_WRITES, resourceRequestSchemas } from "./ops/rest/resource-request-schemas.ts";
 
 interface OpSchemas {
@@ -54,6 +55,9 @@ const OP_SCHEMAS: Readonly<Record<string, OpSchemas>> = {
   getGpuType: { responses: { 200: "GpuCatalogEntry" } },
 };
 
+/** The routes answering text/event-stream. */
+const LOG_OPS: ReadonlySet<string> = new Set(["podLogs", "workerLogs"]);
+
 const ERROR_STATUSES: Readonly<Record<string, readonly number[]>> = {
   bearer: [400, 401, 403, 404, 409, 413, 422, 429],
   graphql: [400, 401, 403, 429],
@@ -95,6 +99,13 @@ function operationObject(r: RouteDef) {
   if (r.op === "jobStatus" || r.op === "jobStatusSync") {
     query.push({ name: "ttl", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: JOB_TTL_RANGE.maximum } });
   }
+  if (LOG_OPS.has(r.op)) {
+    query.push(
+      { name: "tail", in: "query", required: false, schema: { type: "integer", minimum: 0, maximum: LOG_MAX_TAIL, default: 100 } },
+      { name: "since", in: "query", required: false, schema: { type: "string", format: "date-time" } },
+      { name: "source", in: "query", required: false, schema: { enum: ["container", "system"] } },
+    );
+  }
   if (r.op === "listGpuTypes") query.push({ name: "cloud", in: "query", required: false, schema: { enum: ["SECURE", "COMMUNITY"], default: "SECURE" } });
   if (r.auth === "graphql") query.push({ name: "api_key", in: "query", required: false, schema: { type: "string" } });
   const responses: Record<string, object> = {};
@@ -103,6 +114,12 @@ function operationObject(r: RouteDef) {
       name === null
         ? { description: "No content" }
         : { description: "Success", content: { "application/json": { schema: ref(name) } } };
+  }
+  if (LOG_OPS.has(r.op)) {
+    responses["200"] = {
+      description: 'Server-Sent Events, one per line: `id: N`, `data: {"ts", "source", "line"}`; resumed after Last-Event-ID. The stream ends after the lines there are.',
+      content: { "text/event-stream": { schema: { type: "string" } } },
+    };
   }
   for (const status of ERROR_STATUSES[r.auth]) {
     responses[String(status)] = {

@@ -90,6 +90,11 @@ export const routes: readonly RouteDef[] = [
   route("getRegistryCredential", "GET", "/v2/registries/:id", "Registries", "One credential (same as GET /v2/containerregistryauth/{id})"),
   route("updateRegistryCredential", "PATCH", "/v2/registries/:id", "Registries", "Change a credential (same as PATCH /v2/containerregistryauth/{id})"),
   route("deleteRegistryCredential", "DELETE", "/v2/registries/:id", "Registries", "Delete a credential (same as DELETE /v2/containerregistryauth/{id})"),
+  // The REST-era Python client's logs and workers (text/event-stream for logs).
+  route("podLogs", "GET", "/v2/pods/:podId/logs", "Pods", "A pod's log lines as Server-Sent Events (tail, since, source)"),
+  route("listEndpointWorkers", "GET", "/v2/endpoints/:id/workers", "Serverless", "An endpoint's workers now"),
+  route("listServerlessWorkers", "GET", "/v2/serverless/:id/workers", "Serverless", "An endpoint's workers now (same as GET /v2/endpoints/{id}/workers)"),
+  route("workerLogs", "GET", "/v2/serverless/:id/workers/:workerId/logs", "Serverless", "A worker's log lines as Server-Sent Events (tail, since, source)"),
   route("getSshKeys", "GET", "/v2/account/ssh-keys", "Account", "The account's SSH public keys"),
   route("putSshKeys", "PUT", "/v2/account/ssh-keys", "Account", "Replace the account's SSH public keys"),
   route("getGpuType", "GET", "/v2/catalog/gpus/:id", "Catalog", "One GPU type with its price and stock"),

@@ -420,6 +420,11 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       res.end();
       return;
     }
+    // A text answer (the log routes' text/event-stream) is written as it is.
+    if (typeof response.body === "string" && headers["content-type"]?.startsWith("text/")) {
+      res.end(response.body);
+      return;
+    }
     if (headers["content-type"] === undefined) res.setHeader("content-type", JSON_CONTENT_TYPE);
     if (isLargeBody(response.body)) {
       writeJsonStream(res, response.body).catch((err) => reply.log.error({ err }, "streaming a large answer failed"));

@@ -612,6 +612,25 @@ export class Serverless {
     }
   }
 
+  /** An endpoint's workers that are not stopped, by index, without access checks (the REST workers list). */
+  workersOf(endpoint: number): WorkerView[] {
+    const names = ["THROTTLED", "INITIALIZING", "IDLE", "RUNNING"] as const;
+    const out: WorkerView[] = [];
+    for (const i of this.endpoints[endpoint].workers) {
+      const w = this.workers[i];
+      if (w.state === W_STOPPED) continue;
+      out.push({
+        id: this.workerIdOfWorker(w),
+        status: names[w.state]!,
+        gpuTypeId: w.lease?.gpuTypeId ?? null,
+        gpuCount: w.lease?.count ?? 0,
+        dataCenterId: w.lease?.dataCenterId ?? null,
+        jobId: w.state === W_RUNNING ? this.idOf(w.job) : null,
+      });
+    }
+    return out;
+  }
+
   /** Health of an endpoint by index, without access checks (for the platform and planners). */
   healthOf(endpoint: number): Health {
     const e = this.endpoints[endpoint];
@@ -1578,6 +1597,18 @@ export interface InspectedJob {
   /** Workers whose current job this is (1 exactly when IN_PROGRESS). */
   readonly workersRunningIt: number;
   readonly finishPending: boolean;
+}
+
+/** One worker as the REST workers list shows it. */
+export interface WorkerView {
+  readonly id: string;
+  readonly status: "THROTTLED" | "INITIALIZING" | "IDLE" | "RUNNING";
+  /** The GPUs it holds (none while throttled). */
+  readonly gpuTypeId: string | null;
+  readonly gpuCount: number;
+  readonly dataCenterId: string | null;
+  /** The job it runs, while RUNNING. */
+  readonly jobId: string | null;
 }
 
 export interface ServerlessInspection {

@@ -13,6 +13,7 @@ import { endpointOps, networkVolumeOps, registryOps, templateOps } from "./resou
 import { updatePod } from "./update-pod.ts";
 import { getGpuType } from "./catalog-gpu.ts";
 import * as w from "./resource-writes.ts";
+import { endpointWorkers, podLogs, workerLogs } from "./logs.ts";
 
 export const restOperations: OperationTable = {
   listPods,
@@ -58,6 +59,10 @@ export const restOperations: OperationTable = {
   getRegistryCredential: registryOps.get,
   updateRegistryCredential: w.updateRegistryOp,
   deleteRegistryCredential: w.deleteRegistryOp,
+  podLogs,
+  listEndpointWorkers: endpointWorkers,
+  listServerlessWorkers: endpointWorkers,
+  workerLogs,
   getSshKeys: w.getSshKeysOp,
   putSshKeys: w.putSshKeysOp,
 };
