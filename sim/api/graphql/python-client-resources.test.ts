@@ -218,3 +218,20 @@ t.test("saveEndpoint with an id updates that endpoint; the created endpoints' ha
   t.equal(gql(platform, ALPHA, `mutation { saveEndpoint(input: {id: "${ep.id}", workersMin: 5, workersMax: 2}) { id } }`).body.errors?.[0].extensions.code, "BAD_USER_INPUT");
   t.equal(gql(platform, ALPHA, `mutation { saveEndpoint(input: {id: "${ep.id}", scalerType: "FASTEST"}) { id } }`).body.errors?.[0].extensions.code, "BAD_USER_INPUT");
 });
+
+t.test("runpod project deploy (cli/groups/project): the project's template and endpoint, then a redeploy moves the endpoint to a new template", async (t) => {
+  const platform = newPlatform();
+  // create_project_endpoint's names and start command, as functions.py builds them.
+  const uuid = "1a2b3c4d";
+  const startCmd = `bash -c ". /runpod-volume/${uuid}/prod/venv/bin/activate && python -u /runpod-volume/${uuid}/prod/my-proj/src/handler.py"`;
+  const template = (stamp: string) =>
+    gql(platform, ALPHA, pythonTemplateMutation({ name: `my-proj-endpoint | ${uuid} | 2026-11-23 16:10:00.${stamp}`, imageName: "runpod/base:0.6.2-cuda12.1.0", containerDiskInGb: 10, dockerStartCmd: startCmd, env: { RUNPOD_PROJECT_ID: uuid }, isServerless: true })).body.data!.saveTemplate;
+  const first = template("123456");
+  t.equal(platform.resources.get("templates", first.id)!.args, startCmd, "the quoted start command arrives intact");
+  const ep = gql(platform, ALPHA, pythonEndpointMutation({ name: `my-proj-endpoint | ${uuid}`, templateId: first.id, networkVolumeId: "vol-alpha-ustx3" })).body.data!.saveEndpoint;
+  t.match(ep, { name: `my-proj-endpoint | ${uuid}`, networkVolumeId: "vol-alpha-ustx3" });
+  // get_project_endpoint finds it by the uuid in its name among get_endpoints.
+  t.ok((gql(platform, ALPHA, pythonEndpointsQuery).body.data!.myself.endpoints as any[]).some((e) => e.name.includes(uuid) && e.id === ep.id));
+  const second = template("654321");
+  t.same(gql(platform, ALPHA, pythonUpdateEndpointTemplateMutation(ep.id, second.id)).body, { data: { updateEndpointTemplate: { id: ep.id, templateId: second.id } } });
+});
