@@ -6,15 +6,10 @@
  * those words (`get_app_by_name`, `get_environment_by_name` answer None then).
  */
 import type { CpuFlavor } from "../../catalog/index.ts";
-import type { Done, FlashApp, FlashEnvironment } from "../../domain/resources/index.ts";
+import type { FlashApp, FlashEnvironment } from "../../domain/resources/index.ts";
 import { GraphqlCode, userError } from "./error-codes.ts";
+import { unwrap } from "./resource-resolvers.ts";
 import type { ResolverContext } from "./resolver-context.ts";
-
-function unwrap<T>(out: Done<T>, operation: string): T {
-  if (out.ok) return out.value;
-  const code = out.reason === "invalid" ? GraphqlCode.BAD_USER_INPUT : out.reason === "not-found" ? GraphqlCode.NOT_FOUND : GraphqlCode.CONFLICT;
-  throw userError(code, `${operation}: ${out.message}.`);
-}
 
 const store = (ctx: ResolverContext) => ctx.platform.resources.apps;
 

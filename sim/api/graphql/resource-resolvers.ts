@@ -17,7 +17,8 @@ type Opt<T> = T | null | undefined;
 const given = (s: Opt<string>): string | undefined => (s === null || s === undefined || s === "" ? undefined : s);
 const num = (n: Opt<number>): number | undefined => (n === null || n === undefined ? undefined : n);
 
-function unwrap<T>(out: Done<T>, operation: string): T {
+/** The value of a domain command, or its refusal as a GraphQL error (BAD_USER_INPUT, NOT_FOUND, CONFLICT). */
+export function unwrap<T>(out: Done<T>, operation: string): T {
   if (out.ok) return out.value;
   const code = out.reason === "invalid" ? GraphqlCode.BAD_USER_INPUT : out.reason === "not-found" ? GraphqlCode.NOT_FOUND : GraphqlCode.CONFLICT;
   throw userError(code, `${operation}: ${out.message}.`);

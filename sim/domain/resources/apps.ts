@@ -14,7 +14,7 @@
 import type { Rng } from "../../core/index.ts";
 import { isoFromMicros } from "../iso-time.ts";
 import { shortId, uniqueId, uuid } from "../ids.ts";
-import type { Done, Refusal } from "./commands.ts";
+import { done, refuse, type Done, type Refusal } from "./commands.ts";
 
 export interface Secret {
   readonly id: string;
@@ -67,8 +67,6 @@ export const APP_LIMITS = Object.freeze({ apps: 50, secrets: 100, environmentsPe
 const OPEN_FOR_US = 10 * 60 * 1_000_000;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-const refuse = (reason: Refusal["reason"], message: string): Refusal => ({ ok: false, reason, message });
-const done = <T>(value: T): Done<T> => ({ ok: true, value });
 const badName = (what: string, name: string): Refusal | undefined =>
   NAME.test(name) ? undefined : refuse("invalid", `${what} name ${JSON.stringify(name)} must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
 

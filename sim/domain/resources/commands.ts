@@ -18,8 +18,8 @@ import type { EndpointExtra } from "./resources.ts";
 export type Refusal = { readonly ok: false; readonly reason: "invalid" | "not-found" | "conflict" | "limit"; readonly message: string };
 export type Done<T> = { readonly ok: true; readonly value: T } | Refusal;
 
-const refuse = (reason: Refusal["reason"], message: string): Refusal => ({ ok: false, reason, message });
-const done = <T>(value: T): Done<T> => ({ ok: true, value });
+export const refuse = (reason: Refusal["reason"], message: string): Refusal => ({ ok: false, reason, message });
+export const done = <T>(value: T): Done<T> => ({ ok: true, value });
 
 /** Per account and kind: a limit on everything. */
 export const RESOURCE_LIMITS = Object.freeze({ templates: 200, networkVolumes: 50, registries: 50, endpoints: 25 });
