@@ -49,11 +49,11 @@ function send(base: string, method: "GET" | "POST", path: string, headers: Reado
 }
 
 /** aiohttp's default headers after the request's own. */
-const AIOHTTP = [
+const AIOHTTP: ReadonlyArray<[string, string]> = [
   ["Accept", "*/*"],
   ["Accept-Encoding", "gzip, deflate"],
   ["User-Agent", "Python/3.11 aiohttp/3.9.5"],
-] as const;
+];
 
 t.test("runpod.endpoint.asyncio: Endpoint and Job as aiohttp sends them", async (t) => {
   const emulator = await startEmulator({ clock: "real", speed: 1000, seed: 1, logger: false });
