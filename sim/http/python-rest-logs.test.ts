@@ -57,19 +57,19 @@ t.test("pod logs, endpoint workers and worker logs as the REST-era client reads 
   const pod = await rest("POST", "/v2/pods", { name: "logs", startSsh: true, image: "ubuntu:22.04", disk: 10, gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 } });
   t.equal(pod.status, 201, JSON.stringify(pod.body));
   let seen = pod.body;
-  for (let i = 0; i < 200 && seen.desiredStatus !== "RUNNING"; i++) {
+  for (let i = 0; i < 200 && seen.status !== "RUNNING"; i++) {
     await new Promise((r) => setTimeout(r, 10));
     seen = (await rest("GET", `/v2/pods/${pod.body.id}`)).body;
   }
-  // Let the container start too (it may be RUNNING before its start is recorded).
-  await new Promise((r) => setTimeout(r, 200));
+  t.equal(seen.status, "RUNNING");
 
   // get_pod_logs(pod_id): no params.
   const all = await events(`/v2/pods/${pod.body.id}/logs`);
   t.equal(all.status, 200);
   t.equal(all.type, "text/event-stream");
   const lines = entries(all);
-  t.ok(lines.length >= 1);
+  t.equal(lines.length, 2, "created, then its container's start");
+  t.match(lines[1], { id: "2", source: "system", line: "Container started (start 1)" });
   t.match(lines[0], { id: "1", source: "system", ts: /^\d{4}-\d\d-\d\dT.*Z$/, line: new RegExp(`Pod ${pod.body.id} created on host .* with 1x RTX 4090; image ubuntu:22.04`) });
   t.ok(lines.every((l) => l.source === "system" && Object.keys(l).sort().join() === "id,line,source,ts"), "no container runs: system lines only");
   t.same(lines.map((l) => l.ts), [...lines.map((l) => l.ts)].sort(), "oldest first");
