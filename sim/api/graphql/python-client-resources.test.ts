@@ -235,3 +235,17 @@ t.test("runpod project deploy (cli/groups/project): the project's template and e
   const second = template("654321");
   t.same(gql(platform, ALPHA, pythonUpdateEndpointTemplateMutation(ep.id, second.id)).body, { data: { updateEndpointTemplate: { id: ep.id, templateId: second.id } } });
 });
+
+t.test("create_endpoint(flashboot=True) of the newest client writes flashBootType as an enum literal", async (t) => {
+  const platform = newPlatform();
+  const tpl = gql(platform, ALPHA, pythonTemplateMutation({ name: "fb", imageName: "me/worker:1", isServerless: true })).body.data!.saveTemplate;
+  // The newest generate_endpoint_mutation appends `flashBootType: FLASHBOOT` (unquoted) when flashboot is set.
+  const doc = pythonEndpointMutation({ name: "fast", templateId: tpl.id }).replace("workersMax: 3", "workersMax: 3, flashBootType: FLASHBOOT");
+  const made = gql(platform, ALPHA, doc);
+  t.equal(made.status, 200, JSON.stringify(made.body));
+  t.equal(platform.resources.endpointExtra(made.body.data!.saveEndpoint.id)!.flashboot, "FLASHBOOT");
+  const quoted = gql(platform, ALPHA, pythonEndpointMutation({ name: "slow", templateId: tpl.id }).replace("workersMax: 3", 'workersMax: 3, flashBootType: "FLASHBOOT"'));
+  t.equal(quoted.status, 400, "a string literal is not the enum");
+  const bad = gql(platform, ALPHA, pythonEndpointMutation({ name: "bad", templateId: tpl.id }).replace("workersMax: 3", "workersMax: 3, flashBootType: TURBO"));
+  t.equal(bad.status, 400);
+});

@@ -106,10 +106,13 @@ input EndpointInput {
   workersMin: Int
   workersMax: Int
   executionTimeoutMs: Int
-  flashBootType: String
+  "An enum, as the newest Python client writes it inline (flashBootType: FLASHBOOT); a variable's string coerces."
+  flashBootType: FlashBootType
   allowedCudaVersions: String
   type: String
 }
+
+enum FlashBootType { OFF FLASHBOOT }
 
 "endpointId (the client's spelling) or id."
 input UpdateEndpointTemplateInput { endpointId: String id: String templateId: String! }
