@@ -1,6 +1,7 @@
 // The REST-era Python client's transport with the real `requests` library (when python3 has it):
 // a script calls the emulator the way runpod/api/rest.py (run_rest_request, read_event_stream),
-// runpod/api/graphql.py (run_graphql_query) and runpod/endpoint/runner.py do, with the same
+// runpod/api/graphql.py (run_graphql_query) and runpod/endpoint/runner.py (run, run_sync with its
+// polling fallback, status, cancel, health, purge_queue) do, with the same
 // arguments (headers, json=, params=, data=json.dumps(...), stream=True and iter_content), and
 // prints what it read; the test checks those answers. Skipped, saying so, without python3+requests.
 import { spawn, spawnSync } from "node:child_process";
@@ -69,6 +70,20 @@ for _ in range(300):
     if state["status"] in ("COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"): break
     time.sleep(0.01)
 res["job"] = state
+# Endpoint.run_sync: POST runsync; if the answer is not final, Job.output polls status.
+first = s.post(f"{serverless}/v2/{ep['body']['id']}/runsync", json={"input": {"op": "sleep", "ms": 200000}}, timeout=30).json()
+res["runsync_first"] = first
+final = first
+for _ in range(600):
+    if final["status"] in ("COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"): break
+    time.sleep(0.01)
+    final = s.get(f"{serverless}/v2/{ep['body']['id']}/status/{first['id']}", timeout=10).json()
+res["runsync_final"] = final
+# Job.cancel and Endpoint.purge_queue post data=None (no body); health with timeout=3.
+long = s.post(f"{serverless}/v2/{ep['body']['id']}/run", json={"input": {"op": "sleep", "ms": 600000}}, timeout=10).json()
+res["cancel"] = s.request("POST", f"{serverless}/v2/{ep['body']['id']}/cancel/{long['id']}", json=None, timeout=3).json()
+res["purge"] = s.request("POST", f"{serverless}/v2/{ep['body']['id']}/purge-queue", json=None, timeout=3).json()
+res["health"] = s.get(f"{serverless}/v2/{ep['body']['id']}/health", timeout=3).json()
 res["workers"] = rest("GET", f"/v2/serverless/{ep['body']['id']}/workers")
 res["delete_pod"] = rest("DELETE", f"/v2/pods/{pod['body']['id']}")
 res["missing_pod"] = rest("GET", "/v2/pods/nope")
@@ -103,6 +118,11 @@ t.test("rest.py, graphql.py and runner.py's requests against the emulator", { sk
   t.same(r.logs_after_1.events, r.logs.events.slice(1), "resumed after Last-Event-ID");
   t.equal(r.endpoint.status, 201);
   t.match(r.job, { status: "COMPLETED", output: { op: "echo", n: 5 } });
+  t.match(r.runsync_first, { id: String, status: /^(IN_QUEUE|IN_PROGRESS)$/ }, "runsync's wait ran out first");
+  X
+  t.match(r.cancel, { status: "CANCELLED" });
+  t.match(r.purge, { removed: Number, status: String });
+  t.match(r.health, { jobs: { completed: Number }, workers: Object });
   t.match(r.workers, { status: 200, body: { workers: Array } });
   t.same(r.delete_pod, { status: 204, body: null });
   t.match(r.missing_pod, { status: 404, body: { detail: String } }, "_raise_for_error reads detail");
