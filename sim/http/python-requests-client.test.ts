@@ -119,7 +119,7 @@ t.test("rest.py, graphql.py and runner.py's requests against the emulator", { sk
   t.equal(r.endpoint.status, 201);
   t.match(r.job, { status: "COMPLETED", output: { op: "echo", n: 5 } });
   t.match(r.runsync_first, { id: String, status: /^(IN_QUEUE|IN_PROGRESS)$/ }, "runsync's wait ran out first");
-  X
+  t.match(r.runsync_final, { id: r.runsync_first.id, status: "COMPLETED", output: Object }, "run_sync's polling fallback");
   t.match(r.cancel, { status: "CANCELLED" });
   t.match(r.purge, { removed: Number, status: String });
   t.match(r.health, { jobs: { completed: Number }, workers: Object });
