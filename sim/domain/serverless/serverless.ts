@@ -529,6 +529,60 @@ export class Serverless {
     return true;
   }
 
+  /**
+   * Pull mode (an executor with `pull: true`): a worker process outside the model takes up to
+   * `max` queued jobs (normal before low priority, oldest first); each moves to IN_PROGRESS now
+   * on a model worker named `workerId` that exists while the job runs, and the executor's `start`
+   * is called for it before this returns. Returns the tickets started, in order; none when the
+   * endpoint is unknown, deleted or not in pull mode.
+   */
+  externalTake(endpointId: string, workerId: string, max: number): number[] {
+    const index = this.endpointByKey.get(endpointId);
+    if (index === undefined) return [];
+    const e = this.endpoints[index];
+    if (e.deleted || e.executor?.pull !== true) return [];
+    const now = this.engine.now;
+    const tickets: number[] = [];
+    while (tickets.length < max && e.queued + e.lowQueued > 0) {
+      const slot = this.dequeue(e, now);
+      if (slot < 0) break;
+      const w = this.externalWorker(e, workerId);
+      this.start(e, w, slot, now);
+      tickets.push(this.externalTickets.get(slot) as number);
+    }
+    return tickets;
+  }
+
+  /** Jobs waiting in an endpoint's queue (live entries), or 0 for an unknown id. */
+  queuedCount(endpointId: string): number {
+    const index = this.endpointByKey.get(endpointId);
+    return index === undefined ? 0 : this.endpoints[index].counts[IN_QUEUE];
+  }
+
+  /** A model worker standing for one job of an outside worker process: no GPUs, no cold start, gone when the job ends. */
+  private externalWorker(e: EndpointState, workerId: string): Worker {
+    let index = this.freeWorkers.pop();
+    let w: Worker;
+    if (index === undefined) {
+      index = this.workers.length;
+      w = new Worker(index, e.index, this.workerSerial++);
+      this.workers.push(w);
+    } else {
+      w = this.workers[index];
+      w.endpoint = e.index;
+      w.serial = this.workerSerial++;
+      w.job = -1;
+      w.readyHandle = -1;
+      w.idleHandle = -1;
+    }
+    w.id = workerId;
+    w.lease = undefined;
+    e.workers.push(index);
+    w.state = W_IDLE;
+    e.workerCounts[W_IDLE]++;
+    return w;
+  }
+
   /** Running external executions (for tests and invariants). */
   get externalRunning(): number {
     return this.externalSlots.size;
@@ -1258,6 +1312,8 @@ export class Serverless {
   // ---------------------------------------------------------------- workers and scaling
 
   private addWorker(e: EndpointState): void {
+    // A pull-mode endpoint's workers are outside processes (see externalTake).
+    if (e.executor?.pull === true) return;
     let index = this.freeWorkers.pop();
     let w: Worker;
     if (index === undefined) {
@@ -1321,6 +1377,12 @@ export class Serverless {
 
   /** A worker without a job (just booted, finished, or its job was cancelled) takes the next one or idles. */
   private releaseWorker(e: EndpointState, w: Worker, now: Micros): void {
+    if (e.executor?.pull === true) {
+      // An outside worker's job ended: its stand-in goes (the process asks for the next job itself).
+      w.job = -1;
+      this.stopWorker(e, w);
+      return;
+    }
     if (w.state === W_RUNNING) {
       e.workerCounts[W_RUNNING]--;
       e.workerCounts[W_IDLE]++;
@@ -1393,6 +1455,7 @@ export class Serverless {
   }
 
   private scale(e: EndpointState, now: Micros): void {
+    if (e.executor?.pull === true) return;
     const c = e.config;
     if (e.workers.length >= c.workersMax) return;
     if (c.scalerType === "RequestCount") {
