@@ -22,6 +22,8 @@ export interface BackendRoute {
   readonly pattern: string;
   /** Largest request body in bytes; the transport's default (1 MiB) when absent. */
   readonly bodyLimit?: number;
+  /** The body is read as JSON whatever its Content-Type says (the official worker posts JSON as a form). */
+  readonly anyContentType?: boolean;
 }
 
 export interface BackendApiKey {

@@ -263,7 +263,9 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       return refuse(request, problem(415, `content encoding "${truncate(encoding)}" is not supported; send the JSON body uncompressed`));
     }
     const hasBody = headers["transfer-encoding"] !== undefined || (contentLength !== undefined && contentLength !== "0");
-    if (contentType !== undefined) {
+    if (found.anyContentType) {
+      // Read as JSON whatever the header says (the official worker's form-typed JSON posts).
+    } else if (contentType !== undefined) {
       const unsupported = contentTypeProblem(contentType);
       if (unsupported !== undefined) return refuse(request, problem(415, unsupported));
     } else if (hasBody) {

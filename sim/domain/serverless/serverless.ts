@@ -131,6 +131,9 @@ class PlanContext implements HandlerContext {
   }
 }
 
+/** Distinct outside worker names remembered for finished jobs; past it a finished job shows a model worker id. */
+const MAX_EXTERNAL_NAMES = 100_000;
+
 export class Serverless {
   private readonly jobs = new JobTable();
   private readonly endpoints: EndpointState[] = [];
@@ -188,6 +191,9 @@ export class Serverless {
   private readonly externalSlots = new Map<number, number>();
   private readonly externalTickets = new Map<number, number>();
   private nextTicket = 1;
+  /** Names of outside workers (pull mode), so that a finished job still shows the one that ran it. */
+  private readonly externalNames: string[] = [];
+  private readonly externalNameIndex = new Map<string, number>();
 
   constructor(
     private readonly engine: Engine,
@@ -577,6 +583,10 @@ export class Serverless {
     }
     w.id = workerId;
     w.lease = undefined;
+    if (!this.externalNameIndex.has(workerId) && this.externalNames.length < MAX_EXTERNAL_NAMES) {
+      this.externalNameIndex.set(workerId, this.externalNames.length);
+      this.externalNames.push(workerId);
+    }
     e.workers.push(index);
     w.state = W_IDLE;
     e.workerCounts[W_IDLE]++;
@@ -956,7 +966,11 @@ export class Serverless {
     e.counts[code]++;
     J.state[slot] = code;
     J.finishedAt[slot] = now;
-    if (from === IN_PROGRESS) J.worker[slot] = this.workers[J.worker[slot]].serial;
+    if (from === IN_PROGRESS) {
+      const w = this.workers[J.worker[slot]];
+      // An outside worker's name is kept (interned, as -2 - its index); a model worker's serial makes its id.
+      J.worker[slot] = w.lease === undefined && w.id !== undefined && this.externalNameIndex.has(w.id) ? -2 - (this.externalNameIndex.get(w.id) as number) : w.serial;
+    }
     const flags = J.flags[slot];
     if ((flags & F_STATUS_TTL) !== 0) {
       const at = J.statusTtlAt[slot];
@@ -1568,7 +1582,8 @@ export class Serverless {
   private workerIdOf(slot: number): string {
     const J = this.jobs;
     if (J.state[slot] === IN_PROGRESS) return this.workerIdOfWorker(this.workers[J.worker[slot]]);
-    return formatWorkerId(J.worker[slot], this.workerSalt);
+    const worker = J.worker[slot];
+    return worker <= -2 ? this.externalNames[-2 - worker] : formatWorkerId(worker, this.workerSalt);
   }
 
   private idOf(slot: number): string {
