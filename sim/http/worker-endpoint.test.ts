@@ -8,7 +8,8 @@
 // urllib (when python3 exists) serves a job the same way.
 import { spawn, spawnSync } from "node:child_process";
 import t, { type Test } from "tap";
-import { startEmulator } from "./emulator.ts";
+import { createServeCommand } from "./cli.ts";
+import { type EmulatorHandle, startEmulator } from "./emulator.ts";
 import { PlatformBackend } from "./platform-backend.ts";
 import { call, sleep } from "./test-helpers.ts";
 import { workerEnvironment } from "./worker-gateway.ts";
@@ -193,4 +194,37 @@ t.test("a Python worker process (urllib) serves a job end to end", { skip: hasPy
   t.equal(out.trim(), id);
   t.match((await call(emu.serverlessUrl, "GET", `/v2/${EP}/status/${id}`, { headers: client })).body, { status: "COMPLETED", output: { upper: "HELLO" }, workerId: "py-1" });
   t.match((await call(emu.serverlessUrl, "GET", `/v2/${EP}/stream/${id}`, { headers: client })).body, { status: "COMPLETED", stream: [{ output: "partial" }] });
+});
+
+t.test("cpsim serve --worker-endpoint prints the environment a worker needs, which serves a job; bad uses are usage errors", async (t) => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { stdout: (x: string) => out.push(x), stderr: (x: string) => err.push(x) };
+  let stop: () => void = () => undefined;
+  let listening: (e: EmulatorHandle) => void = () => undefined;
+  const up = new Promise<EmulatorHandle>((r) => (listening = r));
+  const command = createServeCommand({ onStopSignal: (s) => ((stop = s), () => undefined), onListening: listening });
+  const exit = command.run(["--port", "0", "--json", "--worker-endpoint", "py-queue"], io);
+  const emu = await up;
+  const info = JSON.parse(out.join("").split("\n")[0]);
+  t.same(info.workerEndpoints, [{ endpointId: "py-queue", environment: workerEnvironment(emu.baseUrl, "py-queue", KEY) }]);
+  const env = info.workerEndpoints[0].environment as Record<string, string>;
+  const id = (await call(emu.serverlessUrl, "POST", "/v2/py-queue/run", { headers: client, body: { input: { n: 7 } } })).body.id as string;
+  const taken = await fetch(`${env.RUNPOD_WEBHOOK_GET_JOB.replace("$ID", env.RUNPOD_POD_ID)}&job_in_progress=0`, { headers: { authorization: env.RUNPOD_AI_API_KEY } });
+  t.same(await taken.json(), { id, input: { n: 7 } });
+  const doneUrl = env.RUNPOD_WEBHOOK_POST_OUTPUT.replace("$RUNPOD_POD_ID", env.RUNPOD_POD_ID).replace("$ID", id);
+  await fetch(`${doneUrl}&isStream=false`, { method: "POST", headers: { authorization: env.RUNPOD_AI_API_KEY, "content-type": "application/x-www-form-urlencoded" }, body: JSON.stringify({ output: 49 }) });
+  t.match((await call(emu.serverlessUrl, "GET", `/v2/py-queue/status/${id}`, { headers: client })).body, { status: "COMPLETED", output: 49, workerId: "worker-1" });
+  stop();
+  t.equal(await exit, 0);
+
+  for (const [argv, message] of [
+    [["--worker-endpoint", "x", "--clock", "manual"], /cannot be combined with --clock manual/],
+    [["--worker-endpoint", "x", "--speed", "10"], /cannot be combined with --speed/],
+    [["--worker-endpoint", "Bad!"], /--worker-endpoint Bad!: the endpoint id must be/],
+    [["--worker-endpoint", "x", "--handler", "x=fixtures/handlers/conformance-handler.mjs"], /runs a --handler already/],
+  ] as const) {
+    // A UsageError: the CLI's main prints it with the usage line and exits 2.
+    await t.rejects(createServeCommand().run([...argv], { stdout: () => undefined, stderr: () => undefined }), { name: "UsageError", message }, argv.join(" "));
+  }
 });
