@@ -85,7 +85,8 @@ t.test("a worker takes, streams and finishes jobs a client sent; status, stream 
   t.equal((await w.stream(id, "b")).status, 200);
   t.match((await call(url, "GET", `/v2/${EP}/stream/${id}`, { headers: client })).body, { status: "IN_PROGRESS", stream: [{ output: "a" }, { output: "b" }] });
   t.equal((await w.done(id, { status: "IN_PROGRESS", output: "half way" })).status, 200, "a progress update keeps the job going");
-  t.equal((await call(url, "GET", `/v2/${EP}/status/${id}`, { headers: client })).body.status, "IN_PROGRESS");
+  t.match((await call(url, "GET", `/v2/${EP}/status/${id}`, { headers: client })).body, { status: "IN_PROGRESS", output: "half way" }, "its status shows it");
+  t.equal((await w.done(id, { status: "IN_PROGRESS", output: "x".repeat(70_000) })).status, 413, "a progress update is bounded");
   t.equal((await w.done(id, { output: ["a", "b"] }, true)).status, 200);
   t.match((await call(url, "GET", `/v2/${EP}/status/${id}`, { headers: client })).body, { status: "COMPLETED", output: ["a", "b"], workerId: "w-1" });
 

@@ -241,9 +241,11 @@ export class WorkerGateway {
     const b = body as { output?: unknown; error?: unknown; status?: unknown };
     const model = this.model();
     if (op === "job-stream") {
-      model.externalChunk(ticket, b.output ?? null);
+      // The gateway knows the ticket runs, so a refusal can only be the size bound.
+      if (!model.externalChunk(ticket, b.output ?? null)) return problem(413, "this job's stream and output are over the emulator's --max-output-mb; send less, or raise it");
     } else if (b.status === "IN_PROGRESS") {
-      // A progress update (runpod.serverless.progress_update): the job goes on.
+      // A progress update (runpod.serverless.progress_update): the job goes on, its status shows it.
+      if (!model.externalProgress(ticket, b.output ?? null)) return problem(413, "a progress update may be at most 64 KiB of JSON; send results with the final job-done");
     } else {
       this.forget(ticket);
       const error = b.error;

@@ -135,3 +135,26 @@ t.test("pull mode: jobs wait for an outside worker's take, start on its name, an
   t.same(f.model.externalTake("real", "w-2", 5), [], "the queue is empty");
   t.same(check(), []);
 });
+
+t.test("outside code is bounded like a plan: stream and output within maxOutputBytes, else the job fails saying so", async (t) => {
+  const started: { ticket: number; job: ExternalJob }[] = [];
+  const executor: ExternalExecutor = { pull: true, start: (ticket, job) => started.push({ ticket, job }), stop: () => undefined };
+  const f = makeFixture(3, { ...SHORT_RETENTION, maxOutputBytes: 1000, executors: new Map([["real", executor]]) }, [REAL, ...ENDPOINTS], { A: 10, B: 10 });
+  const ids = [1, 2, 3].map((input) => {
+    const r = f.model.submit({ endpointId: "real", accountId: "acct-1", input });
+    if (!r.ok) throw new Error(r.message);
+    return r.jobId;
+  });
+  const [a, b, c] = f.model.externalTake("real", "w", 3);
+  t.ok(f.model.externalChunk(a, "x".repeat(600)));
+  t.notOk(f.model.externalChunk(a, "x".repeat(600)), "the second chunk would pass the bound");
+  t.ok(f.model.externalProgress(a, "step 1"));
+  t.match(f.model.status("real", "acct-1", ids[0]), { ok: true, job: { status: "IN_PROGRESS", output: "step 1" } }, "progress shows while it runs");
+  t.ok(f.model.externalFinish(a, { ok: true, output: "y".repeat(600) }));
+  t.match(f.model.status("real", "acct-1", ids[0]), { ok: true, job: { status: "FAILED", error: /1000|limit|max/i } }, "stream plus output over the bound");
+  t.ok(f.model.externalFinish(b, { ok: false, error: "e".repeat(5000) }));
+  t.match(f.model.status("real", "acct-1", ids[1]), { ok: true, job: { status: "FAILED", error: /1000|limit|max/i } }, "an error string is bounded too");
+  t.ok(f.model.externalFinish(c, { ok: true, output: { fine: true } }));
+  t.match(f.model.status("real", "acct-1", ids[2]), { ok: true, job: { status: "COMPLETED", output: { fine: true } } });
+  t.notOk(f.model.externalProgress(c, "late"), "a finished ticket takes no progress");
+});

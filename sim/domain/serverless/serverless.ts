@@ -133,6 +133,8 @@ class PlanContext implements HandlerContext {
 
 /** Distinct outside worker names remembered for finished jobs; past it a finished job shows a model worker id. */
 const MAX_EXTERNAL_NAMES = 100_000;
+/** Largest progress update an external job may show (progress is a line of text, not a result). */
+const MAX_PROGRESS_BYTES = 64 * 1024;
 
 export class Serverless {
   private readonly jobs = new JobTable();
@@ -191,6 +193,8 @@ export class Serverless {
   private readonly externalSlots = new Map<number, number>();
   private readonly externalTickets = new Map<number, number>();
   private nextTicket = 1;
+  /** Bytes a running external job streamed so far (see externalChunk). */
+  private readonly externalBytes = new Map<number, number>();
   /** Names of outside workers (pull mode), so that a finished job still shows the one that ran it. */
   private readonly externalNames: string[] = [];
   private readonly externalNameIndex = new Map<string, number>();
@@ -504,11 +508,26 @@ export class Serverless {
     const J = this.jobs;
     const flat = this.streams.get(slot) as { chunks: StreamChunk[]; atUs: number[] } | undefined;
     if (flat === undefined) return false;
+    // Outside code is bounded like a plan: all of one job's stream and output within maxOutputBytes.
+    const bytes = (this.externalBytes.get(ticket) ?? 0) + jsonSizeAtMost(output, this.maxOutputBytes + 1);
+    if (bytes > this.maxOutputBytes) return false;
+    this.externalBytes.set(ticket, bytes);
     const at = this.engine.now - J.startedAt[slot];
     for (const piece of splitStreamOutput(output)) {
       flat.chunks.push({ output: piece });
       flat.atUs.push(at);
     }
+    return true;
+  }
+
+  /**
+   * A progress update of a running external job (the official worker's `progress_update`): its
+   * status shows it as `output` while it runs. False for a stale ticket or an update over 64 KiB.
+   */
+  externalProgress(ticket: number, output: unknown): boolean {
+    const slot = this.externalSlots.get(ticket);
+    if (slot === undefined || jsonSizeAtMost(output, MAX_PROGRESS_BYTES + 1) > MAX_PROGRESS_BYTES) return false;
+    this.jobs.results[slot] = output;
     return true;
   }
 
@@ -518,18 +537,24 @@ export class Serverless {
     if (slot === undefined) return false;
     this.externalSlots.delete(ticket);
     this.externalTickets.delete(slot);
+    const streamed = this.externalBytes.get(ticket) ?? 0;
+    this.externalBytes.delete(ticket);
     const J = this.jobs;
     const now = this.engine.now;
     const e = this.endpoints[J.endpoint[slot]];
     const w = this.workers[J.worker[slot]];
     this.engine.cancel(J.handle[slot]);
-    if (result.ok) {
+    // Kept like a plan's result: within maxOutputBytes (stream included) and the results budget.
+    const size = streamed + (result.ok ? jsonSizeAtMost(result.output, this.maxOutputBytes + 1) : result.error.length + 2);
+    const refused = this.admitOutput(slot, size);
+    const ok = result.ok && refused === undefined;
+    if (ok) {
       J.results[slot] = result.output;
     } else {
-      J.results[slot] = result.error;
+      J.results[slot] = refused ?? (result as { error: string }).error;
       J.flags[slot] |= F_PLAN_FAILS;
     }
-    this.finalize(e, slot, result.ok ? COMPLETED : FAILED, now, "finish");
+    this.finalize(e, slot, ok ? COMPLETED : FAILED, now, "finish");
     this.releaseWorker(e, w, now);
     this.notify(slot, now);
     return true;
@@ -936,6 +961,7 @@ export class Serverless {
     if (ticket === undefined) return;
     this.externalTickets.delete(slot);
     this.externalSlots.delete(ticket);
+    this.externalBytes.delete(ticket);
     this.endpoints[this.jobs.endpoint[slot]].executor?.stop(ticket);
   }
 
@@ -1131,12 +1157,18 @@ export class Serverless {
     const max = this.maxOutputBytes;
     let size = jsonSizeAtMost(plan.output, max);
     if (plan.stream !== undefined) for (const s of plan.stream) if (size <= max) size += jsonSizeAtMost(s.output, max);
+    const refused = this.admitOutput(slot, size);
+    return refused === undefined ? plan : { kind: "fail", durationMs: plan.durationMs, error: refused };
+  }
+
+  /** Counts an output of `size` against the budget, or says why it cannot be kept. */
+  private admitOutput(slot: number, size: number): string | undefined {
     const refused = this.outputRefusal(size);
-    if (refused !== undefined) return { kind: "fail", durationMs: plan.durationMs, error: refused };
-    if (size < BUDGET_MIN_BYTES) return plan;
+    if (refused !== undefined) return refused;
+    if (size < BUDGET_MIN_BYTES) return undefined;
     this.retainedBytes += size;
     this.bigResults.set(slot, size);
-    return plan;
+    return undefined;
   }
 
   /** Why an output of `bytes` would not be kept now, or undefined when it would. */
@@ -1566,6 +1598,8 @@ export class Serverless {
     if (state === IN_QUEUE || state === IN_PROGRESS) view.input = J.inputs[slot];
     if (isFinalCode(state) && started >= 0) view.executionTime = Math.round((J.finishedAt[slot] - started) / US);
     if (state === COMPLETED) view.output = J.results[slot];
+    // An external job's latest progress update (see externalProgress).
+    if (state === IN_PROGRESS && J.results[slot] !== undefined && this.externalTickets.has(slot)) view.output = J.results[slot];
     if (state === FAILED) view.error = J.results[slot] as string;
     if (state === TIMED_OUT) {
       const timeout = (J.flags[slot] & F_EXPLICIT_TIMEOUT) === 0 ? this.endpoints[J.endpoint[slot]].timeoutUs : J.timeout[slot];
