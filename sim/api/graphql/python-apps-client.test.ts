@@ -123,7 +123,7 @@ t.test("dev session: list_my_endpoints, save_endpoint with a nested template (cr
   t.throws(() => execute(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input: { ...payload(1), name: "dev-shop-bad", template: { ...payload(1).template, name: "dev-shop-bad-template" }, gpuIds: "NO_SUCH_POOL" } }));
   t.equal(platform.catalog.templates.length, templatesBefore, "a refused endpoint's nested template is removed");
 
-  t.same(execute(platform, ALPHA, D.MUTATION_DELETE_ENDPOINT, { id: saved.id }), { deleteEndpoint: null });
+  t.same(execute(platform, ALPHA, D.MUTATION_DELETE_ENDPOINT, { id: saved.id }), { deleteEndpoint: true });
   t.equal(platform.resources.get("endpoints", saved.id), undefined);
   t.equal(platform.resources.get("templates", saved.templateId), undefined, "the nested template cascades");
 });
@@ -171,7 +171,7 @@ t.test("list/create network volumes, list/create/delete registry auths with vari
   const reg = execute(platform, ALPHA, D.MUTATION_SAVE_REGISTRY_AUTH, { input: { name: "ghcr", username: "me", password: "tok" } }).saveRegistryAuth;
   t.same(Object.keys(reg), ["id", "name"]);
   t.ok((execute(platform, ALPHA, D.QUERY_REGISTRY_AUTHS).myself.containerRegistryCreds as any[]).some((r) => r.id === reg.id && r.name === "ghcr"));
-  t.same(execute(platform, ALPHA, D.MUTATION_DELETE_REGISTRY_AUTH, { registryAuthId: reg.id }), { deleteRegistryAuth: null });
+  t.same(execute(platform, ALPHA, D.MUTATION_DELETE_REGISTRY_AUTH, { registryAuthId: reg.id }), { deleteRegistryAuth: true });
   t.notOk((execute(platform, ALPHA, D.QUERY_REGISTRY_AUTHS).myself.containerRegistryCreds as any[]).some((r) => r.id === reg.id));
 });
 

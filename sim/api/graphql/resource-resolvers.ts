@@ -201,9 +201,10 @@ export function updateEndpointTemplate(args: { input?: Opt<{ endpointId?: Opt<st
   return endpointObject(platform, unwrap(updateEndpoint(platform, principal.accountId, id, { templateId: input.templateId }), "updateEndpointTemplate"));
 }
 
-export function deleteEndpoint_(args: { id: string }, ctx: ResolverContext): null {
+/** `true` once deleted: the apps client reports success only for a truthy answer (its own tests mock `true`). */
+export function deleteEndpoint_(args: { id: string }, ctx: ResolverContext): true {
   unwrap(deleteEndpoint(ctx.platform, ctx.principal.accountId, args.id), "deleteEndpoint");
-  return null;
+  return true;
 }
 
 export function saveRegistryAuth(args: { input: { name: string; username: string; password: string } }, ctx: ResolverContext) {
@@ -215,9 +216,10 @@ export function updateRegistryAuth(args: { input: { id: string; username: string
   return registryObject(unwrap(updateRegistry(ctx.platform, ctx.principal.accountId, id, { username, password }), "updateRegistryAuth"));
 }
 
-export function deleteRegistryAuth(args: { registryAuthId: string }, ctx: ResolverContext): null {
+/** `true` once deleted, as deleteEndpoint. */
+export function deleteRegistryAuth(args: { registryAuthId: string }, ctx: ResolverContext): true {
   unwrap(deleteRegistry(ctx.platform, ctx.principal.accountId, args.registryAuthId), "deleteRegistryAuth");
-  return null;
+  return true;
 }
 
 export function createNetworkVolume_(args: { input: { name: string; size: number; dataCenterId: string } }, ctx: ResolverContext) {

@@ -131,10 +131,10 @@ extend type Mutation {
   saveEndpoint(input: EndpointInput!): Endpoint
   updateEndpointTemplate(input: UpdateEndpointTemplateInput): Endpoint
   "Deletes an endpoint of yours; its queued and running jobs are cancelled."
-  deleteEndpoint(id: String!): Void
+  deleteEndpoint(id: String!): Boolean
   saveRegistryAuth(input: SaveRegistryAuthInput!): RegistryAuth
   updateRegistryAuth(input: UpdateRegistryAuthInput!): RegistryAuth
-  deleteRegistryAuth(registryAuthId: String!): Void
+  deleteRegistryAuth(registryAuthId: String!): Boolean
   createNetworkVolume(input: CreateNetworkVolumeInput!): NetworkVolume
   updateNetworkVolume(input: UpdateNetworkVolumeInput!): NetworkVolume
   deleteNetworkVolume(input: DeleteNetworkVolumeInput!): Void
