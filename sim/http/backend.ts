@@ -24,6 +24,11 @@ export interface BackendRoute {
   readonly bodyLimit?: number;
   /** The body is read as JSON whatever its Content-Type says (the official worker posts JSON as a form). */
   readonly anyContentType?: boolean;
+  /**
+   * The body is not JSON and is not kept: the transport streams it through SHA-256 (within
+   * bodyLimit, whatever its Content-Type) and hands the backend `{bytes, sha256}` as the body.
+   */
+  readonly rawBody?: boolean;
 }
 
 export interface BackendApiKey {

@@ -5,6 +5,7 @@
  * time with one timer, webhook delivery, the control API and a graceful stop. Every refusal is
  * `application/problem+json` with a 4xx; a 5xx only ever means a bug, and never stops the server.
  */
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { Transform, type TransformCallback } from "node:stream";
@@ -66,6 +67,8 @@ declare module "fastify" {
     cpsimBodyLimit: number;
     /** Set for control API requests. */
     cpsimControl: boolean;
+    /** Set for routes whose body is digested, not parsed (BackendRoute.rawBody). */
+    cpsimRawBody: boolean;
     /** The request target's path (origin-form, also when the client sent absolute-form). */
     cpsimPath: string;
     /** The query string without its "?", or "" when there is none. */
@@ -175,6 +178,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   }
   app.decorateRequest("cpsimBodyLimit", 0);
   app.decorateRequest("cpsimControl", false);
+  app.decorateRequest("cpsimRawBody", false);
   app.decorateRequest("cpsimPath", "");
   app.decorateRequest("cpsimSearch", "");
 
@@ -205,6 +209,11 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   });
 
   app.addHook("preParsing", (request, _reply, payload, done) => {
+    if (request.cpsimRawBody) {
+      // Streamed through SHA-256 and counted (within the route's limit); what is parsed is the summary.
+      done(null, digestStream(payload, request.cpsimBodyLimit));
+      return;
+    }
     // A body with Content-Length was checked against the route's limit already and node reads
     // no more than that length; a chunked one is counted as it streams in.
     if (request.headers["transfer-encoding"] !== undefined && request.cpsimBodyLimit < maxBodyLimit) {
@@ -254,6 +263,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     }
     request.cpsimBodyLimit = found.bodyLimit;
     request.cpsimControl = isControl;
+    request.cpsimRawBody = found.kind === "match" && found.rawBody;
     if (BODYLESS.has(method)) return undefined;
     const headers = request.headers;
     const contentType = headers["content-type"];
@@ -722,6 +732,34 @@ export function parseQuery(search: string): Record<string, string> {
 }
 
 /** Counts the bytes of a chunked body as they arrive and fails with 413 at the route's limit. */
+/**
+ * A body that is not kept (BackendRoute.rawBody): the bytes pass through SHA-256 and a counter
+ * (413 past `limit`), and the stream the JSON parser reads is `{"bytes": N, "sha256": "hex"}`.
+ * `receivedEncodedLength` tells fastify how many bytes really came, for its Content-Length check.
+ */
+function digestStream(source: NodeJS.ReadableStream, limit: number): Transform {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  const digest: Transform & { receivedEncodedLength?: number } = new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+      bytes += chunk.length;
+      if (bytes > limit) {
+        source.unpipe(digest);
+        callback(Object.assign(new Error(tooLarge(limit)), { statusCode: 413, code: "FST_ERR_CTP_BODY_TOO_LARGE" }));
+        return;
+      }
+      hash.update(chunk);
+      callback();
+    },
+    flush(callback: TransformCallback) {
+      digest.receivedEncodedLength = bytes;
+      callback(null, JSON.stringify({ bytes, sha256: hash.digest("hex") }));
+    },
+  });
+  source.pipe(digest);
+  return digest;
+}
+
 function limitStream(source: NodeJS.ReadableStream, limit: number): Transform {
   let seen = 0;
   const counter = new Transform({

@@ -16,6 +16,7 @@ import type { HandlerRuntime } from "../handler/index.ts";
 import type { BackendApiKey, BackendOptions, BackendRoute, BackendTransport, EmulatorBackend, WebhookDelivery } from "./backend.ts";
 import { withHandlerEndpoints } from "./handler-endpoints.ts";
 import { type ApplyChange, HandlerExecutor } from "./handler-executor.ts";
+import { ARTIFACT_ROUTE, isArtifactPath, receiveArtifact } from "./artifact-uploads.ts";
 import { WORKER_ROUTES, WorkerGateway, type WorkerGatewayOptions } from "./worker-gateway.ts";
 
 /** Attempts per webhook in all, and the virtual delay before each retry (doubling). */
@@ -129,6 +130,7 @@ export class PlatformBackend implements EmulatorBackend {
   handle(request: ApiRequest): ApiOutcome {
     const workers = this.workers;
     if (workers !== undefined && workers.owns(request.path)) return workers.handle(request, this.platform.now);
+    if (isArtifactPath(request.path)) return { kind: "response", response: receiveArtifact(this.platform, request) };
     const outcome = this.api.handle(request);
     // A run or retry may have queued a job that a worker's take poll is waiting for.
     workers?.poke();
@@ -196,6 +198,7 @@ export class PlatformBackend implements EmulatorBackend {
 
   routes(): BackendRoute[] {
     const own = routes.map((r): BackendRoute => ({ method: r.method, pattern: r.pattern, bodyLimit: r.bodyLimit }));
+    own.push(ARTIFACT_ROUTE);
     return this.workers === undefined ? own : [...own, ...WORKER_ROUTES];
   }
 }

@@ -8,7 +8,7 @@ import type { HttpMethod } from "../api/types.ts";
 import type { BackendRoute } from "./backend.ts";
 
 export type RouteLookup =
-  | { readonly kind: "match"; readonly bodyLimit: number; readonly anyContentType: boolean }
+  | { readonly kind: "match"; readonly bodyLimit: number; readonly anyContentType: boolean; readonly rawBody: boolean }
   | { readonly kind: "method-not-allowed"; readonly allow: string }
   | { readonly kind: "not-found" };
 
@@ -20,6 +20,7 @@ interface CompiledRoute {
   readonly endpointIdAt: readonly number[];
   readonly bodyLimit: number;
   readonly anyContentType: boolean;
+  readonly rawBody: boolean;
 }
 
 const NOT_FOUND: RouteLookup = { kind: "not-found" };
@@ -41,7 +42,8 @@ export class RouteTable {
       const bodyLimit = r.bodyLimit ?? defaultBodyLimit;
       max = Math.max(max, bodyLimit);
       const list = this.bySegments.get(parts.length) ?? [];
-      list.push({ method: r.method, segments, endpointIdAt, bodyLimit, anyContentType: r.anyContentType === true });
+      const rawBody = r.rawBody === true;
+      list.push({ method: r.method, segments, endpointIdAt, bodyLimit, anyContentType: rawBody || r.anyContentType === true, rawBody });
       this.bySegments.set(parts.length, list);
     }
     this.maxBodyLimit = max;
@@ -57,7 +59,7 @@ export class RouteTable {
     let allow: Set<string> | undefined;
     for (const r of candidates) {
       if (!matches(r, parts)) continue;
-      if (r.method === wanted) return this.match(r.bodyLimit, r.anyContentType);
+      if (r.method === wanted) return this.match(r);
       (allow ??= new Set()).add(r.method);
     }
     if (allow === undefined) return NOT_FOUND;
@@ -66,11 +68,12 @@ export class RouteTable {
     return { kind: "method-not-allowed", allow: [...allow].sort().join(", ") };
   }
 
-  private match(bodyLimit: number, anyContentType: boolean): RouteLookup {
-    const key = anyContentType ? -1 - bodyLimit : bodyLimit;
+  private match(r: CompiledRoute): RouteLookup {
+    const { bodyLimit, anyContentType, rawBody } = r;
+    const key = bodyLimit * 4 + (anyContentType ? 1 : 0) + (rawBody ? 2 : 0);
     let m = this.matches.get(key);
     if (m === undefined) {
-      m = { kind: "match", bodyLimit, anyContentType };
+      m = { kind: "match", bodyLimit, anyContentType, rawBody };
       this.matches.set(key, m);
     }
     return m;

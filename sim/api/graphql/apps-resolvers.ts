@@ -6,7 +6,7 @@
  * those words (`get_app_by_name`, `get_environment_by_name` answer None then).
  */
 import type { CpuFlavor } from "../../catalog/index.ts";
-import type { FlashApp, FlashEnvironment } from "../../domain/resources/index.ts";
+import { type FlashApp, type FlashEnvironment, artifactPath } from "../../domain/resources/index.ts";
 import { GraphqlCode, userError } from "./error-codes.ts";
 import { unwrap } from "./resource-resolvers.ts";
 import type { ResolverContext } from "./resolver-context.ts";
@@ -73,7 +73,8 @@ export function deleteFlashEnvironment(args: { flashEnvironmentId: string }, ctx
 
 export function prepareFlashArtifactUpload(args: { input: { flashAppId: string; tarballSize: number } }, ctx: ResolverContext) {
   const u = unwrap(store(ctx).prepareUpload(ctx.principal.accountId, args.input.flashAppId, args.input.tarballSize, ctx.now), "prepareFlashArtifactUpload");
-  return { uploadUrl: null, objectKey: u.objectKey, expiresAt: u.expiresAt };
+  // The tarball goes to the emulator itself (PUT, see sim/http/artifact-uploads.ts), like a presigned URL: no key needed.
+  return { uploadUrl: ctx.origin === undefined ? null : `${ctx.origin}${artifactPath(u.objectKey)}`, objectKey: u.objectKey, expiresAt: u.expiresAt };
 }
 
 export function finalizeFlashArtifactUpload(args: { input: { flashAppId: string; objectKey: string; manifest: unknown } }, ctx: ResolverContext) {

@@ -33,8 +33,9 @@ type FlashApp { id: String! name: String createdAt: String flashEnvironments: [F
 type FlashAuthRequest { id: String! status: String expiresAt: String apiKey: String }
 
 """
-Where to put a build's tarball. uploadUrl is null: the emulator keeps no artifacts, so the
-client's PUT has nowhere to go; objectKey still finalizes into a build.
+Where to put a build's tarball: uploadUrl takes one PUT of exactly tarballSize bytes while the
+upload is open (the emulator keeps its size and SHA-256, not its bytes); objectKey then
+finalizes into a build. uploadUrl is null only when the request named no Host.
 """
 type FlashArtifactUpload { uploadUrl: String objectKey: String! expiresAt: String }
 

@@ -30,6 +30,8 @@ export interface FlashBuild {
   readonly objectKey: string;
   readonly manifest: unknown;
   readonly createdAt: string;
+  /** The uploaded tarball's size and SHA-256, when it was PUT before finalizing. */
+  readonly tarball: TarballReceipt | null;
 }
 
 export interface FlashEnvironment {
@@ -53,7 +55,18 @@ export interface ArtifactUpload {
   readonly appId: string;
   readonly tarballSize: number;
   readonly expiresAt: string;
+  /** What the PUT to its upload URL delivered (the bytes themselves are not kept). */
+  readonly received?: TarballReceipt;
 }
+
+export interface TarballReceipt {
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+/** Where an upload's tarball is PUT on the emulator: its object key under this prefix. */
+export const ARTIFACT_PREFIX = "/flash-artifacts/";
+export const artifactPath = (objectKey: string): string => `${ARTIFACT_PREFIX}${objectKey}`;
 
 export interface AuthRequest {
   readonly id: string;
@@ -202,6 +215,22 @@ export class AppStore {
     return done(upload);
   }
 
+  /**
+   * The PUT of an upload's tarball (its URL is the credential, as a presigned URL is): it must
+   * be open and the tarball exactly the size prepared; a second PUT replaces the first.
+   */
+  receiveUpload(objectKey: string, receipt: TarballReceipt, now: number): Done<ArtifactUpload> {
+    this.dropExpiredUploads(now);
+    const upload = this.uploads.get(objectKey);
+    if (upload === undefined) return refuse("not-found", `no open upload ${JSON.stringify(objectKey)} (prepare one with prepareFlashArtifactUpload; uploads stay open ten minutes)`);
+    if (receipt.bytes !== upload.tarballSize) {
+      return refuse("invalid", `the tarball is ${receipt.bytes} bytes but the upload was prepared for ${upload.tarballSize}; prepare it again with the file's size`);
+    }
+    const next = Object.freeze({ ...upload, received: Object.freeze({ bytes: receipt.bytes, sha256: receipt.sha256 }) });
+    this.uploads.set(objectKey, next);
+    return done(next);
+  }
+
   finalizeUpload(accountId: string, input: { readonly appId: string; readonly objectKey: string; readonly manifest: unknown }, now: number): Done<FlashBuild> {
     if (!this.ownApp(accountId, input.appId)) return refuse("not-found", `flash app ${JSON.stringify(input.appId)} not found among yours`);
     this.dropExpiredUploads(now);
@@ -210,7 +239,7 @@ export class AppStore {
     if (typeof input.manifest !== "object" || input.manifest === null || Array.isArray(input.manifest)) return refuse("invalid", "manifest must be a JSON object");
     if (this.buildsOf(input.appId).length >= APP_LIMITS.buildsPerApp) return refuse("limit", `the app has ${APP_LIMITS.buildsPerApp} builds, the most an app may`);
     this.uploads.delete(input.objectKey);
-    const build: FlashBuild = Object.freeze({ id: this.newId("builds", this.builds), appId: input.appId, objectKey: input.objectKey, manifest: input.manifest, createdAt: isoFromMicros(now) });
+    const build: FlashBuild = Object.freeze({ id: this.newId("builds", this.builds), appId: input.appId, objectKey: input.objectKey, manifest: input.manifest, createdAt: isoFromMicros(now), tarball: upload.received ?? null });
     this.builds.set(build.id, build);
     return done(build);
   }
