@@ -739,28 +739,21 @@ export function parseQuery(search: string): Record<string, string> {
  */
 function digestStream(source: NodeJS.ReadableStream, limit: number): Transform {
   const hash = createHash("sha256");
-  let bytes = 0;
-  const digest: Transform & { receivedEncodedLength?: number } = new Transform({
-    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
-      bytes += chunk.length;
-      if (bytes > limit) {
-        source.unpipe(digest);
-        callback(Object.assign(new Error(tooLarge(limit)), { statusCode: 413, code: "FST_ERR_CTP_BODY_TOO_LARGE" }));
-        return;
-      }
-      hash.update(chunk);
-      callback();
-    },
-    flush(callback: TransformCallback) {
-      digest.receivedEncodedLength = bytes;
-      callback(null, JSON.stringify({ bytes, sha256: hash.digest("hex") }));
+  return limitStream(source, limit, {
+    each: (chunk) => hash.update(chunk),
+    end: (digest, bytes) => {
+      (digest as Transform & { receivedEncodedLength?: number }).receivedEncodedLength = bytes;
+      return JSON.stringify({ bytes, sha256: hash.digest("hex") });
     },
   });
-  source.pipe(digest);
-  return digest;
 }
 
-function limitStream(source: NodeJS.ReadableStream, limit: number): Transform {
+/** Counts a body as it streams in (413 past `limit`); `through` may replace what passes on. */
+function limitStream(
+  source: NodeJS.ReadableStream,
+  limit: number,
+  through?: { each: (chunk: Buffer) => void; end: (stream: Transform, bytes: number) => string },
+): Transform {
   let seen = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
@@ -770,7 +763,15 @@ function limitStream(source: NodeJS.ReadableStream, limit: number): Transform {
         callback(Object.assign(new Error(tooLarge(limit)), { statusCode: 413, code: "FST_ERR_CTP_BODY_TOO_LARGE" }));
         return;
       }
+      if (through !== undefined) {
+        through.each(chunk);
+        callback();
+        return;
+      }
       callback(null, chunk);
+    },
+    flush(callback: TransformCallback) {
+      callback(null, through?.end(counter, seen));
     },
   });
   source.pipe(counter);

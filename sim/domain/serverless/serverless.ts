@@ -592,27 +592,13 @@ export class Serverless {
 
   /** A model worker standing for one job of an outside worker process: no GPUs, no cold start, gone when the job ends. */
   private externalWorker(e: EndpointState, workerId: string): Worker {
-    let index = this.freeWorkers.pop();
-    let w: Worker;
-    if (index === undefined) {
-      index = this.workers.length;
-      w = new Worker(index, e.index, this.workerSerial++);
-      this.workers.push(w);
-    } else {
-      w = this.workers[index];
-      w.endpoint = e.index;
-      w.serial = this.workerSerial++;
-      w.job = -1;
-      w.readyHandle = -1;
-      w.idleHandle = -1;
-    }
+    const w = this.allocWorker(e);
     w.id = workerId;
     w.lease = undefined;
     if (!this.externalNameIndex.has(workerId) && this.externalNames.length < MAX_EXTERNAL_NAMES) {
       this.externalNameIndex.set(workerId, this.externalNames.length);
       this.externalNames.push(workerId);
     }
-    e.workers.push(index);
     w.state = W_IDLE;
     e.workerCounts[W_IDLE]++;
     return w;
@@ -1357,9 +1343,8 @@ export class Serverless {
 
   // ---------------------------------------------------------------- workers and scaling
 
-  private addWorker(e: EndpointState): void {
-    // A pull-mode endpoint's workers are outside processes (see externalTake).
-    if (e.executor?.pull === true) return;
+  /** A fresh or recycled worker record, listed among the endpoint's workers; the caller sets its state. */
+  private allocWorker(e: EndpointState): Worker {
     let index = this.freeWorkers.pop();
     let w: Worker;
     if (index === undefined) {
@@ -1376,6 +1361,14 @@ export class Serverless {
       w.idleHandle = -1;
     }
     e.workers.push(index);
+    return w;
+  }
+
+  private addWorker(e: EndpointState): void {
+    // A pull-mode endpoint's workers are outside processes (see externalTake).
+    if (e.executor?.pull === true) return;
+    const w = this.allocWorker(e);
+    const index = w.index;
     w.state = W_THROTTLED;
     e.workerCounts[W_THROTTLED]++;
     const lease = this.pool.acquire(e.gpuRequest);
