@@ -47,12 +47,18 @@ const OP_SCHEMAS: Readonly<Record<string, OpSchemas>> = {
   getServerlessEndpoint: { responses: { 200: "Endpoint" } },
   updateServerlessEndpoint: REST_RESOURCE_WRITES.updateEndpoint!,
   deleteServerlessEndpoint: REST_RESOURCE_WRITES.deleteEndpoint!,
+  listVolumes: { responses: { 200: "NetworkVolumeList" } },
+  createVolume: { request: "CreateVolumeRequest", responses: { 201: "NetworkVolume" } },
+  getVolume: { responses: { 200: "NetworkVolume" } },
+  updateVolume: REST_RESOURCE_WRITES.updateNetworkVolume!,
+  deleteVolume: REST_RESOURCE_WRITES.deleteNetworkVolume!,
   listRegistryCredentials: { responses: { 200: "RegistryList" } },
   createRegistryCredential: REST_RESOURCE_WRITES.createRegistry!,
   getRegistryCredential: { responses: { 200: "Registry" } },
   updateRegistryCredential: REST_RESOURCE_WRITES.updateRegistry!,
   deleteRegistryCredential: REST_RESOURCE_WRITES.deleteRegistry!,
   getGpuType: { responses: { 200: "GpuCatalogEntry" } },
+  getCpuFlavor: { responses: { 200: "CpuCatalogEntry" } },
 };
 
 /** The routes answering text/event-stream. */

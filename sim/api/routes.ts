@@ -90,6 +90,12 @@ export const routes: readonly RouteDef[] = [
   route("getRegistryCredential", "GET", "/v2/registries/:id", "Registries", "One credential (same as GET /v2/containerregistryauth/{id})"),
   route("updateRegistryCredential", "PATCH", "/v2/registries/:id", "Registries", "Change a credential (same as PATCH /v2/containerregistryauth/{id})"),
   route("deleteRegistryCredential", "DELETE", "/v2/registries/:id", "Registries", "Delete a credential (same as DELETE /v2/containerregistryauth/{id})"),
+  // The newest apps client's spelling of the network-volume paths; its create body names `dataCenter`.
+  route("listVolumes", "GET", "/v2/network-volumes", "Network Volumes", "The account's network volumes (same as GET /v2/networkvolumes)"),
+  route("createVolume", "POST", "/v2/network-volumes", "Network Volumes", "Create a network volume: {name, size, dataCenter}"),
+  route("getVolume", "GET", "/v2/network-volumes/:id", "Network Volumes", "One network volume (same as GET /v2/networkvolumes/{id})"),
+  route("updateVolume", "PATCH", "/v2/network-volumes/:id", "Network Volumes", "Rename or grow a network volume (same as PATCH /v2/networkvolumes/{id})"),
+  route("deleteVolume", "DELETE", "/v2/network-volumes/:id", "Network Volumes", "Delete a network volume (same as DELETE /v2/networkvolumes/{id})"),
   // The REST-era Python client's logs and workers (text/event-stream for logs).
   route("podLogs", "GET", "/v2/pods/:podId/logs", "Pods", "A pod's log lines as Server-Sent Events (tail, since, source)"),
   route("listEndpointWorkers", "GET", "/v2/endpoints/:id/workers", "Serverless", "An endpoint's workers now"),
@@ -98,6 +104,7 @@ export const routes: readonly RouteDef[] = [
   route("getSshKeys", "GET", "/v2/account/ssh-keys", "Account", "The account's SSH public keys"),
   route("putSshKeys", "PUT", "/v2/account/ssh-keys", "Account", "Replace the account's SSH public keys"),
   route("getGpuType", "GET", "/v2/catalog/gpus/:id", "Catalog", "One GPU type with its price and stock"),
+  route("getCpuFlavor", "GET", "/v2/catalog/cpus/:id", "Catalog", "One CPU flavor with its price and stock"),
   route("billingPods", "GET", "/v2/billing/pods", "Billing", "Pod spend by hour"),
   route("billingEndpoints", "GET", "/v2/billing/endpoints", "Billing", "Endpoint spend by hour"),
   route("openapi", "GET", "/openapi.json", "Meta", "This OpenAPI 3.1 document", { auth: "none" }),

@@ -59,6 +59,13 @@ export const CreateNetworkVolumeRequest = Type.Object(
 );
 export type CreateNetworkVolumeRequest = Static<typeof CreateNetworkVolumeRequest>;
 
+/** POST /v2/network-volumes, as the newest apps client writes it: the data center is `dataCenter`. */
+export const CreateVolumeRequest = Type.Object(
+  { name: Name, size: Type.Integer({ minimum: 1, maximum: 4000, description: "GB" }), dataCenter: Type.String({ minLength: 1 }) },
+  { $id: schemaId("CreateVolumeRequest"), additionalProperties: false },
+);
+export type CreateVolumeRequest = Static<typeof CreateVolumeRequest>;
+
 export const UpdateNetworkVolumeRequest = Type.Object(
   { name: Type.Optional(Name), size: Type.Optional(Type.Integer({ minimum: 1, maximum: 4000, description: "GB; may grow, never shrink" })) },
   { $id: schemaId("UpdateNetworkVolumeRequest"), additionalProperties: false, minProperties: 1 },
@@ -142,7 +149,7 @@ export const SshKeys = Type.Object(
 export type SshKeys = Static<typeof SshKeys>;
 
 export const resourceRequestSchemas: readonly TSchema[] = [
-  CreateTemplateRequest, UpdateTemplateRequest, CreateNetworkVolumeRequest, UpdateNetworkVolumeRequest,
+  CreateTemplateRequest, UpdateTemplateRequest, CreateNetworkVolumeRequest, CreateVolumeRequest, UpdateNetworkVolumeRequest,
   CreateRegistryRequest, UpdateRegistryRequest, CreateEndpointRequest, UpdateEndpointRequest, SshKeys,
 ];
 

@@ -19,7 +19,7 @@ import { problem } from "../../problem.ts";
 import { respond } from "../../types.ts";
 import { sharedValidator } from "../../validate/shared-validator.ts";
 import type {
-  CreateEndpointRequest, CreateNetworkVolumeRequest, CreateRegistryRequest, CreateTemplateRequest, SshKeys, UpdateEndpointRequest,
+  CreateEndpointRequest, CreateNetworkVolumeRequest, CreateRegistryRequest, CreateTemplateRequest, CreateVolumeRequest, SshKeys, UpdateEndpointRequest,
   UpdateNetworkVolumeRequest, UpdateRegistryRequest, UpdateTemplateRequest,
 } from "./resource-request-schemas.ts";
 import { resourceRequestSchemas } from "./resource-request-schemas.ts";
@@ -104,6 +104,13 @@ export const createNetworkVolumeOp: Operation = (ctx) => {
   const b = body<CreateNetworkVolumeRequest>(ctx, "CreateNetworkVolumeRequest", '{"name": "datasets", "size": 50, "dataCenterId": "EU-RO-1"}');
   if (!b.ok) return b.response;
   return answer(createNetworkVolume(ctx.platform, ctx.principal.accountId, b.value), 201, networkVolumeView);
+};
+
+export const createVolumeOp: Operation = (ctx) => {
+  const b = body<CreateVolumeRequest>(ctx, "CreateVolumeRequest", '{"name": "datasets", "size": 50, "dataCenter": "EU-RO-1"}');
+  if (!b.ok) return b.response;
+  const { name, size, dataCenter } = b.value;
+  return answer(createNetworkVolume(ctx.platform, ctx.principal.accountId, { name, size, dataCenterId: dataCenter }), 201, networkVolumeView);
 };
 
 export const updateNetworkVolumeOp: Operation = (ctx) => {
