@@ -1,6 +1,8 @@
 // The newest apps client's REST calls (runpod/apps/api.py's AppsApiClient once it moved resource
 // operations to REST: run_rest_request_async with json= bodies and params= queries), over HTTP:
-// network volumes at /v2/network-volumes with `dataCenter`, registry credentials, endpoint list,
+// save_endpoint's REST form (POST and PATCH /v2/serverless with the endpoint's own template
+// inline, `timeout`, `flashboot`, `type`), network volumes at /v2/network-volumes with
+// `dataCenter`, registry credentials, endpoint list,
 // workers and delete at /v2/serverless, task-pod termination, and GPU and CPU stock in one data
 // center through `include=AVAILABILITY` (the client reads dataCenters[].availability, NONE when
 // its data center is not listed).
@@ -68,4 +70,49 @@ t.test("the REST-era apps client's resource, stock and cleanup calls", async (t)
   t.same((await rest("GET", `/v2/catalog/cpus/${flavor.id}`)).body.dataCenters, flavor.dataCenters, "without include, the list's entry");
   t.equal((await rest("GET", `/v2/catalog/cpus/${flavor.id}?include=AVAILABILITY&vcpuCount=3`)).status, 400);
   t.equal((await rest("GET", "/v2/catalog/cpus/nope")).status, 404);
+});
+
+t.test("save_endpoint over REST: create with an inline template, adopt by id (GET, then PATCH), delete takes the template along", async (t) => {
+  const emu = await startEmulator({ clock: "manual", logger: false });
+  t.teardown(() => emu.close());
+  const rest = (method: string, path: string, body?: unknown) => call(emu.baseUrl, method, path, { headers, ...(body !== undefined ? { body } : {}) });
+  const templates = async () => ((await rest("GET", "/v2/templates")).body.templates as { id: string; name: string; image: string }[]);
+
+  // _rest_endpoint_input of {"name", "template": {imageName, containerDiskInGb, dockerArgs, env, ports}, "gpuIds", "gpuCount",
+  // "workersMin", "workersMax", "idleTimeout", "scalerType", "scalerValue", "executionTimeoutMs", "flashBootType", "locations"}.
+  const body = {
+    image: "python:3.11-slim", disk: 10, args: "python -u handler.py", env: { MODEL: "tiny" }, ports: ["8000/http"],
+    name: "dev-shop", timeout: 600000, flashboot: "FLASHBOOT", type: "QUEUE", dataCenterIds: ["EU-RO-1"],
+    gpu: { pools: ["AMPERE_16"], excludedTypes: [], count: 1 }, workers: { min: 0, max: 3, idleTimeout: 5 }, scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+  };
+  const made = await rest("POST", "/v2/serverless", body);
+  t.equal(made.status, 201, JSON.stringify(made.body));
+  t.match(made.body, { id: String, name: "dev-shop", type: "QUEUE", executionTimeoutMs: 600000, templateId: String });
+  const own = (await templates()).find((x) => x.id === made.body.templateId);
+  t.match(own, { name: "dev-shop (endpoint template)", image: "python:3.11-slim" }, "the endpoint's own template");
+  const id = made.body.id as string;
+
+  // A job runs on it at once.
+  const job = await call(emu.serverlessUrl, "POST", `/v2/${id}/run`, { headers, body: { input: { op: "echo" } } });
+  t.equal(job.status, 200);
+
+  // save_endpoint({"id", "template": {"imageName"}, "workersMax"}): GET the current record, then PATCH.
+  const current = await rest("GET", `/v2/serverless/${id}`);
+  t.match(current.body, { type: "QUEUE" });
+  t.notOk(current.body.cpu, "a GPU endpoint: the client keeps the REST path");
+  const patched = await rest("PATCH", `/v2/serverless/${id}`, { image: "python:3.12-slim", workers: { max: 5 } });
+  t.equal(patched.status, 200, JSON.stringify(patched.body));
+  t.equal(patched.body.templateId, made.body.templateId, "the same template, changed");
+  t.equal((await templates()).find((x) => x.id === made.body.templateId)?.image, "python:3.12-slim");
+
+  t.equal((await rest("POST", "/v2/serverless", { ...body, name: "x", templateId: made.body.templateId })).status, 400, "templateId and inline fields together");
+  t.equal((await rest("POST", "/v2/serverless", { ...body, name: "y", executionTimeoutMs: 5000 })).status, 400, "timeout and executionTimeoutMs disagree");
+  const { image: _image, ...noTemplate } = body;
+  t.equal((await rest("POST", "/v2/serverless", { ...noTemplate, name: "z", disk: undefined, args: undefined, env: undefined, ports: undefined })).status, 400, "neither templateId nor image");
+  const before = (await templates()).length;
+  t.equal((await rest("POST", "/v2/serverless", { ...body, name: "bad-pool", gpu: { pools: ["NO_SUCH_POOL"] } })).status, 400);
+  t.equal((await templates()).length, before, "a refused endpoint leaves no template behind");
+
+  t.equal((await rest("DELETE", `/v2/serverless/${id}`)).status, 204);
+  t.notOk((await templates()).some((x) => x.id === made.body.templateId), "its template goes with it");
 });

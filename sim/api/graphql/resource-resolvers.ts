@@ -8,7 +8,7 @@
  * Choices: an empty string is "not given" where the Python client writes `""` for a missing value
  * (`networkVolumeId: ""`, `locations: ""`, `containerRegistryAuthId : ""`, `ports: ""`).
  */
-import { ENDPOINT_DEFAULTS, TEMPLATE_DEFAULTS, type EndpointAnswer, createEndpoint, createNetworkVolume, createRegistry, createTemplate, deleteEndpoint, deleteNetworkVolume, deleteRegistry, deleteTemplate, ownEndpoint, splitGpuIds, updateEndpoint, updateNetworkVolume, updateRegistry, updateTemplate, type Done, type EndpointFields, type TemplateFields } from "../../domain/resources/index.ts";
+import { TEMPLATE_DEFAULTS, createNetworkVolume, createRegistry, createTemplate, deleteEndpoint, saveEndpointWithTemplate, deleteNetworkVolume, deleteRegistry, deleteTemplate, ownEndpoint, splitGpuIds, updateEndpoint, updateNetworkVolume, updateRegistry, updateTemplate, type Done, type EndpointFields, type TemplateFields } from "../../domain/resources/index.ts";
 import { GraphqlCode, userError } from "./error-codes.ts";
 import { endpointObject, networkVolumeObject, registryObject, templateObject } from "./resource-objects.ts";
 import type { ResolverContext } from "./resolver-context.ts";
@@ -161,36 +161,12 @@ function refuseUnmodelled(i: EndpointInput): void {
 }
 
 /** A nested template: made for a new endpoint (or an existing one without), changed in place on update. */
-function nestedTemplate(ctx: ResolverContext, endpointId: string | undefined, input: SaveTemplateInput): { templateId: string; made: boolean } {
-  const { platform, principal } = ctx;
-  const patch = templatePatch(input);
-  const bound = endpointId === undefined ? undefined : platform.resources.boundTemplate(endpointId);
-  if (bound !== undefined) return { templateId: unwrap(updateTemplate(platform, principal.accountId, bound, patch), "saveEndpoint.template").id, made: false };
-  if (patch.name === undefined || patch.image === undefined) throw userError(GraphqlCode.BAD_USER_INPUT, "saveEndpoint: a nested template needs name and imageName.");
-  const fields = { ...TEMPLATE_DEFAULTS, isServerless: true, ...stripUndefined(patch) } as TemplateFields;
-  return { templateId: unwrap(createTemplate(platform, principal.accountId, fields), "saveEndpoint.template").id, made: true };
-}
-
 export function saveEndpoint(args: { input: EndpointInput }, ctx: ResolverContext) {
   const { platform, principal } = ctx;
   refuseUnmodelled(args.input);
-  const id = given(args.input.id);
-  const patch = endpointPatch(args.input);
-  if (id !== undefined && ownEndpoint(platform, principal.accountId, id) === undefined) {
-    throw userError(GraphqlCode.NOT_FOUND, `saveEndpoint: you have no serverless endpoint ${JSON.stringify(id)}.`);
-  }
-  const nested = args.input.template ? nestedTemplate(ctx, id, args.input.template) : undefined;
-  const withTemplate = nested ? { ...patch, templateId: nested.templateId } : patch;
-  let out: Done<EndpointAnswer>;
-  if (id !== undefined) out = updateEndpoint(platform, principal.accountId, id, withTemplate);
-  else if (withTemplate.name === undefined || withTemplate.templateId === undefined || withTemplate.gpuIds === undefined) {
-    out = { ok: false, reason: "invalid", message: "a new endpoint needs name, templateId (or a nested template) and gpuIds" };
-  } else out = createEndpoint(platform, principal.accountId, { ...ENDPOINT_DEFAULTS, ...stripUndefined(withTemplate) } as EndpointFields);
-  // A template made for an endpoint that was then refused is not left behind.
-  if (!out.ok && nested?.made) deleteTemplate(platform, principal.accountId, nested.templateId);
-  const answer = unwrap(out, "saveEndpoint");
-  if (nested?.made) platform.resources.bindTemplate(answer.endpoint.id, nested.templateId);
-  return endpointObject(platform, answer);
+  // A nested template is the endpoint's own: made with it, changed with it, deleted with it.
+  const template = args.input.template ? templatePatch(args.input.template) : undefined;
+  return endpointObject(platform, unwrap(saveEndpointWithTemplate(platform, principal.accountId, given(args.input.id), endpointPatch(args.input), template), "saveEndpoint"));
 }
 
 export function updateEndpointTemplate(args: { input?: Opt<{ endpointId?: Opt<string>; id?: Opt<string>; templateId: string }> }, ctx: ResolverContext) {

@@ -91,6 +91,7 @@ const EndpointGpu = Type.Object(
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 8, description: "GPUs per worker; default 1" })),
     excludedTypes: Type.Optional(Ids),
     allowedCudaVersions: Type.Optional(Type.Array(Type.String({ pattern: "^[0-9]+\\.[0-9]+$" }), { maxItems: 20 })),
+    minCudaVersion: Type.Optional(Type.String({ pattern: "^[0-9]+\\.[0-9]+$", description: "Accepted and ignored, as allowedCudaVersions" })),
   },
   { additionalProperties: false },
 );
@@ -122,18 +123,28 @@ const endpointFields = {
   networkVolumes: Type.Array(Type.String({ minLength: 1 }), { maxItems: 1, description: "At most one network volume" }),
   dataCenterIds: Ids,
   executionTimeoutMs: Type.Integer({ minimum: 5000, maximum: 604800000 }),
+  // The newest apps client's spellings: `timeout` for executionTimeoutMs, and the endpoint's own
+  // template given inline instead of templateId (made, changed and deleted with the endpoint).
+  timeout: Type.Integer({ minimum: 5000, maximum: 604800000, description: "Same as executionTimeoutMs" }),
+  image: templateFields.image,
+  args: templateFields.args,
+  disk: templateFields.disk,
+  ports: templateFields.ports,
+  env: templateFields.env,
+  registry: templateFields.registry,
 };
 
 export const CreateEndpointRequest = Type.Object(
-  Object.fromEntries(Object.entries(endpointFields).map(([k, v]) => [k, ["name", "templateId", "gpu"].includes(k) ? v : Type.Optional(v)])),
-  { $id: schemaId("CreateEndpointRequest"), additionalProperties: false, required: ["name", "templateId", "gpu"] },
+  Object.fromEntries(Object.entries(endpointFields).map(([k, v]) => [k, ["name", "gpu"].includes(k) ? v : Type.Optional(v)])),
+  { $id: schemaId("CreateEndpointRequest"), additionalProperties: false, required: ["name", "gpu"], anyOf: [{ required: ["templateId"] }, { required: ["image"] }] },
 );
 export interface CreateEndpointRequest {
-  name: string; templateId: string; type?: "QUEUE";
-  gpu: { pools: string[]; count?: number; excludedTypes?: string[]; allowedCudaVersions?: string[] };
+  name: string; templateId?: string; type?: "QUEUE";
+  gpu: { pools: string[]; count?: number; excludedTypes?: string[]; allowedCudaVersions?: string[]; minCudaVersion?: string };
   workers?: { min?: number; max?: number; idleTimeout?: number };
   scaling?: { type: "QUEUE_DELAY" | "REQUEST_COUNT"; queueDelay?: number; requestCount?: number };
-  flashboot?: "OFF" | "FLASHBOOT"; networkVolumes?: string[]; dataCenterIds?: string[]; executionTimeoutMs?: number;
+  flashboot?: "OFF" | "FLASHBOOT"; networkVolumes?: string[]; dataCenterIds?: string[]; executionTimeoutMs?: number; timeout?: number;
+  image?: string; args?: string; disk?: number; ports?: string[]; env?: Record<string, string>; registry?: string | null;
 }
 
 export const UpdateEndpointRequest = Type.Object(
