@@ -42,8 +42,12 @@ type FlashArtifactUpload { uploadUrl: String objectKey: String! expiresAt: Strin
 type CpuSpecifics { stockStatus: String instanceId: String dataCenterId: String }
 type CpuFlavor { id: String! displayName: String groupName: String ramMultiplier: Int minVcpu: Int maxVcpu: Int specifics(input: SpecificsInput): CpuSpecifics }
 
-input CpuFlavorInput { id: String }
-input SpecificsInput { dataCenterId: String instanceId: String }
+input CpuFlavorInput {
+  id: String
+  "Serverless (true) or pod (false) stock; accepted and ignored: pods and workers share one stock in the model."
+  isSls: Boolean
+}
+input SpecificsInput { dataCenterId: String instanceId: String isSls: Boolean }
 
 extend input GpuLowestPriceInput { includeAiApi: Boolean }
 

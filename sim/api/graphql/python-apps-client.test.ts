@@ -144,6 +144,12 @@ t.test("gpu_stock_status and cpu_stock_status in one data center", async (t) => 
     execute(platform, ALPHA, D.QUERY_GPU_STOCK, { gpuTypesInput: { ids: [RTX4090] }, lowestPriceInput: { gpuCount: 1, secureCloud: true } }).gpuTypes[0].lowestPrice.stockStatus,
     "the data center scopes the stock",
   );
+  // The REST-era client's GraphQL fallback (sizes REST cannot ask for) adds isSls to both inputs.
+  t.same(
+    execute(platform, ALPHA, D.QUERY_CPU_STOCK, { cpuFlavorInput: { id: "cpu3c", isSls: true }, specificsInput: { dataCenterId: "EU-RO-1", instanceId: "cpu3c-2-4", isSls: true } }),
+    execute(platform, ALPHA, D.QUERY_CPU_STOCK, { cpuFlavorInput: { id: "cpu3c" }, specificsInput: { dataCenterId: "EU-RO-1", instanceId: "cpu3c-2-4" } }),
+    "isSls is accepted and changes nothing",
+  );
   t.same(execute(platform, ALPHA, D.QUERY_CPU_STOCK, { cpuFlavorInput: { id: "nope" }, specificsInput: {} }), { cpuFlavors: [] }, "cpu_stock_status reads None");
   t.throws(() => execute(platform, ALPHA, D.QUERY_CPU_STOCK, { cpuFlavorInput: { id: "cpu3c" }, specificsInput: { instanceId: "cpu3c-3-6" } }), /not a size/);
 });
