@@ -135,6 +135,15 @@ t.test("batches, a cancel reaching the stop poll, a silent worker's job failing,
   await a.done(ids[1], { output: 2 });
   t.match((await call(url, "GET", `/v2/${EP}/status/${ids[1]}`, { headers: client })).body, { status: "COMPLETED", output: 2 });
 
+  // A worker that restarts under the same id asks for work with job_in_progress=0: what it held is lost.
+  const r = worker(emu.baseUrl, "w-r");
+  const held = (await call(url, "POST", `/v2/${EP}/run`, { headers: client, body: { input: { n: 4 } } })).body.id as string;
+  t.same(((await (await r.take()).json()) as { id: string }).id, held);
+  t.equal((await r.take(true)).status, 204, "job_in_progress=1: it still runs its job");
+  t.equal((await call(url, "GET", `/v2/${EP}/status/${held}`, { headers: client })).body.status, "IN_PROGRESS");
+  t.equal((await r.take(false)).status, 204);
+  t.match((await call(url, "GET", `/v2/${EP}/status/${held}`, { headers: client })).body, { status: "FAILED", error: /w-r asked for new work while this job was still its own/ });
+
   const plain = (path: string, headers: Record<string, string>) => fetch(`${emu.baseUrl}${path}`, { headers });
   t.equal((await plain(`/v2/${EP}/job-take/x?gpu=cpsim&job_in_progress=0`, {})).status, 401, "no key");
   t.equal((await plain(`/v2/${EP}/job-take/x?gpu=cpsim&job_in_progress=0`, { authorization: "nope" })).status, 401, "unknown key");

@@ -121,6 +121,8 @@ export class WorkerGateway {
       case "job-take-batch": {
         const size = op === "job-take" ? 1 : batchSize(request.query["batch_size"]);
         if (size === undefined) return respond(problem(400, `batch_size must be an integer from 1 to ${MAX_BATCH}`));
+        // The worker says it runs nothing: jobs it was given and never reported were lost (a restart under the same id).
+        if (request.query["job_in_progress"] === "0") this.failHeld(endpointId, workerId, `worker ${workerId} asked for new work while this job was still its own (it restarted or dropped the job)`);
         const take = (): ApiResponse => this.take(endpointId, workerId, size, op === "job-take-batch");
         if (this.model().queuedCount(endpointId) > 0) return respond(take());
         return this.wait(endpointId, `${WAIT_MARK}take`, now, take);
@@ -284,15 +286,23 @@ export class WorkerGateway {
     for (const [key, w] of this.workers) if (w.lastSeen < cutoff && !busy.has(key)) this.workers.delete(key);
   }
 
+  private failHeld(endpointId: string, workerId: string, error: string): void {
+    for (const r of [...this.running.values()]) {
+      if (r.job.endpointId !== endpointId || r.job.workerId !== workerId) continue;
+      this.forget(r.ticket);
+      this.model().externalFinish(r.ticket, { ok: false, error });
+    }
+  }
+
   /** Running jobs of a worker that went silent fail: the spec has no way back from IN_PROGRESS to IN_QUEUE. */
   private checkLost(): void {
     const cutoff = performance.now() - this.lostAfterMs;
     const lost = [...this.running.values()].filter((r) => (this.workers.get(workerKey(r.job.endpointId, r.job.workerId))?.lastSeen ?? 0) < cutoff);
     if (lost.length === 0) return;
+    const seconds = Math.round(this.lostAfterMs / 100) / 10;
     this.apply()(() => {
       for (const r of lost) {
         if (this.forget(r.ticket) === undefined) continue;
-        const seconds = Math.round(this.lostAfterMs / 100) / 10;
         this.model().externalFinish(r.ticket, { ok: false, error: `worker ${r.job.workerId} stopped answering (nothing from it for ${seconds} s) while it ran this job` });
       }
     });
