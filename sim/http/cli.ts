@@ -12,7 +12,7 @@ import { HandlerLoadError, type HandlerRuntime, loadHandler } from "../handler/i
 import { type Defect, UnknownDefectError, defectListJson, defectsNamed, renderDefectList } from "../defects/index.ts";
 import type { BackendFactory } from "./backend.ts";
 import { type HandlerSpec, parseHandlerSpec, withHandlerEndpoints } from "./handler-endpoints.ts";
-import { workerEnvironment } from "./worker-gateway.ts";
+import { workerEnvironment } from "./worker-environment.ts";
 import { PlatformBackend } from "./platform-backend.ts";
 import { type EmulatorHandle, startEmulator } from "./emulator.ts";
 import { PortInUseError } from "./errors.ts";
@@ -183,11 +183,12 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
       }
       let runtimes: { endpointId: string; runtime: HandlerRuntime }[];
       let createBackend = deps.createBackend;
+      let platformBackend: PlatformBackend | undefined;
       try {
         const loaded = await loadHandlerRuntimes(specs, options.fixtures, io);
         runtimes = loaded.runtimes;
         if ((specs.length > 0 || workerEndpoints.length > 0) && createBackend === undefined) {
-          createBackend = (o) => new PlatformBackend({ ...o, catalog: loaded.catalog, handlers: runtimes, workerEndpoints });
+          createBackend = (o) => (platformBackend = new PlatformBackend({ ...o, catalog: loaded.catalog, handlers: runtimes, workerEndpoints }));
         }
       } catch (err) {
         if (err instanceof HandlerLoadError) {
@@ -225,7 +226,7 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
         ...(emulator.options.controlToken !== undefined ? { controlToken: emulator.options.controlToken } : {}),
         ...(runtimes.length > 0 ? { handlers: runtimes.map((r) => ({ endpointId: r.endpointId, file: r.runtime.file, language: r.runtime.language })) } : {}),
         ...(workerEndpoints.length > 0
-          ? { workerEndpoints: workerEndpoints.map((id) => ({ endpointId: id, environment: workerEnvironment(emulator.baseUrl, id, workerKey(emulator.apiKeys)) })) }
+          ? { workerEndpoints: workerEndpoints.map((id) => ({ endpointId: id, environment: workerEnvironment(emulator.baseUrl, id, platformBackend?.workers?.keyFor(id) ?? "") })) }
           : {}),
       };
       const readyLine = `${JSON.stringify(ready)}\n`;
@@ -346,8 +347,3 @@ function banner(e: EmulatorHandle): string {
 
 const command = createServeCommand();
 export const run = command.run;
-
-/** The key printed for workers: the first full-access key (the alpha account's with the built-in fixtures). */
-function workerKey(keys: readonly { key: string; access: string }[]): string {
-  return keys.find((k) => k.access === "full")?.key ?? "";
-}

@@ -11,7 +11,7 @@ import { PlatformApi } from "../api/platform-api.ts";
 import { operations } from "../api/operations.ts";
 import { routes } from "../api/routes.ts";
 import { webhookBody } from "../api/ops/jobs/webhook-body.ts";
-import type { ApiOutcome, ApiRequest } from "../api/types.ts";
+import { type ApiOutcome, type ApiRequest, respond } from "../api/types.ts";
 import type { HandlerRuntime } from "../handler/index.ts";
 import type { BackendApiKey, BackendOptions, BackendRoute, BackendTransport, EmulatorBackend, WebhookDelivery } from "./backend.ts";
 import { withHandlerEndpoints } from "./handler-endpoints.ts";
@@ -130,7 +130,7 @@ export class PlatformBackend implements EmulatorBackend {
   handle(request: ApiRequest): ApiOutcome {
     const workers = this.workers;
     if (workers !== undefined && workers.owns(request.path)) return workers.handle(request, this.platform.now);
-    if (isArtifactPath(request.path)) return { kind: "response", response: receiveArtifact(this.platform, request) };
+    if (isArtifactPath(request.path)) return respond(receiveArtifact(this.platform, request));
     const outcome = this.api.handle(request);
     // A run or retry may have queued a job that a worker's take poll is waiting for.
     workers?.poke();

@@ -12,7 +12,7 @@ import { createServeCommand } from "./cli.ts";
 import { type EmulatorHandle, startEmulator } from "./emulator.ts";
 import { PlatformBackend } from "./platform-backend.ts";
 import { call, sleep } from "./test-helpers.ts";
-import { workerEnvironment } from "./worker-gateway.ts";
+import { workerEnvironment } from "./worker-environment.ts";
 
 const KEY = "cpsim_alpha_full_7f3a9c2e41b6d805";
 const READ_KEY = "cpsim_alpha_read_2c8e5b1f9a3d6047";
@@ -214,10 +214,17 @@ t.test("cpsim serve --worker-endpoint prints the environment a worker needs, whi
   let listening: (e: EmulatorHandle) => void = () => undefined;
   const up = new Promise<EmulatorHandle>((r) => (listening = r));
   const command = createServeCommand({ onStopSignal: (s) => ((stop = s), () => undefined), onListening: listening });
-  const exit = command.run(["--port", "0", "--json", "--worker-endpoint", "py-queue"], io);
+  const exit = command.run(["--port", "0", "--json", "--worker-endpoint", "py-queue", "--worker-endpoint", "beta-sdxl"], io);
   const emu = await up;
   const info = JSON.parse(out.join("").split("\n")[0]);
-  t.same(info.workerEndpoints, [{ endpointId: "py-queue", environment: workerEnvironment(emu.baseUrl, "py-queue", KEY) }]);
+  const BETA = "cpsim_beta_full_91d4e6a2c7b3f058";
+  t.same(info.workerEndpoints, [
+    { endpointId: "py-queue", environment: workerEnvironment(emu.baseUrl, "py-queue", KEY) },
+    { endpointId: "beta-sdxl", environment: workerEnvironment(emu.baseUrl, "beta-sdxl", BETA) },
+  ], "a shared endpoint gets the first full key, an account's endpoint that account's");
+  const pingAs = (key: string) => fetch(`${emu.baseUrl}/v2/beta-sdxl/ping/w?gpu=cpsim`, { headers: { authorization: key } });
+  t.equal((await pingAs(BETA)).status, 200);
+  t.equal((await pingAs(KEY)).status, 403, "another account's key may not serve it");
   const env = info.workerEndpoints[0].environment as Record<string, string>;
   const id = (await call(emu.serverlessUrl, "POST", "/v2/py-queue/run", { headers: client, body: { input: { n: 7 } } })).body.id as string;
   const taken = await fetch(`${env.RUNPOD_WEBHOOK_GET_JOB.replace("$ID", env.RUNPOD_POD_ID)}&job_in_progress=0`, { headers: { authorization: env.RUNPOD_AI_API_KEY } });

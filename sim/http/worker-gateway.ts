@@ -99,6 +99,12 @@ export class WorkerGateway {
     this.lostAfterMs = options.lostAfterMs ?? 30_000;
   }
 
+  /** A key a worker of this endpoint may use: the first full-access key of its account (any account's for a shared endpoint). */
+  keyFor(endpointId: string): string | undefined {
+    const owner = this.owner(endpointId);
+    return this.keys().find((k) => k.access === "full" && (owner === null || owner === undefined || k.account === owner))?.key;
+  }
+
   /** True for the paths this gateway answers (the transport's route table knows them from WORKER_ROUTES). */
   owns(path: string): boolean {
     const parts = path.split("/");
@@ -321,26 +327,6 @@ export class WorkerGateway {
     }
     return undefined;
   }
-}
-
-/**
- * The environment a worker process needs to serve `endpointId` of the emulator at `baseUrl`, as
- * the platform injects it into its worker containers. `$ID` and `$RUNPOD_POD_ID` stay literal:
- * the official worker substitutes them itself.
- */
-export function workerEnvironment(baseUrl: string, endpointId: string, apiKey: string, workerId = "worker-1"): Record<string, string> {
-  const v2 = `${baseUrl}/v2/${endpointId}`;
-  // The worker appends "&…" to these URLs, so each carries a query already.
-  const q = "?gpu=cpsim";
-  return {
-    RUNPOD_WEBHOOK_GET_JOB: `${v2}/job-take/$ID${q}`,
-    RUNPOD_WEBHOOK_POST_OUTPUT: `${v2}/job-done/$RUNPOD_POD_ID/$ID${q}`,
-    RUNPOD_WEBHOOK_POST_STREAM: `${v2}/job-stream/$RUNPOD_POD_ID/$ID${q}`,
-    RUNPOD_WEBHOOK_PING: `${v2}/ping/$RUNPOD_POD_ID${q}`,
-    RUNPOD_AI_API_KEY: apiKey,
-    RUNPOD_POD_ID: workerId,
-    RUNPOD_ENDPOINT_ID: endpointId,
-  };
 }
 
 function batchSize(text: string | undefined): number | undefined {
