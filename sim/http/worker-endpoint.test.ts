@@ -160,7 +160,8 @@ t.test("batches, a cancel reaching the stop poll, a silent worker's job failing,
   t.equal(notJson.status, 400);
 });
 
-// A worker loop in Python's standard library speaking the same protocol, in its own process.
+// A worker loop in Python's standard library speaking the same protocol, in its own process (its
+// heartbeat with the requests library, as rp_ping sends it, when python3 has requests).
 const PY_WORKER = String.raw`
 import json, os, urllib.request
 wid = os.environ["RUNPOD_POD_ID"]
@@ -178,6 +179,15 @@ while True:
     if status == 200:
         break
 job = json.loads(body)
+try:
+    # rp_ping's heartbeat: a requests session with the raw key, the job ids and the version as params.
+    import requests
+    session = requests.Session()
+    session.headers.update({"Authorization": key})
+    ping = os.environ["RUNPOD_WEBHOOK_PING"].replace("$RUNPOD_POD_ID", wid)
+    assert session.get(ping, params={"job_id": job["id"], "runpod_version": "1.7.0"}, timeout=20).status_code == 200
+except ImportError:
+    pass
 out = {"upper": job["input"]["text"].upper()}
 stream = os.environ["RUNPOD_WEBHOOK_POST_STREAM"].replace("$RUNPOD_POD_ID", wid).replace("$ID", job["id"])
 call(stream + "&isStream=false", json.dumps({"output": "partial"}))
