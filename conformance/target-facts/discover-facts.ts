@@ -7,7 +7,7 @@ import type { Client, ClientResponse } from "../client.ts";
 import { TargetError } from "../errors.ts";
 import { OPENAPI_LOCATIONS, readOpenApi, type OpenApiFindings } from "./openapi-facts.ts";
 import {
-  probeGpuCatalog, probeImageModel, probeNetworkVolumes, probePodActions, probePodDelete, probePodList, type ProbeFinding, type Prober,
+  probeGpuCatalog, probeImageModel, probeNetworkVolumes, probePodActions, probePodDelete, probePodList, probeRegistries, type ProbeFinding, type Prober,
 } from "./probe-facts.ts";
 import { FACT_KEYS, defaultTargetFacts, type Fact, type FactKey, type TargetFacts } from "./target-facts.ts";
 import type { TargetProfile } from "./target-profile.ts";
@@ -31,6 +31,9 @@ const PROBES: { readonly [K in FactKey]: (probe: Prober) => Promise<ProbeFinding
   networkVolumes: (p) => probeNetworkVolumes(p),
   gpuCatalogPath: probeGpuCatalog,
   imageModel: probeImageModel,
+  registriesPath: probeRegistries,
+  // Only a document names the target's groups; probing every word would be guessing.
+  restSegments: async () => undefined,
 };
 
 async function findOpenApi(send: (path: string) => Promise<ClientResponse | undefined>): Promise<OpenApiFindings | undefined> {

@@ -1,10 +1,11 @@
 /**
  * Facts read from the target's own OpenAPI document, when it serves one in one of the usual
- * places: its pod action, delete and list operations, its network-volume collection and its GPU
- * catalog. Only a document that describes pods is read (a document of another API says nothing
+ * places: its pod action, delete and list operations, its network-volume collection, its GPU
+ * catalog, its registry credentials' list, and the REST groups it serves (templates, endpoints,
+ * registries, volumes ... under whatever names: none may be a job endpoint's id). Only a document that describes pods is read (a document of another API says nothing
  * about this one); path parameters are renamed to the suite's `{podId}` and `{action}`.
  */
-import type { FactValues } from "./target-facts.ts";
+import { DEFAULT_REST_SEGMENTS, type FactValues } from "./target-facts.ts";
 
 /** Where documents usually are, most common first. */
 export const OPENAPI_LOCATIONS = [
@@ -44,6 +45,9 @@ const POD_ACTION_LITERAL = /^((?:\/[^/{}]+)*)\/pods\/\{[^}]+\}\/(start|stop|rest
 const POD_LIST = /^((?:\/[^/{}]+)*)\/pods$/i;
 const VOLUMES = /^(?:\/[^/{}]+)*\/network[-_]?volumes$/i;
 const GPUS = /^(?:\/[^/{}]+)*\/(?:catalog\/gpus|gpu[-_]?types)$/i;
+const REGISTRIES = /^(?:\/[^/{}]+)*\/(?:containerregistryauths?|container[-_]registry[-_]auths?|registries|registry[-_]?auths?|registry[-_]credentials)$/i;
+/** A versioned REST path's group: `/v2/<group>/...` (or `/api/v2/...`), the group a literal segment. */
+const GROUP = /^(?:\/[^/{}]+)*?\/v[0-9]+\/([^/{}]+)(?:\/|$)/i;
 
 /** What a document of the target says, fact by fact; facts it does not describe are absent. */
 export function readOpenApi(doc: unknown, where: string): OpenApiFindings | undefined {
@@ -80,5 +84,12 @@ export function readOpenApi(doc: unknown, where: string): OpenApiFindings | unde
   if (volumes) said("networkVolumes", { path: volumes[0] }, "get", volumes[0]);
   const gpus = entries.find(([p, ops]) => GPUS.test(p) && "get" in ops);
   if (gpus) said("gpuCatalogPath", gpus[0], "get", gpus[0]);
+  const registries = entries.find(([p, ops]) => REGISTRIES.test(p) && "get" in ops);
+  if (registries) said("registriesPath", registries[0], "get", registries[0]);
+  // Every group the document names is reserved beside the defaults (a job route's first segment is a parameter).
+  const groups = new Set(entries.map(([p]) => GROUP.exec(p)?.[1]).filter((g): g is string => g !== undefined && /^[A-Za-z0-9._~-]+$/.test(g)));
+  const extra = [...groups].filter((g) => !DEFAULT_REST_SEGMENTS.includes(g)).sort();
+  values["restSegments"] = [...DEFAULT_REST_SEGMENTS, ...extra];
+  evidence["restSegments"] = extra.length > 0 ? `the groups ${extra.join(", ")} named in ${where}, beside choices.md's` : `${where} names no group beyond choices.md's`;
   return { values: values as Partial<FactValues>, evidence };
 }

@@ -137,3 +137,11 @@ export async function probeImageModel(probe: Prober): Promise<ProbeFinding<"imag
   }
   return { value: null, evidence: `no model catalog (${MODEL_CATALOGS.join(", ")}) lists an image model, and none of ${WELL_KNOWN_IMAGE_MODELS.join(", ")} answers its health` };
 }
+
+const REGISTRY_COLLECTIONS = ["/v2/containerregistryauth", "/v2/registries", "/v2/container-registry-auths"] as const;
+
+/** The registry credentials' list: the first of the usual paths that answers 200 with a list. */
+export async function probeRegistries(probe: Prober): Promise<ProbeFinding<"registriesPath"> | undefined> {
+  const found = await firstList(probe, REGISTRY_COLLECTIONS);
+  return found ? { value: found.path, evidence: `GET ${found.path} answered 200 with a list` } : { value: null, evidence: `none of ${REGISTRY_COLLECTIONS.join(", ")} answers a list` };
+}

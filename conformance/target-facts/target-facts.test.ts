@@ -15,7 +15,7 @@ import { conform } from "../conform.ts";
 import { startEmbedded } from "../embedded.ts";
 import { startBroken } from "../checks/support/broken-target.ts";
 import { startVariant, VARIANT_IMAGE_MODEL } from "../checks/support/variant-target.ts";
-import { discoverTargetFacts, parseTargetProfile, readOpenApi } from "./index.ts";
+import { DEFAULT_REST_SEGMENTS, discoverTargetFacts, parseTargetProfile, readOpenApi } from "./index.ts";
 
 function capture() {
   const out: string[] = [];
@@ -64,11 +64,55 @@ t.test("an OpenAPI document is read for the action, delete, list, volume and cat
     podListPath: "/api/v2/pods",
     networkVolumes: { path: "/api/v2/network-volumes" },
     gpuCatalogPath: "/api/v2/gpu-types",
+    restSegments: [...DEFAULT_REST_SEGMENTS, "gpu-types"],
   });
   t.match(found.evidence.podActionPath, /POST \/api\/v2\/pods\/\{pod_id\}\/(start|stop) in \/swagger\.json/);
   t.match(found.evidence.podDeletePath, /without DELETE/);
   t.equal(readOpenApi({ openapi: "3.1.0", paths: { "/users": { get: {} } } }, "/openapi.json"), undefined, "a document of another API says nothing");
   t.equal(readOpenApi({ hello: 1 }, "/openapi.json"), undefined);
+});
+
+t.test("an OpenAPI document that serves #14's operations under other paths: its registries list and every REST group it names", async (t) => {
+  const doc = {
+    swagger: "2.0",
+    paths: {
+      "/api/v3/pods": { get: {} },
+      "/api/v3/pods/{id}": { delete: {} },
+      "/api/v3/pod-templates": { get: {}, post: {} },
+      "/api/v3/pod-templates/{id}": { patch: {}, delete: {} },
+      "/api/v3/serverless-endpoints": { get: {}, post: {} },
+      "/api/v3/registry-credentials": { get: {}, post: {} },
+      "/api/v3/storage/volumes": { post: {} },
+      "/api/v3/{endpointId}/run": { post: {} },
+    },
+  };
+  const found = readOpenApi(doc, "/swagger.json")!;
+  t.equal(found.values.registriesPath, "/api/v3/registry-credentials");
+  t.equal(found.evidence.registriesPath, "GET /api/v3/registry-credentials in /swagger.json");
+  t.same(found.values.restSegments, [...DEFAULT_REST_SEGMENTS, "pod-templates", "registry-credentials", "serverless-endpoints", "storage"], "a job route's parameter segment is no group");
+  t.match(found.evidence.restSegments, /the groups pod-templates, registry-credentials, serverless-endpoints, storage named in \/swagger\.json/);
+  t.same(parseTargetProfile(JSON.stringify({ registriesPath: null, restSegments: ["pods", "my-group"] }), "p.json"), { registriesPath: null, restSegments: ["pods", "my-group"] });
+  t.throws(() => parseTargetProfile(JSON.stringify({ restSegments: ["a/b"] }), "p.json"), /restSegments\/0|restSegments\.0/);
+});
+
+t.test("jobs.reserved-endpoint-ids tests every REST group the target names (restSegments), not a fixed list", async (t) => {
+  const target = await startBroken();
+  t.teardown(() => target.stop());
+  const dir = t.testdir();
+  const only = ["jobs.reserved-endpoint-ids"];
+  const plain = await conform({ seed: 5, runs: 1, reportDir: dir, minCoverage: 0, only, profile: "strict" }, { startEmbedded: async () => target });
+  t.equal(plain.report.rules.find((r) => r.id === only[0])!.status, "pass", JSON.stringify(plain.report.rules.find((r) => r.id === only[0])));
+  const fact = (plain.report.targetFacts ?? []).find((f) => f.key === "restSegments")!;
+  t.equal(fact.source, "openapi", "read from the emulator's own document");
+  t.ok((fact.value as string[]).includes("serverless") && (fact.value as string[]).includes("account"), "the paths newer official clients call are reserved");
+  t.same(fact.unlocked, only);
+  // A target that documents a group named like one of its job endpoints: that segment is judged too.
+  const profile = join(dir, "profile.json");
+  await writeFile(profile, JSON.stringify({ restSegments: [...DEFAULT_REST_SEGMENTS, "alpha-echo"] }));
+  const shadowed = await conform({ seed: 5, runs: 1, reportDir: dir, minCoverage: 0, only, profile: "strict", targetProfile: profile }, { startEmbedded: async () => target });
+  const rule = shadowed.report.rules.find((r) => r.id === only[0])!;
+  t.equal(rule.status, "fail");
+  t.match(JSON.stringify(rule), /GET \/v2\/alpha-echo\/health is not a job endpoint's health.*restSegments: profile/);
 });
 
 t.test("discovery: the emulator from its OpenAPI document, the variant by probes, a profile over both", async (t) => {
@@ -90,6 +134,7 @@ t.test("discovery: the emulator from its OpenAPI document, the variant by probes
   t.same([e.podActionPath.value, e.podActionPath.source], ["/v2/pods/{podId}/action", "openapi"]);
   t.same([e.networkVolumes.value, e.networkVolumes.source], [{ path: "/v2/networkvolumes" }, "openapi"]);
   t.same([e.imageModel.value, e.imageModel.source], ["flux-1-schnell", "probe"]);
+  t.same([e.registriesPath.value, e.registriesPath.source], ["/v2/containerregistryauth", "openapi"]);
 
   const v = await read(variant);
   t.same([v.podActionPath.value, v.podActionPath.source], ["/v2/pods/{podId}/{action}", "probe"], "actions in the path, found by comparing with a path nobody serves");
@@ -97,6 +142,8 @@ t.test("discovery: the emulator from its OpenAPI document, the variant by probes
   t.same([v.networkVolumes.value, v.networkVolumes.source], [{ dataCenterField: "volumes" }, "probe"], "volumes listed in the data-center catalog");
   t.same([v.imageModel.value, v.imageModel.source], [VARIANT_IMAGE_MODEL, "probe"], "a well-known slug whose health answers");
   t.same([v.gpuCatalogPath.value, v.gpuCatalogPath.source], ["/v2/catalog/gpus", "probe"]);
+  t.same([v.registriesPath.value, v.registriesPath.source], ["/v2/containerregistryauth", "probe"]);
+  t.same([v.restSegments.value, v.restSegments.source], [DEFAULT_REST_SEGMENTS, "default"], "only a document names groups");
 
   const p = await read(variant, { imageModel: null, podDeletePath: null });
   t.same([p.imageModel.value, p.imageModel.source, p.podDeletePath.value, p.podDeletePath.source], [null, "profile", null, "profile"], "the profile wins");

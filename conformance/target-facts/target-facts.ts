@@ -2,7 +2,8 @@
  * What the suite knows about the target where the spec shows no path or shape: how a pod is
  * started and stopped, how it is deleted and listed, where network volumes and the GPU catalog
  * are, which public image model is served. Every check asks these facts instead of hard-coding a
- * convention, and every fact records where it came from (a --target-profile file, the target's
+ * convention (the registry credentials' list and the REST groups, which a job endpoint id must
+ * never shadow, too), and every fact records where it came from (a --target-profile file, the target's
  * OpenAPI document, a harmless probe, or the default: choices.md's convention), so the report can
  * say how the target was read and a skip can name the fact that was missing.
  */
@@ -30,11 +31,27 @@ export interface FactValues {
   readonly gpuCatalogPath: string | null;
   /** The slug of a public image-generation model; null: the target serves none. */
   readonly imageModel: string | null;
+  /** GET on this path lists the account's container registry credentials; null: the target has none to list. */
+  readonly registriesPath: string | null;
+  /**
+   * The REST groups (`/v2/<segment>/...`) the target serves beside the job routes: none may be
+   * taken for a job endpoint's id. choices.md's groups, the paths official clients call, and
+   * every group the target's OpenAPI document names.
+   */
+  readonly restSegments: readonly string[];
 }
 
 export type FactKey = keyof FactValues;
 
-export const FACT_KEYS: readonly FactKey[] = ["podActionPath", "podDeletePath", "podListPath", "networkVolumes", "gpuCatalogPath", "imageModel"];
+export const FACT_KEYS: readonly FactKey[] = ["podActionPath", "podDeletePath", "podListPath", "networkVolumes", "gpuCatalogPath", "imageModel", "registriesPath", "restSegments"];
+
+/**
+ * choices.md's REST groups, their legacy spellings, and the paths newer official clients call
+ * (`/v2/serverless`, `/v2/registries`, `/v2/account`): never a job endpoint's id.
+ */
+export const DEFAULT_REST_SEGMENTS: readonly string[] = Object.freeze([
+  "pods", "catalog", "templates", "network-volumes", "networkvolumes", "registries", "containerregistryauth", "billing", "endpoints", "serverless", "account", "graphql",
+]);
 
 export interface Fact<K extends FactKey = FactKey> {
   readonly key: K;
@@ -54,6 +71,8 @@ export const DEFAULT_FACTS: FactValues = {
   networkVolumes: { path: "/v2/networkvolumes", field: "networkVolumes" },
   gpuCatalogPath: "/v2/catalog/gpus",
   imageModel: "flux-1-schnell",
+  registriesPath: "/v2/containerregistryauth",
+  restSegments: DEFAULT_REST_SEGMENTS,
 };
 
 /** What each fact means, for skip reasons and the report ("the pod action route"). */
@@ -64,6 +83,8 @@ export const FACT_MEANING: { readonly [K in FactKey]: string } = {
   networkVolumes: "where the target lists its network volumes",
   gpuCatalogPath: "the GPU type catalog route",
   imageModel: "a public image-generation model's slug",
+  registriesPath: "the registry credentials' list route",
+  restSegments: "the REST groups a job endpoint id must not shadow",
 };
 
 export function defaultTargetFacts(): TargetFacts {

@@ -33,6 +33,8 @@ export const TARGET_PROFILE_SCHEMA = {
     },
     gpuCatalogPath: nullablePath,
     imageModel: { anyOf: [{ type: "string", pattern: "^[A-Za-z0-9._~-]+$", minLength: 1, maxLength: 200 }, { type: "null" }] },
+    registriesPath: nullablePath,
+    restSegments: { type: "array", maxItems: 200, uniqueItems: true, items: { type: "string", pattern: "^[A-Za-z0-9._~-]+$", minLength: 1, maxLength: 100 } },
   },
 } as const;
 

@@ -8,6 +8,7 @@ import { JOB_TTL_RANGE, allSchemas } from "./schemas/index.ts";
 import { SCHEMA_ID_PREFIX } from "./schemas/schema-helpers.ts";
 import { routes, type RouteDef } from "./routes.ts";
 import { REST_RESOURCE_RESPONSES, restResourceSchemas } from "./ops/rest/resource-schemas.ts";
+import { LOG_MAX_TAIL } from "./ops/rest/logs.ts";
 import { REST_RESOURCE_WRITES, resourceRequestSchemas } from "./ops/rest/resource-request-schemas.ts";
 
 interface OpSchemas {
@@ -46,13 +47,22 @@ const OP_SCHEMAS: Readonly<Record<string, OpSchemas>> = {
   getServerlessEndpoint: { responses: { 200: "Endpoint" } },
   updateServerlessEndpoint: REST_RESOURCE_WRITES.updateEndpoint!,
   deleteServerlessEndpoint: REST_RESOURCE_WRITES.deleteEndpoint!,
+  listVolumes: { responses: { 200: "NetworkVolumeList" } },
+  createVolume: { request: "CreateVolumeRequest", responses: { 201: "NetworkVolume" } },
+  getVolume: { responses: { 200: "NetworkVolume" } },
+  updateVolume: REST_RESOURCE_WRITES.updateNetworkVolume!,
+  deleteVolume: REST_RESOURCE_WRITES.deleteNetworkVolume!,
   listRegistryCredentials: { responses: { 200: "RegistryList" } },
   createRegistryCredential: REST_RESOURCE_WRITES.createRegistry!,
   getRegistryCredential: { responses: { 200: "Registry" } },
   updateRegistryCredential: REST_RESOURCE_WRITES.updateRegistry!,
   deleteRegistryCredential: REST_RESOURCE_WRITES.deleteRegistry!,
   getGpuType: { responses: { 200: "GpuCatalogEntry" } },
+  getCpuFlavor: { responses: { 200: "CpuCatalogEntry" } },
 };
+
+/** The routes answering text/event-stream. */
+const LOG_OPS: ReadonlySet<string> = new Set(["podLogs", "workerLogs"]);
 
 const ERROR_STATUSES: Readonly<Record<string, readonly number[]>> = {
   bearer: [400, 401, 403, 404, 409, 413, 422, 429],
@@ -95,6 +105,13 @@ function operationObject(r: RouteDef) {
   if (r.op === "jobStatus" || r.op === "jobStatusSync") {
     query.push({ name: "ttl", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: JOB_TTL_RANGE.maximum } });
   }
+  if (LOG_OPS.has(r.op)) {
+    query.push(
+      { name: "tail", in: "query", required: false, schema: { type: "integer", minimum: 0, maximum: LOG_MAX_TAIL, default: 100 } },
+      { name: "since", in: "query", required: false, schema: { type: "string", format: "date-time" } },
+      { name: "source", in: "query", required: false, schema: { enum: ["container", "system"] } },
+    );
+  }
   if (r.op === "listGpuTypes") query.push({ name: "cloud", in: "query", required: false, schema: { enum: ["SECURE", "COMMUNITY"], default: "SECURE" } });
   if (r.auth === "graphql") query.push({ name: "api_key", in: "query", required: false, schema: { type: "string" } });
   const responses: Record<string, object> = {};
@@ -103,6 +120,12 @@ function operationObject(r: RouteDef) {
       name === null
         ? { description: "No content" }
         : { description: "Success", content: { "application/json": { schema: ref(name) } } };
+  }
+  if (LOG_OPS.has(r.op)) {
+    responses["200"] = {
+      description: 'Server-Sent Events, one per line: `id: N`, `data: {"ts", "source", "line"}`; resumed after Last-Event-ID. The stream ends after the lines there are.',
+      content: { "text/event-stream": { schema: { type: "string" } } },
+    };
   }
   for (const status of ERROR_STATUSES[r.auth]) {
     responses[String(status)] = {

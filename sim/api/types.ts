@@ -21,7 +21,7 @@ export interface ApiRequest {
 export interface ApiResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** JSON-serialisable body; undefined for 204. */
+  /** JSON-serialisable body; undefined for 204. A string with a `text/...` content type is sent as that text. */
   readonly body?: unknown;
 }
 

@@ -22,6 +22,13 @@ export interface BackendRoute {
   readonly pattern: string;
   /** Largest request body in bytes; the transport's default (1 MiB) when absent. */
   readonly bodyLimit?: number;
+  /** The body is read as JSON whatever its Content-Type says (the official worker posts JSON as a form). */
+  readonly anyContentType?: boolean;
+  /**
+   * The body is not JSON and is not kept: the transport streams it through SHA-256 (within
+   * bodyLimit, whatever its Content-Type) and hands the backend `{bytes, sha256}` as the body.
+   */
+  readonly rawBody?: boolean;
 }
 
 export interface BackendApiKey {

@@ -12,6 +12,7 @@ import { HandlerLoadError, type HandlerRuntime, loadHandler } from "../handler/i
 import { type Defect, UnknownDefectError, defectListJson, defectsNamed, renderDefectList } from "../defects/index.ts";
 import type { BackendFactory } from "./backend.ts";
 import { type HandlerSpec, parseHandlerSpec, withHandlerEndpoints } from "./handler-endpoints.ts";
+import { workerEnvironment } from "./worker-environment.ts";
 import { PlatformBackend } from "./platform-backend.ts";
 import { type EmulatorHandle, startEmulator } from "./emulator.ts";
 import { PortInUseError } from "./errors.ts";
@@ -21,7 +22,7 @@ import { type ClockMode, type EmulatorOptions, MAX_SPEED, type RequestLogEntry, 
 export const spec: CommandSpec = {
   name: "serve",
   summary: "Serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
-  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--fixtures DIR] [--handler ID=FILE]... [--defect NAME]... [--list-defects] [--json] [--ready-file FILE] [--log]",
+  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--fixtures DIR] [--handler ID=FILE]... [--worker-endpoint ID]... [--defect NAME]... [--list-defects] [--json] [--ready-file FILE] [--log]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
     "The official SDKs take the serverless URL with /v2 appended as their base URL.\n" +
@@ -29,6 +30,8 @@ export const spec: CommandSpec = {
     "until the clock is advanced (or its wait runs out).\n" +
     "With --handler ID=FILE, jobs of endpoint ID run that handler for real; the clock is then real at speed 1 and the\n" +
     "control API is off (virtual time may not run ahead of real code).\n" +
+    "With --worker-endpoint ID, jobs of endpoint ID wait for worker processes outside the emulator (the official\n" +
+    "runpod.serverless worker, unmodified): the command prints the environment such a worker needs; same clock rules.\n" +
     "To run it in the background, give --ready-file FILE and wait for FILE to appear: it holds the --json object\n" +
     "and the server's pid, to stop it with (npx does not pass signals on).",
   flags: [
@@ -50,6 +53,10 @@ export const spec: CommandSpec = {
       name: "handler", type: "string", value: "ID=FILE", multiple: true,
       help: "Jobs sent to endpoint ID run this handler (JS/TS module or .py file; FILE:NAME for another function) for real, behind the model's queue and workers; a new ID is added, shared by every key",
     },
+    {
+      name: "worker-endpoint", type: "string", value: "ID", multiple: true,
+      help: "Jobs sent to endpoint ID are taken by worker processes you start (runpod.serverless.start); prints the RUNPOD_WEBHOOK_* environment they need; a new ID is added, shared by every key",
+    },
     { name: "ready-file", type: "string", value: "FILE", help: "Once listening, write that JSON object and the server's pid to FILE (complete when it appears; removed on stop)" },
     { name: "log", type: "boolean", help: "Print one line per request to stderr: time, method, target, status, duration" },
   ],
@@ -60,6 +67,7 @@ export const spec: CommandSpec = {
     "cpsim serve --speed 60   # one virtual minute per second",
     "cpsim serve --state ./cpsim-state   # pods and jobs survive a restart",
     "cpsim serve --handler my-endpoint=handler.py --handler conformance=fixtures/handlers/conformance-handler.mjs",
+    "cpsim serve --worker-endpoint my-worker   # then export the printed variables and run: python handler.py",
     "cpsim serve --defect create-accepts-empty-name --defect no-retry-after",
   ],
 };
@@ -157,19 +165,30 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
           throw new UsageError((err as Error).message, "serve");
         }
       });
-      if (specs.length > 0) {
-        // Real handlers run in wall time: virtual time may not jump ahead of them or stand still.
-        if (options.clock === "manual") throw new UsageError("--handler runs handlers in real time; it cannot be combined with --clock manual", "serve");
-        if (options.speed !== 1) throw new UsageError("--handler runs handlers in real time; it cannot be combined with --speed", "serve");
+      const workerEndpoints = (parsed.flags["worker-endpoint"] as string[] | undefined) ?? [];
+      for (const id of workerEndpoints) {
+        try {
+          parseHandlerSpec(`${id}=outside-workers`);
+        } catch (err) {
+          throw new UsageError((err as Error).message.replace(/--handler \S+: /, `--worker-endpoint ${id}: `), "serve");
+        }
+        if (specs.some((s) => s.endpointId === id)) throw new UsageError(`--worker-endpoint ${id}: that endpoint runs a --handler already; give it one or the other`, "serve");
+      }
+      for (const [flag, given] of [["--handler", specs.length > 0], ["--worker-endpoint", workerEndpoints.length > 0]] as const) {
+        if (!given) continue;
+        // Real code runs in wall time: virtual time may not jump ahead of it or stand still.
+        if (options.clock === "manual") throw new UsageError(`${flag} runs real code in real time; it cannot be combined with --clock manual`, "serve");
+        if (options.speed !== 1) throw new UsageError(`${flag} runs real code in real time; it cannot be combined with --speed`, "serve");
         options.control = false;
       }
       let runtimes: { endpointId: string; runtime: HandlerRuntime }[];
       let createBackend = deps.createBackend;
+      let platformBackend: PlatformBackend | undefined;
       try {
         const loaded = await loadHandlerRuntimes(specs, options.fixtures, io);
         runtimes = loaded.runtimes;
-        if (specs.length > 0 && createBackend === undefined) {
-          createBackend = (o) => new PlatformBackend({ ...o, catalog: loaded.catalog, handlers: runtimes });
+        if ((specs.length > 0 || workerEndpoints.length > 0) && createBackend === undefined) {
+          createBackend = (o) => (platformBackend = new PlatformBackend({ ...o, catalog: loaded.catalog, handlers: runtimes, workerEndpoints }));
         }
       } catch (err) {
         if (err instanceof HandlerLoadError) {
@@ -206,6 +225,9 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
         apiKeys: emulator.apiKeys.map((k) => ({ key: k.key, account: k.account, access: k.access })),
         ...(emulator.options.controlToken !== undefined ? { controlToken: emulator.options.controlToken } : {}),
         ...(runtimes.length > 0 ? { handlers: runtimes.map((r) => ({ endpointId: r.endpointId, file: r.runtime.file, language: r.runtime.language })) } : {}),
+        ...(workerEndpoints.length > 0
+          ? { workerEndpoints: workerEndpoints.map((id) => ({ endpointId: id, environment: workerEnvironment(emulator.baseUrl, id, platformBackend?.workers?.keyFor(id) ?? "") })) }
+          : {}),
       };
       const readyLine = `${JSON.stringify(ready)}\n`;
       if (readyFile !== undefined) {
@@ -224,6 +246,10 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
       } else {
         io.stdout(banner(emulator));
         for (const r of runtimes) io.stdout(`  endpoint ${r.endpointId} runs ${r.runtime.file} (${r.runtime.language}, up to ${r.runtime.concurrency} at once)\n`);
+        for (const w of ready.workerEndpoints ?? []) {
+          io.stdout(`  endpoint ${w.endpointId} waits for your workers; start one with this environment (another RUNPOD_POD_ID per worker):\n`);
+          for (const [name, value] of Object.entries(w.environment)) io.stdout(`    export ${name}='${value}'\n`);
+        }
       }
       deps.onListening?.(emulator);
 

@@ -5,6 +5,7 @@
  * time with one timer, webhook delivery, the control API and a graceful stop. Every refusal is
  * `application/problem+json` with a 4xx; a 5xx only ever means a bug, and never stops the server.
  */
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { Transform, type TransformCallback } from "node:stream";
@@ -66,6 +67,8 @@ declare module "fastify" {
     cpsimBodyLimit: number;
     /** Set for control API requests. */
     cpsimControl: boolean;
+    /** Set for routes whose body is digested, not parsed (BackendRoute.rawBody). */
+    cpsimRawBody: boolean;
     /** The request target's path (origin-form, also when the client sent absolute-form). */
     cpsimPath: string;
     /** The query string without its "?", or "" when there is none. */
@@ -175,6 +178,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   }
   app.decorateRequest("cpsimBodyLimit", 0);
   app.decorateRequest("cpsimControl", false);
+  app.decorateRequest("cpsimRawBody", false);
   app.decorateRequest("cpsimPath", "");
   app.decorateRequest("cpsimSearch", "");
 
@@ -205,6 +209,11 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   });
 
   app.addHook("preParsing", (request, _reply, payload, done) => {
+    if (request.cpsimRawBody) {
+      // Streamed through SHA-256 and counted (within the route's limit); what is parsed is the summary.
+      done(null, digestStream(payload, request.cpsimBodyLimit));
+      return;
+    }
     // A body with Content-Length was checked against the route's limit already and node reads
     // no more than that length; a chunked one is counted as it streams in.
     if (request.headers["transfer-encoding"] !== undefined && request.cpsimBodyLimit < maxBodyLimit) {
@@ -254,6 +263,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     }
     request.cpsimBodyLimit = found.bodyLimit;
     request.cpsimControl = isControl;
+    request.cpsimRawBody = found.kind === "match" && found.rawBody;
     if (BODYLESS.has(method)) return undefined;
     const headers = request.headers;
     const contentType = headers["content-type"];
@@ -263,7 +273,9 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       return refuse(request, problem(415, `content encoding "${truncate(encoding)}" is not supported; send the JSON body uncompressed`));
     }
     const hasBody = headers["transfer-encoding"] !== undefined || (contentLength !== undefined && contentLength !== "0");
-    if (contentType !== undefined) {
+    if (found.anyContentType) {
+      // Read as JSON whatever the header says (the official worker's form-typed JSON posts).
+    } else if (contentType !== undefined) {
       const unsupported = contentTypeProblem(contentType);
       if (unsupported !== undefined) return refuse(request, problem(415, unsupported));
     } else if (hasBody) {
@@ -418,6 +430,11 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     res.statusCode = response.status;
     if (response.body === undefined) {
       res.end();
+      return;
+    }
+    // A text answer (the log routes' text/event-stream) is written as it is.
+    if (typeof response.body === "string" && headers["content-type"]?.startsWith("text/")) {
+      res.end(response.body);
       return;
     }
     if (headers["content-type"] === undefined) res.setHeader("content-type", JSON_CONTENT_TYPE);
@@ -715,7 +732,28 @@ export function parseQuery(search: string): Record<string, string> {
 }
 
 /** Counts the bytes of a chunked body as they arrive and fails with 413 at the route's limit. */
-function limitStream(source: NodeJS.ReadableStream, limit: number): Transform {
+/**
+ * A body that is not kept (BackendRoute.rawBody): the bytes pass through SHA-256 and a counter
+ * (413 past `limit`), and the stream the JSON parser reads is `{"bytes": N, "sha256": "hex"}`.
+ * `receivedEncodedLength` tells fastify how many bytes really came, for its Content-Length check.
+ */
+function digestStream(source: NodeJS.ReadableStream, limit: number): Transform {
+  const hash = createHash("sha256");
+  return limitStream(source, limit, {
+    each: (chunk) => hash.update(chunk),
+    end: (digest, bytes) => {
+      (digest as Transform & { receivedEncodedLength?: number }).receivedEncodedLength = bytes;
+      return JSON.stringify({ bytes, sha256: hash.digest("hex") });
+    },
+  });
+}
+
+/** Counts a body as it streams in (413 past `limit`); `through` may replace what passes on. */
+function limitStream(
+  source: NodeJS.ReadableStream,
+  limit: number,
+  through?: { each: (chunk: Buffer) => void; end: (stream: Transform, bytes: number) => string },
+): Transform {
   let seen = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
@@ -725,7 +763,15 @@ function limitStream(source: NodeJS.ReadableStream, limit: number): Transform {
         callback(Object.assign(new Error(tooLarge(limit)), { statusCode: 413, code: "FST_ERR_CTP_BODY_TOO_LARGE" }));
         return;
       }
+      if (through !== undefined) {
+        through.each(chunk);
+        callback();
+        return;
+      }
       callback(null, chunk);
+    },
+    flush(callback: TransformCallback) {
+      callback(null, through?.end(counter, seen));
     },
   });
   source.pipe(counter);

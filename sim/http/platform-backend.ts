@@ -6,16 +6,18 @@
 import type { Micros } from "../core/index.ts";
 import { loadCatalog, type Catalog } from "../catalog/index.ts";
 import { Platform, type PlatformOptions } from "../domain/platform.ts";
-import type { FinalListener } from "../domain/serverless/index.ts";
+import type { ExternalExecutor, FinalListener } from "../domain/serverless/index.ts";
 import { PlatformApi } from "../api/platform-api.ts";
 import { operations } from "../api/operations.ts";
 import { routes } from "../api/routes.ts";
 import { webhookBody } from "../api/ops/jobs/webhook-body.ts";
-import type { ApiOutcome, ApiRequest } from "../api/types.ts";
+import { type ApiOutcome, type ApiRequest, respond } from "../api/types.ts";
 import type { HandlerRuntime } from "../handler/index.ts";
 import type { BackendApiKey, BackendOptions, BackendRoute, BackendTransport, EmulatorBackend, WebhookDelivery } from "./backend.ts";
 import { withHandlerEndpoints } from "./handler-endpoints.ts";
 import { type ApplyChange, HandlerExecutor } from "./handler-executor.ts";
+import { ARTIFACT_ROUTE, isArtifactPath, receiveArtifact } from "./artifact-uploads.ts";
+import { WORKER_ROUTES, WorkerGateway, type WorkerGatewayOptions } from "./worker-gateway.ts";
 
 /** Attempts per webhook in all, and the virtual delay before each retry (doubling). */
 export const WEBHOOK_ATTEMPTS = 3;
@@ -32,6 +34,10 @@ export interface PlatformBackendOptions extends BackendOptions {
   readonly model?: Omit<PlatformOptions, "seed" | "catalog">;
   /** Endpoints whose jobs run a user's handler for real (`cpsim serve --handler`); new ids are added to the catalog. */
   readonly handlers?: readonly { readonly endpointId: string; readonly runtime: HandlerRuntime }[];
+  /** Endpoints whose jobs are taken by worker processes outside the emulator (`cpsim serve --worker-endpoint`); new ids are added to the catalog. */
+  readonly workerEndpoints?: readonly string[];
+  /** Poll wait and silence limit of those workers. */
+  readonly workerGateway?: WorkerGatewayOptions;
 }
 
 interface PendingRetry {
@@ -46,24 +52,43 @@ export class PlatformBackend implements EmulatorBackend {
   private readonly owners = new Map<string, string>();
   private retries: PendingRetry[] = [];
   private readonly executors = new Map<string, HandlerExecutor>();
+  /** The worker interface of `--worker-endpoint` endpoints, when there are any. */
+  readonly workers: WorkerGateway | undefined;
   /** Without a transport (in-process use), changes from real handlers apply at the model's current time. */
   private applyChange: ApplyChange = (fn) => fn();
 
   constructor(private readonly options: PlatformBackendOptions) {
     const handlers = options.handlers ?? [];
-    this.catalog = withHandlerEndpoints(options.catalog ?? loadCatalog(options.fixtures), handlers.map((h) => ({ endpointId: h.endpointId, file: h.runtime.file })));
+    const workerEndpoints = options.workerEndpoints ?? [];
+    this.catalog = withHandlerEndpoints(options.catalog ?? loadCatalog(options.fixtures), [
+      ...handlers.map((h) => ({ endpointId: h.endpointId, file: h.runtime.file })),
+      ...workerEndpoints.map((endpointId) => ({ endpointId, file: "outside workers" })),
+    ]);
     for (const h of handlers) {
       this.executors.set(h.endpointId, new HandlerExecutor(h.endpointId, h.runtime, () => this.platform.serverless, () => this.applyChange));
     }
+    this.workers =
+      workerEndpoints.length === 0
+        ? undefined
+        : new WorkerGateway(
+            workerEndpoints,
+            () => this.apiKeys(),
+            (id) => this.catalog.endpoints.find((e) => e.id === id)?.accountId,
+            () => this.platform.serverless,
+            () => this.applyChange,
+            options.workerGateway,
+          );
     this.build(options.seed);
   }
 
   attachTransport(transport: BackendTransport): void {
     this.applyChange = (fn) => transport.change(fn);
+    this.workers?.startWatch();
   }
 
   async close(): Promise<void> {
     for (const executor of this.executors.values()) executor.reset();
+    this.workers?.close();
   }
 
   /** The model behind the emulator, for in-process users (tests, the conformance oracle). */
@@ -73,10 +98,12 @@ export class PlatformBackend implements EmulatorBackend {
 
   private build(seed: number): void {
     for (const executor of this.executors.values()) executor.reset();
+    this.workers?.reset();
     const model = this.options.model;
     const memory = this.options.memory;
     const base = memory === undefined ? model?.serverless : { ...model?.serverless, ...stripUndefined(memory) };
-    const serverless = this.executors.size === 0 ? base : { ...base, executors: this.executors };
+    const executors = new Map<string, ExternalExecutor>([...this.executors, ...(this.workers?.executors ?? [])]);
+    const serverless = executors.size === 0 ? base : { ...base, executors };
     this.platform = new Platform({ ...model, ...(serverless ? { serverless } : {}), seed, catalog: this.catalog });
     this.api = new PlatformApi(this.platform, operations);
     this.owners.clear();
@@ -89,6 +116,8 @@ export class PlatformBackend implements EmulatorBackend {
 
   advanceTo(time: Micros): void {
     this.platform.advanceTo(time);
+    // A job the model timed out may be due on a worker's stop poll.
+    this.workers?.poke();
   }
 
   nextEventTime(): Micros | undefined {
@@ -99,7 +128,12 @@ export class PlatformBackend implements EmulatorBackend {
   }
 
   handle(request: ApiRequest): ApiOutcome {
+    const workers = this.workers;
+    if (workers !== undefined && workers.owns(request.path)) return workers.handle(request, this.platform.now);
+    if (isArtifactPath(request.path)) return respond(receiveArtifact(this.platform, request));
     const outcome = this.api.handle(request);
+    // A run or retry may have queued a job that a worker's take poll is waiting for.
+    workers?.poke();
     if (outcome.kind === "wait") {
       if (this.owners.size >= MAX_OWNERS) this.owners.delete(this.owners.keys().next().value as string);
       this.owners.set(ownerKey(outcome.endpointId, outcome.jobId), outcome.accountId);
@@ -108,6 +142,7 @@ export class PlatformBackend implements EmulatorBackend {
   }
 
   onJobFinal(endpointId: string, jobId: string, listener: () => void): () => void {
+    if (this.workers?.isWaitKey(jobId)) return this.workers.subscribe(endpointId, jobId, listener);
     const key = ownerKey(endpointId, jobId);
     const accountId = this.owners.get(key);
     if (accountId === undefined) {
@@ -162,7 +197,9 @@ export class PlatformBackend implements EmulatorBackend {
   }
 
   routes(): BackendRoute[] {
-    return routes.map((r) => ({ method: r.method, pattern: r.pattern, bodyLimit: r.bodyLimit }));
+    const own = routes.map((r): BackendRoute => ({ method: r.method, pattern: r.pattern, bodyLimit: r.bodyLimit }));
+    own.push(ARTIFACT_ROUTE);
+    return this.workers === undefined ? own : [...own, ...WORKER_ROUTES];
   }
 }
 

@@ -10,11 +10,11 @@ const table = new RouteTable(
 );
 
 t.test("matches with each route's body limit", async (t) => {
-  t.same(table.lookup("POST", "/v2/my-endpoint/run"), { kind: "match", bodyLimit: 10 * MiB });
-  t.same(table.lookup("POST", "/v2/my-endpoint/runsync"), { kind: "match", bodyLimit: 20 * MiB });
-  t.same(table.lookup("POST", "/v2/pods"), { kind: "match", bodyLimit: MiB });
-  t.same(table.lookup("GET", "/v2/pods/"), { kind: "match", bodyLimit: MiB }, "a trailing slash is tolerated");
-  t.same(table.lookup("HEAD", "/v2/catalog/gpus"), { kind: "match", bodyLimit: MiB }, "HEAD is served as GET");
+  t.same(table.lookup("POST", "/v2/my-endpoint/run"), { kind: "match", bodyLimit: 10 * MiB, anyContentType: false, rawBody: false });
+  t.same(table.lookup("POST", "/v2/my-endpoint/runsync"), { kind: "match", bodyLimit: 20 * MiB, anyContentType: false, rawBody: false });
+  t.same(table.lookup("POST", "/v2/pods"), { kind: "match", bodyLimit: MiB, anyContentType: false, rawBody: false });
+  t.same(table.lookup("GET", "/v2/pods/"), { kind: "match", bodyLimit: MiB, anyContentType: false, rawBody: false }, "a trailing slash is tolerated");
+  t.same(table.lookup("HEAD", "/v2/catalog/gpus"), { kind: "match", bodyLimit: MiB, anyContentType: false, rawBody: false }, "HEAD is served as GET");
   t.equal(table.maxBodyLimit, 20 * MiB);
 });
 
@@ -32,4 +32,10 @@ t.test("404 and 405", async (t) => {
   t.same(table.lookup("GET", "/v2/x/status/"), { kind: "not-found" }, "an empty parameter matches nothing");
   t.same(table.lookup("DELETE", "/v2/pods"), { kind: "method-not-allowed", allow: "GET, HEAD, OPTIONS, POST" });
   t.same(table.lookup("PUT", "/graphql"), { kind: "method-not-allowed", allow: "GET, HEAD, OPTIONS, POST" });
+});
+
+t.test("a route that reads JSON whatever its Content-Type says is marked so", async (t) => {
+  const own = new RouteTable([{ method: "POST", pattern: "/v2/:endpointId/job-done/:workerId/:jobId", bodyLimit: MiB, anyContentType: true, rawBody: false }, { method: "POST", pattern: "/v2/:endpointId/run", bodyLimit: MiB }], MiB);
+  t.same(own.lookup("POST", "/v2/ep/job-done/w/j"), { kind: "match", bodyLimit: MiB, anyContentType: true, rawBody: false });
+  t.same(own.lookup("POST", "/v2/ep/run"), { kind: "match", bodyLimit: MiB, anyContentType: false, rawBody: false }, "same limit, its own answer");
 });

@@ -8,7 +8,7 @@ import type { HttpMethod } from "../api/types.ts";
 import type { BackendRoute } from "./backend.ts";
 
 export type RouteLookup =
-  | { readonly kind: "match"; readonly bodyLimit: number }
+  | { readonly kind: "match"; readonly bodyLimit: number; readonly anyContentType: boolean; readonly rawBody: boolean }
   | { readonly kind: "method-not-allowed"; readonly allow: string }
   | { readonly kind: "not-found" };
 
@@ -19,6 +19,8 @@ interface CompiledRoute {
   /** Indexes of `:endpointId` segments, which never match a reserved word. */
   readonly endpointIdAt: readonly number[];
   readonly bodyLimit: number;
+  readonly anyContentType: boolean;
+  readonly rawBody: boolean;
 }
 
 const NOT_FOUND: RouteLookup = { kind: "not-found" };
@@ -40,7 +42,8 @@ export class RouteTable {
       const bodyLimit = r.bodyLimit ?? defaultBodyLimit;
       max = Math.max(max, bodyLimit);
       const list = this.bySegments.get(parts.length) ?? [];
-      list.push({ method: r.method, segments, endpointIdAt, bodyLimit });
+      const rawBody = r.rawBody === true;
+      list.push({ method: r.method, segments, endpointIdAt, bodyLimit, anyContentType: rawBody || r.anyContentType === true, rawBody });
       this.bySegments.set(parts.length, list);
     }
     this.maxBodyLimit = max;
@@ -56,7 +59,7 @@ export class RouteTable {
     let allow: Set<string> | undefined;
     for (const r of candidates) {
       if (!matches(r, parts)) continue;
-      if (r.method === wanted) return this.match(r.bodyLimit);
+      if (r.method === wanted) return this.match(r);
       (allow ??= new Set()).add(r.method);
     }
     if (allow === undefined) return NOT_FOUND;
@@ -65,11 +68,13 @@ export class RouteTable {
     return { kind: "method-not-allowed", allow: [...allow].sort().join(", ") };
   }
 
-  private match(bodyLimit: number): RouteLookup {
-    let m = this.matches.get(bodyLimit);
+  private match(r: CompiledRoute): RouteLookup {
+    const { bodyLimit, anyContentType, rawBody } = r;
+    const key = bodyLimit * 4 + (anyContentType ? 1 : 0) + (rawBody ? 2 : 0);
+    let m = this.matches.get(key);
     if (m === undefined) {
-      m = { kind: "match", bodyLimit };
-      this.matches.set(bodyLimit, m);
+      m = { kind: "match", bodyLimit, anyContentType, rawBody };
+      this.matches.set(key, m);
     }
     return m;
   }

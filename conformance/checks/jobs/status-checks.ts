@@ -120,18 +120,17 @@ export async function checkEmptyBody(ctx: CheckContext): Promise<CheckOutcome | 
   });
 }
 
-const RESERVED = ["pods", "catalog", "templates", "network-volumes", "registries", "billing", "endpoints", "graphql"];
-
 export async function checkReservedEndpointIds(ctx: CheckContext): Promise<CheckOutcome | void> {
   if (new URL(ctx.target.rest).origin !== new URL(ctx.target.serverless).origin) {
     return ctx.skip("the job endpoints are served on their own host (--serverless-url), so REST path segments cannot be mistaken for endpoint ids");
   }
   return withSession(ctx, async (session) => {
-    for (const segment of RESERVED) {
+    // The target's REST groups (its restSegments fact): choices.md's, the clients' newer paths, its OpenAPI document's.
+    for (const segment of ctx.facts.restSegments.value) {
       const res = await session.send({ method: "GET", url: session.url("health", undefined, segment) });
       if (res.status === 200 && schemaErrors("HealthResponse", res.json).length === 0) {
         return ctx.fail(
-          session.evidence(`GET /v2/${segment}/health is not a job endpoint's health: "${segment}" belongs to the REST interface and is never an endpoint id (choices.md); got 200 with a health record`, res.exchange),
+          session.evidence(`GET /v2/${segment}/health is not a job endpoint's health: "${segment}" belongs to the REST interface and is never an endpoint id (choices.md; restSegments: ${ctx.facts.restSegments.source}); got 200 with a health record`, res.exchange),
         );
       }
     }

@@ -13,7 +13,7 @@
  */
 import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
-import { readNetworkVolumes } from "../../target-facts/index.ts";
+import { listOf, missingFact, readNetworkVolumes } from "../../target-facts/index.ts";
 
 export type CloudName = "SECURE" | "COMMUNITY";
 
@@ -79,12 +79,6 @@ const nonEmpty = (v: unknown): v is string => typeof v === "string" && v !== "";
 const intList = (v: unknown): number[] | undefined =>
   Array.isArray(v) && v.every((n) => Number.isInteger(n)) ? (v as number[]) : undefined;
 
-/** The list in `{key: [...]}` or a bare array. */
-function listOf(body: unknown, key: string): unknown[] | undefined {
-  if (Array.isArray(body)) return body;
-  if (isObject(body) && Array.isArray(body[key])) return body[key] as unknown[];
-  return undefined;
-}
 
 /** Who makes a GPU, from the entry or, failing that, from its id and name. */
 export function manufacturerOf(entry: Record<string, unknown>): string {
@@ -205,14 +199,20 @@ async function readVolumes(ctx: CheckContext, notes: string[]): Promise<TargetCa
 }
 
 async function readRegistries(ctx: CheckContext, notes: string[]): Promise<TargetCatalog["registries"]> {
-  // Not in the spec either: the emulator's path and list key, with a bare array as a fallback.
-  const list = listOf(await getJson(ctx, "/v2/containerregistryauth"), "registries");
+  // Not in the spec either: the target's facts say where; the list is `registries`, else the only array.
+  const fact = ctx.facts.registriesPath;
+  if (fact.value === null) {
+    notes.push(`${missingFact("registriesPath", fact.evidence)}: \`registry\` rules are skipped`);
+    return undefined;
+  }
+  const json = await getJson(ctx, fact.value);
+  const list = listOf(json, "registries") ?? listOf(json);
   if (list === undefined) {
-    notes.push("no registry credentials read (GET /v2/containerregistryauth gave no list): `registry` rules are skipped");
+    notes.push(`no registry credentials read (GET ${fact.value} (${fact.source}) gave no list): \`registry\` rules are skipped`);
     return undefined;
   }
   const out = list.filter((r): r is Record<string, unknown> => isObject(r) && nonEmpty(r.id)).map((r) => ({ id: r.id as string }));
-  notes.push(`${out.length} registry credentials from GET /v2/containerregistryauth`);
+  notes.push(`${out.length} registry credentials from GET ${fact.value}`);
   return out;
 }
 

@@ -299,7 +299,8 @@ function clampQuery(query: Readonly<Record<string, string>>, op: string): Record
 
 export function variantBackend(inner: EmulatorBackend, speed = 1): EmulatorBackend {
   const rt: RealTime = { speed, kept: new Map(), ttlUntil: new Map() };
-  const hidden = new Set(["/v2/pods/:podId/action", "/v2/networkvolumes", "/v2/networkvolumes/:id", "/openapi.json"]);
+  // volumes-in-catalog hides both spellings of the volume collection (the newest apps client's too).
+  const hidden = new Set(["/v2/pods/:podId/action", "/v2/networkvolumes", "/v2/networkvolumes/:id", "/v2/network-volumes", "/v2/network-volumes/:id", "/openapi.json"]);
   return {
     now: () => inner.now(),
     advanceTo: (t) => inner.advanceTo(t),

@@ -5,9 +5,11 @@
  * lowestPrice is the stock's (`GpuStock.lowestPrice`): USD per GPU-hour, null where the asked
  * cloud does not offer the type. Its extra fields: gpuName and gpuTypeId name the type; minVcpu
  * and minMemory are the smallest vCPU and memory share a pod of gpuCount GPUs gets on a host of
- * the type in the asked cloud (null when no host can hold that many). The input's minDisk,
- * minMemoryInGb, minVcpuCount, dataCenterId, countryCode and globalNetwork are accepted and
- * ignored (the stock's price view has no such scope).
+ * the type in the asked cloud (null when no host can hold that many). With a dataCenterId,
+ * stockStatus is the type's stock in that data center (the newest Python client asks so before
+ * placing a resource); the price stays the platform-wide one. The input's minDisk,
+ * minMemoryInGb, minVcpuCount, countryCode, globalNetwork and includeAiApi are accepted and
+ * ignored.
  */
 import type { GpuHost, GpuType } from "../../catalog/index.ts";
 import type { Platform } from "../../domain/platform.ts";
@@ -57,7 +59,9 @@ export function lowestPriceOf(platform: Platform, type: GpuType, input: GpuLowes
   return {
     uninterruptablePrice: price.uninterruptablePrice,
     minimumBidPrice: price.minimumBidPrice,
-    stockStatus: price.stockStatus,
+    stockStatus: input?.dataCenterId
+      ? platform.gpuStock.stockStatus(type.id, { gpuCount, dataCenterId: input.dataCenterId, cloud: input.secureCloud === true ? "SECURE" : input.secureCloud === false ? "COMMUNITY" : "ALL" })
+      : price.stockStatus,
     availableGpuCounts: [...price.availableGpuCounts],
     gpuName: type.displayName,
     gpuTypeId: type.id,

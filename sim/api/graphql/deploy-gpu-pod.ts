@@ -15,6 +15,7 @@ import type { CloudChoice } from "../../domain/gpu-pool.ts";
 import type { PodRefusal } from "../../domain/pods/index.ts";
 import { catalogIndex } from "../../domain/scheduler/index.ts";
 import { containerFields } from "./container-input.ts";
+import { GraphqlCode, userError } from "./error-codes.ts";
 import { InputProblems } from "./input-problems.ts";
 import type { PodFindAndDeployOnDemandInput } from "./input-types.ts";
 import { mountsOf } from "./mount-input.ts";
@@ -66,8 +67,9 @@ function checkGpuFields(input: PodFindAndDeployOnDemandInput, ctx: ResolverConte
   return types;
 }
 
-export function podFindAndDeployOnDemand(args: { readonly input: PodFindAndDeployOnDemandInput }, ctx: ResolverContext): PodObject {
+export function podFindAndDeployOnDemand(args: { readonly input?: PodFindAndDeployOnDemandInput | null }, ctx: ResolverContext): PodObject {
   const { input } = args;
+  if (input === null || input === undefined) throw userError(GraphqlCode.BAD_USER_INPUT, `${MUTATION}: send input {gpuTypeId, imageName or templateId, ...}.`);
   const { platform, principal } = ctx;
   const problems = new InputProblems();
   const fields = containerFields(input, "gpu", platform.catalog, principal.accountId, problems);

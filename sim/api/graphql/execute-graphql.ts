@@ -30,6 +30,8 @@ export interface ExecuteOptions {
   /** GET runs queries only (a mutation answers 405). Default POST. */
   readonly method?: "GET" | "POST";
   readonly limits?: GraphqlLimits;
+  /** `http://host[:port]` the request reached (from its Host header), for URLs the answer hands out. */
+  readonly origin?: string;
 }
 
 /** The request as the client sent it: normally `{query, variables?, operationName?}`, but any JSON value is answered. */
@@ -149,7 +151,7 @@ function executeChecked(
     }
   }
 
-  const contextValue: ResolverContext = { platform, principal, now };
+  const contextValue: ResolverContext = { platform, principal, now, ...(options.origin !== undefined ? { origin: options.origin } : {}) };
   const result = executeSync({
     schema: graphqlSchema,
     document,

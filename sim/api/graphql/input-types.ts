@@ -58,4 +58,5 @@ export interface GpuTypeFilter {
 export interface GpuLowestPriceInput {
   readonly gpuCount?: Opt<number>;
   readonly secureCloud?: Opt<boolean>;
+  readonly dataCenterId?: Opt<string>;
 }

@@ -108,7 +108,7 @@ t.test("create_container_registry_auth, update and delete; a template refers to 
   const inUse = gql(platform, ALPHA, pythonDeleteRegistryAuthMutation(reg.id));
   t.equal(inUse.body.errors?.[0].extensions.code, "CONFLICT", "in use by a template");
   t.notOk(gql(platform, ALPHA, `mutation { deleteTemplate(templateName: "private") }`).body.errors);
-  t.same(gql(platform, ALPHA, pythonDeleteRegistryAuthMutation(reg.id)).body, { data: { deleteRegistryAuth: null } });
+  t.same(gql(platform, ALPHA, pythonDeleteRegistryAuthMutation(reg.id)).body, { data: { deleteRegistryAuth: true } });
   t.equal(platform.resources.get("registries", reg.id), undefined);
   t.equal(gql(platform, ALPHA, pythonDeleteRegistryAuthMutation(reg.id)).body.errors?.[0].extensions.code, "NOT_FOUND");
 });
@@ -160,7 +160,7 @@ t.test("create_endpoint, get_endpoints, update_endpoint_template; jobs run at on
   platform.serverless.onFinal(ep.id, "acct-alpha", queued[4].jobId, (view) => heard.push(view?.status ?? "gone"));
   const freeBefore = platform.serverless.healthOf(platform.serverless.endpointIndex(ep.id)).workers;
   t.ok(freeBefore.running >= 1);
-  t.same(gql(platform, ALPHA, `mutation { deleteEndpoint(id: "${ep.id}") }`).body, { data: { deleteEndpoint: null } });
+  t.same(gql(platform, ALPHA, `mutation { deleteEndpoint(id: "${ep.id}") }`).body, { data: { deleteEndpoint: true } });
   t.same(heard, ["CANCELLED"], "a waiting runsync hears CANCELLED");
   t.equal(platform.serverless.endpointIndex(ep.id), -1);
   t.match(platform.serverless.status(ep.id, "acct-alpha", long.jobId), { ok: false, error: "unknown-endpoint" });
@@ -217,4 +217,35 @@ t.test("saveEndpoint with an id updates that endpoint; the created endpoints' ha
   t.equal(gql(platform, BETA, `mutation { saveEndpoint(input: {id: "${ep.id}", workersMax: 9}) { id } }`).body.errors?.[0].extensions.code, "NOT_FOUND", "not another account's");
   t.equal(gql(platform, ALPHA, `mutation { saveEndpoint(input: {id: "${ep.id}", workersMin: 5, workersMax: 2}) { id } }`).body.errors?.[0].extensions.code, "BAD_USER_INPUT");
   t.equal(gql(platform, ALPHA, `mutation { saveEndpoint(input: {id: "${ep.id}", scalerType: "FASTEST"}) { id } }`).body.errors?.[0].extensions.code, "BAD_USER_INPUT");
+});
+
+t.test("runpod project deploy (cli/groups/project): the project's template and endpoint, then a redeploy moves the endpoint to a new template", async (t) => {
+  const platform = newPlatform();
+  // create_project_endpoint's names and start command, as functions.py builds them.
+  const uuid = "1a2b3c4d";
+  const startCmd = `bash -c ". /runpod-volume/${uuid}/prod/venv/bin/activate && python -u /runpod-volume/${uuid}/prod/my-proj/src/handler.py"`;
+  const template = (stamp: string) =>
+    gql(platform, ALPHA, pythonTemplateMutation({ name: `my-proj-endpoint | ${uuid} | 2026-11-23 16:10:00.${stamp}`, imageName: "runpod/base:0.6.2-cuda12.1.0", containerDiskInGb: 10, dockerStartCmd: startCmd, env: { RUNPOD_PROJECT_ID: uuid }, isServerless: true })).body.data!.saveTemplate;
+  const first = template("123456");
+  t.equal(platform.resources.get("templates", first.id)!.args, startCmd, "the quoted start command arrives intact");
+  const ep = gql(platform, ALPHA, pythonEndpointMutation({ name: `my-proj-endpoint | ${uuid}`, templateId: first.id, networkVolumeId: "vol-alpha-ustx3" })).body.data!.saveEndpoint;
+  t.match(ep, { name: `my-proj-endpoint | ${uuid}`, networkVolumeId: "vol-alpha-ustx3" });
+  // get_project_endpoint finds it by the uuid in its name among get_endpoints.
+  t.ok((gql(platform, ALPHA, pythonEndpointsQuery).body.data!.myself.endpoints as any[]).some((e) => e.name.includes(uuid) && e.id === ep.id));
+  const second = template("654321");
+  t.same(gql(platform, ALPHA, pythonUpdateEndpointTemplateMutation(ep.id, second.id)).body, { data: { updateEndpointTemplate: { id: ep.id, templateId: second.id } } });
+});
+
+t.test("create_endpoint(flashboot=True) of the newest client writes flashBootType as an enum literal", async (t) => {
+  const platform = newPlatform();
+  const tpl = gql(platform, ALPHA, pythonTemplateMutation({ name: "fb", imageName: "me/worker:1", isServerless: true })).body.data!.saveTemplate;
+  // The newest generate_endpoint_mutation appends `flashBootType: FLASHBOOT` (unquoted) when flashboot is set.
+  const doc = pythonEndpointMutation({ name: "fast", templateId: tpl.id }).replace("workersMax: 3", "workersMax: 3, flashBootType: FLASHBOOT");
+  const made = gql(platform, ALPHA, doc);
+  t.equal(made.status, 200, JSON.stringify(made.body));
+  t.equal(platform.resources.endpointExtra(made.body.data!.saveEndpoint.id)!.flashboot, "FLASHBOOT");
+  const quoted = gql(platform, ALPHA, pythonEndpointMutation({ name: "slow", templateId: tpl.id }).replace("workersMax: 3", 'workersMax: 3, flashBootType: "FLASHBOOT"'));
+  t.equal(quoted.status, 400, "a string literal is not the enum");
+  const bad = gql(platform, ALPHA, pythonEndpointMutation({ name: "bad", templateId: tpl.id }).replace("workersMax: 3", "workersMax: 3, flashBootType: TURBO"));
+  t.equal(bad.status, 400);
 });

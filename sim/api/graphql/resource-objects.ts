@@ -66,6 +66,7 @@ export function endpointObject(platform: Platform, a: EndpointAnswer) {
     flashBootType: extra.flashboot,
     aiKey: null,
     type: "QB",
+    instanceIds: null,
     userId: e.accountId,
     version: extra.version,
     env: envPairs(template?.env ?? {}),

@@ -8,7 +8,7 @@
  * Choices: an empty string is "not given" where the Python client writes `""` for a missing value
  * (`networkVolumeId: ""`, `locations: ""`, `containerRegistryAuthId : ""`, `ports: ""`).
  */
-import { ENDPOINT_DEFAULTS, TEMPLATE_DEFAULTS, createEndpoint, createNetworkVolume, createRegistry, createTemplate, deleteEndpoint, deleteNetworkVolume, deleteRegistry, deleteTemplate, ownEndpoint, splitGpuIds, updateEndpoint, updateNetworkVolume, updateRegistry, updateTemplate, type Done, type EndpointFields, type TemplateFields } from "../../domain/resources/index.ts";
+import { TEMPLATE_DEFAULTS, createNetworkVolume, createRegistry, createTemplate, deleteEndpoint, saveEndpointWithTemplate, deleteNetworkVolume, deleteRegistry, deleteTemplate, ownEndpoint, splitGpuIds, updateEndpoint, updateNetworkVolume, updateRegistry, updateTemplate, type Done, type EndpointFields, type TemplateFields } from "../../domain/resources/index.ts";
 import { GraphqlCode, userError } from "./error-codes.ts";
 import { endpointObject, networkVolumeObject, registryObject, templateObject } from "./resource-objects.ts";
 import type { ResolverContext } from "./resolver-context.ts";
@@ -17,7 +17,8 @@ type Opt<T> = T | null | undefined;
 const given = (s: Opt<string>): string | undefined => (s === null || s === undefined || s === "" ? undefined : s);
 const num = (n: Opt<number>): number | undefined => (n === null || n === undefined ? undefined : n);
 
-function unwrap<T>(out: Done<T>, operation: string): T {
+/** The value of a domain command, or its refusal as a GraphQL error (BAD_USER_INPUT, NOT_FOUND, CONFLICT). */
+export function unwrap<T>(out: Done<T>, operation: string): T {
   if (out.ok) return out.value;
   const code = out.reason === "invalid" ? GraphqlCode.BAD_USER_INPUT : out.reason === "not-found" ? GraphqlCode.NOT_FOUND : GraphqlCode.CONFLICT;
   throw userError(code, `${operation}: ${out.message}.`);
@@ -116,6 +117,9 @@ interface EndpointInput {
   workersMax?: Opt<number>;
   executionTimeoutMs?: Opt<number>;
   flashBootType?: Opt<string>;
+  type?: Opt<string>;
+  instanceIds?: Opt<ReadonlyArray<string | null>>;
+  template?: Opt<SaveTemplateInput>;
 }
 
 const SCALER_TYPES: Readonly<Record<string, EndpointFields["scalerType"]>> = { QUEUE_DELAY: "QueueDelay", REQUEST_COUNT: "RequestCount", WORKER_COUNT: "RequestCount" };
@@ -145,16 +149,24 @@ function endpointPatch(i: EndpointInput): Partial<EndpointFields> {
   };
 }
 
+/** What the model cannot run, refused by name: CPU workers and load-balanced (HTTP route) endpoints. */
+function refuseUnmodelled(i: EndpointInput): void {
+  if ((i.instanceIds ?? []).some((x) => given(x) !== undefined)) {
+    throw userError(GraphqlCode.BAD_USER_INPUT, "saveEndpoint: instanceIds (CPU serverless workers) are not modelled by the emulator; its serverless workers are GPU workers, so send gpuIds.");
+  }
+  const type = given(i.type);
+  if (type !== undefined && type !== "QB") {
+    throw userError(GraphqlCode.BAD_USER_INPUT, `saveEndpoint: type ${JSON.stringify(type)} is not modelled; the emulator's endpoints are queue-based (QB, the default): leave type out.`);
+  }
+}
+
+/** A nested template: made for a new endpoint (or an existing one without), changed in place on update. */
 export function saveEndpoint(args: { input: EndpointInput }, ctx: ResolverContext) {
   const { platform, principal } = ctx;
-  const patch = endpointPatch(args.input);
-  const id = given(args.input.id);
-  if (id !== undefined) return endpointObject(platform, unwrap(updateEndpoint(platform, principal.accountId, id, patch), "saveEndpoint"));
-  if (patch.name === undefined || patch.templateId === undefined || patch.gpuIds === undefined) {
-    throw userError(GraphqlCode.BAD_USER_INPUT, "saveEndpoint: a new endpoint needs name, templateId and gpuIds.");
-  }
-  const fields = { ...ENDPOINT_DEFAULTS, ...stripUndefined(patch) } as EndpointFields;
-  return endpointObject(platform, unwrap(createEndpoint(platform, principal.accountId, fields), "saveEndpoint"));
+  refuseUnmodelled(args.input);
+  // A nested template is the endpoint's own: made with it, changed with it, deleted with it.
+  const template = args.input.template ? templatePatch(args.input.template) : undefined;
+  return endpointObject(platform, unwrap(saveEndpointWithTemplate(platform, principal.accountId, given(args.input.id), endpointPatch(args.input), template), "saveEndpoint"));
 }
 
 export function updateEndpointTemplate(args: { input?: Opt<{ endpointId?: Opt<string>; id?: Opt<string>; templateId: string }> }, ctx: ResolverContext) {
@@ -165,9 +177,10 @@ export function updateEndpointTemplate(args: { input?: Opt<{ endpointId?: Opt<st
   return endpointObject(platform, unwrap(updateEndpoint(platform, principal.accountId, id, { templateId: input.templateId }), "updateEndpointTemplate"));
 }
 
-export function deleteEndpoint_(args: { id: string }, ctx: ResolverContext): null {
+/** `true` once deleted: the apps client reports success only for a truthy answer (its own tests mock `true`). */
+export function deleteEndpoint_(args: { id: string }, ctx: ResolverContext): true {
   unwrap(deleteEndpoint(ctx.platform, ctx.principal.accountId, args.id), "deleteEndpoint");
-  return null;
+  return true;
 }
 
 export function saveRegistryAuth(args: { input: { name: string; username: string; password: string } }, ctx: ResolverContext) {
@@ -179,9 +192,10 @@ export function updateRegistryAuth(args: { input: { id: string; username: string
   return registryObject(unwrap(updateRegistry(ctx.platform, ctx.principal.accountId, id, { username, password }), "updateRegistryAuth"));
 }
 
-export function deleteRegistryAuth(args: { registryAuthId: string }, ctx: ResolverContext): null {
+/** `true` once deleted, as deleteEndpoint. */
+export function deleteRegistryAuth(args: { registryAuthId: string }, ctx: ResolverContext): true {
   unwrap(deleteRegistry(ctx.platform, ctx.principal.accountId, args.registryAuthId), "deleteRegistryAuth");
-  return null;
+  return true;
 }
 
 export function createNetworkVolume_(args: { input: { name: string; size: number; dataCenterId: string } }, ctx: ResolverContext) {

@@ -106,10 +106,13 @@ input EndpointInput {
   workersMin: Int
   workersMax: Int
   executionTimeoutMs: Int
-  flashBootType: String
+  "An enum, as the newest Python client writes it inline (flashBootType: FLASHBOOT); a variable's string coerces."
+  flashBootType: FlashBootType
   allowedCudaVersions: String
   type: String
 }
+
+enum FlashBootType { OFF FLASHBOOT }
 
 "endpointId (the client's spelling) or id."
 input UpdateEndpointTemplateInput { endpointId: String id: String templateId: String! }
@@ -128,10 +131,10 @@ extend type Mutation {
   saveEndpoint(input: EndpointInput!): Endpoint
   updateEndpointTemplate(input: UpdateEndpointTemplateInput): Endpoint
   "Deletes an endpoint of yours; its queued and running jobs are cancelled."
-  deleteEndpoint(id: String!): Void
+  deleteEndpoint(id: String!): Boolean
   saveRegistryAuth(input: SaveRegistryAuthInput!): RegistryAuth
   updateRegistryAuth(input: UpdateRegistryAuthInput!): RegistryAuth
-  deleteRegistryAuth(registryAuthId: String!): Void
+  deleteRegistryAuth(registryAuthId: String!): Boolean
   createNetworkVolume(input: CreateNetworkVolumeInput!): NetworkVolume
   updateNetworkVolume(input: UpdateNetworkVolumeInput!): NetworkVolume
   deleteNetworkVolume(input: DeleteNetworkVolumeInput!): Void

@@ -8,14 +8,19 @@ import { podFindAndDeployOnDemand } from "./deploy-gpu-pod.ts";
 import type { ResolverContext } from "./resolver-context.ts";
 import { podResume, podStop, podTerminate } from "./pod-mutations.ts";
 import { myself, pod } from "./pod-queries.ts";
+import * as apps from "./apps-resolvers.ts";
 import * as resources from "./resource-resolvers.ts";
 
 export const rootValue = Object.freeze({
   // Query; `myself` with the account's resources beside its pods.
-  myself: (args: unknown, ctx: ResolverContext) => ({ ...myself(args, ctx), ...resources.userResources(ctx) }),
+  myself: (args: unknown, ctx: ResolverContext) => ({ ...myself(args, ctx), ...resources.userResources(ctx), ...apps.userApps(ctx) }),
   pod,
   gpuTypes,
   dataCenters,
+  cpuFlavors: apps.cpuFlavors,
+  flashAppByName: apps.flashAppByName,
+  flashEnvironmentByName: apps.flashEnvironmentByName,
+  flashAuthRequestStatus: apps.flashAuthRequestStatus,
   // Mutation
   podFindAndDeployOnDemand,
   deployCpuPod,
@@ -34,4 +39,14 @@ export const rootValue = Object.freeze({
   createNetworkVolume: resources.createNetworkVolume_,
   updateNetworkVolume: resources.updateNetworkVolume_,
   deleteNetworkVolume: resources.deleteNetworkVolume_,
+  secretCreate: apps.secretCreate,
+  secretDelete: apps.secretDelete,
+  createFlashApp: apps.createFlashApp,
+  deleteFlashApp: apps.deleteFlashApp,
+  createFlashEnvironment: apps.createFlashEnvironment,
+  deleteFlashEnvironment: apps.deleteFlashEnvironment,
+  createFlashAuthRequest: apps.createFlashAuthRequest,
+  prepareFlashArtifactUpload: apps.prepareFlashArtifactUpload,
+  finalizeFlashArtifactUpload: apps.finalizeFlashArtifactUpload,
+  deployBuildToEnvironment: apps.deployBuildToEnvironment,
 });

@@ -49,7 +49,8 @@ input PodFindAndDeployOnDemandInput {
   deployCost: Float
 }
 
-input DeployCpuPodInput {
+"Spelled as the platform spells it (lower-case d), which documents that declare a variable of it name."
+input deployCpuPodInput {
   instanceId: String!
   cloudType: CloudTypeEnum
   containerDiskInGb: Int
@@ -187,8 +188,9 @@ type Query {
 }
 
 type Mutation {
-  podFindAndDeployOnDemand(input: PodFindAndDeployOnDemandInput!): Pod
-  deployCpuPod(input: DeployCpuPodInput!): Pod
+  "input is nullable, as on the platform (some official documents declare $input nullable); a missing input is refused."
+  podFindAndDeployOnDemand(input: PodFindAndDeployOnDemandInput): Pod
+  deployCpuPod(input: deployCpuPodInput!): Pod
   podResume(input: PodResumeInput!): Pod
   podStop(input: PodStopInput!): Pod
   podTerminate(input: PodTerminateInput!): Void

@@ -5,8 +5,9 @@
  * field's arguments, which is how `lowestPrice(input)` works).
  */
 import { assertValidSchema, buildSchema, type GraphQLSchema } from "graphql";
+import { appsSchemaSdl } from "./apps-schema-sdl.ts";
 import { resourceSchemaSdl } from "./resource-schema-sdl.ts";
 import { schemaSdl } from "./schema-sdl.ts";
 
-export const graphqlSchema: GraphQLSchema = buildSchema(schemaSdl + resourceSchemaSdl);
+export const graphqlSchema: GraphQLSchema = buildSchema(schemaSdl + resourceSchemaSdl + appsSchemaSdl);
 assertValidSchema(graphqlSchema);

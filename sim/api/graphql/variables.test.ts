@@ -54,7 +54,7 @@ t.test("podFindAndDeployOnDemand: variables and inline arguments give the same p
 
 t.test("the pod operations with variables", async (t) => {
   const platform = newPlatform();
-  const cpu = gql(platform, ALPHA, "mutation ($i: DeployCpuPodInput!) { deployCpuPod(input: $i) { id imageName } }", {
+  const cpu = gql(platform, ALPHA, "mutation ($i: deployCpuPodInput!) { deployCpuPod(input: $i) { id imageName } }", {
     i: { instanceId: "cpu3c-4-8", name: "cpu", imageName: "ubuntu:22.04", cloudType: "ALL", templateId: "runpod-ubuntu", dataCenterId: null },
   });
   t.equal(cpu.status, 200, JSON.stringify(cpu.body));

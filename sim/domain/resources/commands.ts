@@ -18,8 +18,8 @@ import type { EndpointExtra } from "./resources.ts";
 export type Refusal = { readonly ok: false; readonly reason: "invalid" | "not-found" | "conflict" | "limit"; readonly message: string };
 export type Done<T> = { readonly ok: true; readonly value: T } | Refusal;
 
-const refuse = (reason: Refusal["reason"], message: string): Refusal => ({ ok: false, reason, message });
-const done = <T>(value: T): Done<T> => ({ ok: true, value });
+export const refuse = (reason: Refusal["reason"], message: string): Refusal => ({ ok: false, reason, message });
+export const done = <T>(value: T): Done<T> => ({ ok: true, value });
 
 /** Per account and kind: a limit on everything. */
 export const RESOURCE_LIMITS = Object.freeze({ templates: 200, networkVolumes: 50, registries: 50, endpoints: 25 });
@@ -388,12 +388,58 @@ export function updateEndpoint(platform: Platform, accountId: string, id: string
   return done({ endpoint: platform.resources.get("endpoints", id)!, extra: platform.resources.endpointExtra(id)! });
 }
 
+/**
+ * Creates (no `id`) or updates an endpoint together with a template of its own: GraphQL's nested
+ * `saveEndpoint(input: {template})` and REST's inline image fields. On create the template is made
+ * (it needs a name and an image) and bound to the endpoint, so it goes when the endpoint goes; on
+ * update the template made before is changed, or one is made and bound now. A template made for an
+ * endpoint that is then refused is deleted again. Without `template` it is a plain create/update.
+ */
+export function saveEndpointWithTemplate(
+  platform: Platform,
+  accountId: string,
+  id: string | undefined,
+  patch: Partial<EndpointFields>,
+  template: Partial<TemplateFields> | undefined,
+): Done<EndpointAnswer> {
+  if (id !== undefined && ownEndpoint(platform, accountId, id) === undefined) return refuse("not-found", `you have no serverless endpoint ${JSON.stringify(id)}`);
+  let made: string | undefined;
+  let templateId = patch.templateId;
+  if (template !== undefined) {
+    const bound = id === undefined ? undefined : platform.resources.boundTemplate(id);
+    if (bound !== undefined) {
+      const changed = updateTemplate(platform, accountId, bound, template);
+      if (!changed.ok) return changed;
+      templateId = bound;
+    } else {
+      if (template.name === undefined || template.image === undefined) return refuse("invalid", "a template of its own needs a name and an image");
+      const created = createTemplate(platform, accountId, { ...TEMPLATE_DEFAULTS, isServerless: true, ...definedOnly(template) } as TemplateFields);
+      if (!created.ok) return created;
+      templateId = made = created.value.id;
+    }
+  }
+  const withTemplate = { ...patch, templateId };
+  let out: Done<EndpointAnswer>;
+  if (id !== undefined) out = updateEndpoint(platform, accountId, id, withTemplate);
+  else if (withTemplate.name === undefined || withTemplate.templateId === undefined || withTemplate.gpuIds === undefined) {
+    out = refuse("invalid", "a new endpoint needs name, templateId (or a template of its own) and gpuIds");
+  } else out = createEndpoint(platform, accountId, { ...ENDPOINT_DEFAULTS, ...definedOnly(withTemplate) } as EndpointFields);
+  if (made !== undefined) {
+    if (out.ok) platform.resources.bindTemplate(out.value.endpoint.id, made);
+    else deleteTemplate(platform, accountId, made);
+  }
+  return out;
+}
+
 /** Deletes the record and the live endpoint; jobs in flight are cancelled (Serverless.removeEndpoint). */
 export function deleteEndpoint(platform: Platform, accountId: string, id: string): Done<{ endpoint: Endpoint; cancelledJobs: number }> {
   const old = ownEndpoint(platform, accountId, id);
   if (old === undefined) return refuse("not-found", `you have no serverless endpoint ${JSON.stringify(id)}; list yours with GET /v2/endpoints`);
   const cancelledJobs = platform.serverless.removeEndpoint(id) ?? 0;
+  const bound = platform.resources.boundTemplate(id);
   platform.resources.delete("endpoints", id);
+  // A template made with the endpoint (GraphQL saveEndpoint's nested template) goes with it.
+  if (bound !== undefined) platform.resources.delete("templates", bound);
   return done({ endpoint: old.endpoint, cancelledJobs });
 }
 

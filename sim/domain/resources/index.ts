@@ -3,3 +3,6 @@ export { Resources, RESOURCE_LIMIT_PER_ACCOUNT } from "./resources.ts";
 export type { EndpointExtra } from "./resources.ts";
 export { GPU_POOLS, resolveGpuIds, splitGpuIds } from "./gpu-pools.ts";
 export * from "./commands.ts";
+export { AppStore, APP_LIMITS } from "./apps.ts";
+export type { ArtifactUpload, AuthRequest, FlashApp, FlashBuild, FlashEnvironment, Secret, TarballReceipt } from "./apps.ts";
+export { ARTIFACT_PREFIX, artifactPath } from "./apps.ts";

@@ -14,6 +14,7 @@ import type { Rng } from "../../core/index.ts";
 import type { Catalog, Endpoint, NetworkVolume, Registry, Template } from "../../catalog/index.ts";
 import { RESERVED_ENDPOINT_IDS } from "../../catalog/index.ts";
 import { shortId, uniqueId } from "../ids.ts";
+import { AppStore } from "./apps.ts";
 
 /** What the clients read of an endpoint beyond the model's configuration. */
 export interface EndpointExtra {
@@ -44,7 +45,11 @@ export class Resources {
   private readonly ids: Record<Kind, Rng>;
   private readonly extras = new Map<string, EndpointExtra>();
   private readonly pubKeys = new Map<string, string>();
+  /** Endpoint id → the template made with it (saveEndpoint's nested template), deleted with it. */
+  private readonly bound = new Map<string, string>();
   private view: Catalog | undefined;
+  /** Secrets, flash apps, environments and builds (the newest Python client's apps surface). */
+  readonly apps: AppStore;
 
   constructor(
     private readonly base: Catalog,
@@ -59,6 +64,7 @@ export class Resources {
       endpoints: new Map(base.endpoints.map((r) => [r.id, r])),
     };
     this.ids = { templates: rng.fork("templates"), networkVolumes: rng.fork("network-volumes"), registries: rng.fork("registries"), endpoints: rng.fork("endpoints") };
+    this.apps = new AppStore(rng.fork("apps"));
   }
 
   /** The catalog with the current templates, volumes, registries and endpoints (rebuilt after a change). */
@@ -103,7 +109,10 @@ export class Resources {
 
   delete(kind: Kind, id: string): boolean {
     const removed = this.records[kind].delete(id);
-    if (kind === "endpoints") this.extras.delete(id);
+    if (kind === "endpoints") {
+      this.extras.delete(id);
+      this.bound.delete(id);
+    }
     if (removed) this.view = undefined;
     return removed;
   }
@@ -114,6 +123,15 @@ export class Resources {
 
   setEndpointExtra(id: string, extra: EndpointExtra): void {
     this.extras.set(id, Object.freeze({ ...extra, networkVolumeIds: [...extra.networkVolumeIds], dataCenterIds: [...extra.dataCenterIds] }));
+  }
+
+  /** The template made with an endpoint (saveEndpoint's nested `template`), if any. */
+  boundTemplate(endpointId: string): string | undefined {
+    return this.bound.get(endpointId);
+  }
+
+  bindTemplate(endpointId: string, templateId: string): void {
+    this.bound.set(endpointId, templateId);
   }
 
   /** The account's SSH public keys, newline-separated ("" when none were set). */

@@ -98,3 +98,63 @@ t.test("cancel, execution timeout and lifetime stop the executor", async (t) => 
   t.match(s.model.health("real", "acct-1"), { ok: true, health: { workers: { running: 0 } } });
   t.same(s.check(), []);
 });
+
+t.test("pull mode: jobs wait for an outside worker's take, start on its name, and its stand-in goes with the job", async (t) => {
+  const started: { ticket: number; job: ExternalJob }[] = [];
+  const stopped: number[] = [];
+  const executor: ExternalExecutor = { pull: true, start: (ticket, job) => started.push({ ticket, job }), stop: (ticket) => stopped.push(ticket) };
+  const f = makeFixture(3, { ...SHORT_RETENTION, executors: new Map([["real", executor]]) }, [{ ...REAL, workersMin: 1 }, ...ENDPOINTS], { A: 10, B: 10 });
+  const checkers = createServerlessCheckers();
+  const check = () => runCheckers(checkers, { serverless: f.model.inspect(), transitions: f.transitions.splice(0) });
+  const ids: string[] = [];
+  for (const input of [1, 2, 3]) {
+    const r = f.model.submit({ endpointId: "real", accountId: "acct-1", input });
+    if (!r.ok) throw new Error(r.message);
+    ids.push(r.jobId);
+  }
+  f.engine.runFor(seconds(30));
+  t.equal(started.length, 0, "no model worker takes a pull-mode job");
+  t.equal(f.model.workersOf(f.model.endpointIndex("real")).length, 0, "workersMin starts nobody");
+  t.equal(f.model.queuedCount("real"), 3);
+  t.same(f.model.externalTake("alpha-echo", "w-1", 5), [], "not a pull-mode endpoint");
+  const tickets = f.model.externalTake("real", "w-1", 2);
+  t.equal(tickets.length, 2);
+  t.same(started.map((s) => s.job.id), ids.slice(0, 2), "oldest first");
+  t.same(started.map((s) => s.job.workerId), ["w-1", "w-1"], "the outside worker's name");
+  const st = f.model.status("real", "acct-1", ids[0]);
+  t.match(st, { ok: true, job: { status: "IN_PROGRESS", workerId: "w-1", delayTime: 30_000 } });
+  t.equal(f.model.queuedCount("real"), 1);
+  t.ok(f.model.externalFinish(tickets[0], { ok: true, output: "done" }));
+  t.match(f.model.status("real", "acct-1", ids[0]), { ok: true, job: { status: "COMPLETED", output: "done" } });
+  t.equal(f.model.queuedCount("real"), 1, "a finished job does not pull the next one by itself");
+  t.equal(f.model.workersOf(f.model.endpointIndex("real")).length, 1, "one stand-in for the job still running");
+  f.model.cancel("real", "acct-1", ids[1]);
+  t.same(stopped, [tickets[1]], "cancel stops the outside execution");
+  t.equal(f.model.workersOf(f.model.endpointIndex("real")).length, 0);
+  t.same(f.model.externalTake("real", "w-2", 5).length, 1);
+  t.same(f.model.externalTake("real", "w-2", 5), [], "the queue is empty");
+  t.same(check(), []);
+});
+
+t.test("outside code is bounded like a plan: stream and output within maxOutputBytes, else the job fails saying so", async (t) => {
+  const started: { ticket: number; job: ExternalJob }[] = [];
+  const executor: ExternalExecutor = { pull: true, start: (ticket, job) => started.push({ ticket, job }), stop: () => undefined };
+  const f = makeFixture(3, { ...SHORT_RETENTION, maxOutputBytes: 1000, executors: new Map([["real", executor]]) }, [REAL, ...ENDPOINTS], { A: 10, B: 10 });
+  const ids = [1, 2, 3].map((input) => {
+    const r = f.model.submit({ endpointId: "real", accountId: "acct-1", input });
+    if (!r.ok) throw new Error(r.message);
+    return r.jobId;
+  });
+  const [a, b, c] = f.model.externalTake("real", "w", 3);
+  t.ok(f.model.externalChunk(a, "x".repeat(600)));
+  t.notOk(f.model.externalChunk(a, "x".repeat(600)), "the second chunk would pass the bound");
+  t.ok(f.model.externalProgress(a, "step 1"));
+  t.match(f.model.status("real", "acct-1", ids[0]), { ok: true, job: { status: "IN_PROGRESS", output: "step 1" } }, "progress shows while it runs");
+  t.ok(f.model.externalFinish(a, { ok: true, output: "y".repeat(600) }));
+  t.match(f.model.status("real", "acct-1", ids[0]), { ok: true, job: { status: "FAILED", error: /1000|limit|max/i } }, "stream plus output over the bound");
+  t.ok(f.model.externalFinish(b, { ok: false, error: "e".repeat(5000) }));
+  t.match(f.model.status("real", "acct-1", ids[1]), { ok: true, job: { status: "FAILED", error: /1000|limit|max/i } }, "an error string is bounded too");
+  t.ok(f.model.externalFinish(c, { ok: true, output: { fine: true } }));
+  t.match(f.model.status("real", "acct-1", ids[2]), { ok: true, job: { status: "COMPLETED", output: { fine: true } } });
+  t.notOk(f.model.externalProgress(c, "late"), "a finished ticket takes no progress");
+});

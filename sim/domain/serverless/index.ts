@@ -1,7 +1,7 @@
 // Serverless endpoints: queues, autoscaled workers on leased GPUs, jobs, retention and streaming.
 export { SERVERLESS_DEFAULTS, Serverless } from "./serverless.ts";
 export { TestPool } from "./test-pool.ts";
-export type { FastSubmitOptions, InspectedJob, ServerlessCatalog, ServerlessInspection, ServerlessStats } from "./serverless.ts";
+export type { FastSubmitOptions, InspectedJob, ServerlessCatalog, ServerlessInspection, ServerlessStats, WorkerView } from "./serverless.ts";
 export type { ServerlessEndpointConfig } from "./endpoint-state.ts";
 export type { ServerlessObserver } from "./observer.ts";
 export { ServerlessConfigError } from "./serverless-config-error.ts";

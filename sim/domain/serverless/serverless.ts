@@ -131,6 +131,11 @@ class PlanContext implements HandlerContext {
   }
 }
 
+/** Distinct outside worker names remembered for finished jobs; past it a finished job shows a model worker id. */
+const MAX_EXTERNAL_NAMES = 100_000;
+/** Largest progress update an external job may show (progress is a line of text, not a result). */
+const MAX_PROGRESS_BYTES = 64 * 1024;
+
 export class Serverless {
   private readonly jobs = new JobTable();
   private readonly endpoints: EndpointState[] = [];
@@ -188,6 +193,11 @@ export class Serverless {
   private readonly externalSlots = new Map<number, number>();
   private readonly externalTickets = new Map<number, number>();
   private nextTicket = 1;
+  /** Bytes a running external job streamed so far (see externalChunk). */
+  private readonly externalBytes = new Map<number, number>();
+  /** Names of outside workers (pull mode), so that a finished job still shows the one that ran it. */
+  private readonly externalNames: string[] = [];
+  private readonly externalNameIndex = new Map<string, number>();
 
   constructor(
     private readonly engine: Engine,
@@ -498,11 +508,26 @@ export class Serverless {
     const J = this.jobs;
     const flat = this.streams.get(slot) as { chunks: StreamChunk[]; atUs: number[] } | undefined;
     if (flat === undefined) return false;
+    // Outside code is bounded like a plan: all of one job's stream and output within maxOutputBytes.
+    const bytes = (this.externalBytes.get(ticket) ?? 0) + jsonSizeAtMost(output, this.maxOutputBytes + 1);
+    if (bytes > this.maxOutputBytes) return false;
+    this.externalBytes.set(ticket, bytes);
     const at = this.engine.now - J.startedAt[slot];
     for (const piece of splitStreamOutput(output)) {
       flat.chunks.push({ output: piece });
       flat.atUs.push(at);
     }
+    return true;
+  }
+
+  /**
+   * A progress update of a running external job (the official worker's `progress_update`): its
+   * status shows it as `output` while it runs. False for a stale ticket or an update over 64 KiB.
+   */
+  externalProgress(ticket: number, output: unknown): boolean {
+    const slot = this.externalSlots.get(ticket);
+    if (slot === undefined || jsonSizeAtMost(output, MAX_PROGRESS_BYTES + 1) > MAX_PROGRESS_BYTES) return false;
+    this.jobs.results[slot] = output;
     return true;
   }
 
@@ -512,21 +537,71 @@ export class Serverless {
     if (slot === undefined) return false;
     this.externalSlots.delete(ticket);
     this.externalTickets.delete(slot);
+    const streamed = this.externalBytes.get(ticket) ?? 0;
+    this.externalBytes.delete(ticket);
     const J = this.jobs;
     const now = this.engine.now;
     const e = this.endpoints[J.endpoint[slot]];
     const w = this.workers[J.worker[slot]];
     this.engine.cancel(J.handle[slot]);
-    if (result.ok) {
+    // Kept like a plan's result: within maxOutputBytes (stream included) and the results budget.
+    const size = streamed + (result.ok ? jsonSizeAtMost(result.output, this.maxOutputBytes + 1) : result.error.length + 2);
+    const refused = this.admitOutput(slot, size);
+    const ok = result.ok && refused === undefined;
+    if (ok) {
       J.results[slot] = result.output;
     } else {
-      J.results[slot] = result.error;
+      J.results[slot] = refused ?? (result as { error: string }).error;
       J.flags[slot] |= F_PLAN_FAILS;
     }
-    this.finalize(e, slot, result.ok ? COMPLETED : FAILED, now, "finish");
+    this.finalize(e, slot, ok ? COMPLETED : FAILED, now, "finish");
     this.releaseWorker(e, w, now);
     this.notify(slot, now);
     return true;
+  }
+
+  /**
+   * Pull mode (an executor with `pull: true`): a worker process outside the model takes up to
+   * `max` queued jobs (normal before low priority, oldest first); each moves to IN_PROGRESS now
+   * on a model worker named `workerId` that exists while the job runs, and the executor's `start`
+   * is called for it before this returns. Returns the tickets started, in order; none when the
+   * endpoint is unknown, deleted or not in pull mode.
+   */
+  externalTake(endpointId: string, workerId: string, max: number): number[] {
+    const index = this.endpointByKey.get(endpointId);
+    if (index === undefined) return [];
+    const e = this.endpoints[index];
+    if (e.deleted || e.executor?.pull !== true) return [];
+    const now = this.engine.now;
+    const tickets: number[] = [];
+    while (tickets.length < max && e.queued + e.lowQueued > 0) {
+      const slot = this.dequeue(e, now);
+      if (slot < 0) break;
+      const w = this.externalWorker(e, workerId);
+      this.start(e, w, slot, now);
+      tickets.push(this.externalTickets.get(slot) as number);
+    }
+    return tickets;
+  }
+
+  /** Jobs waiting in an endpoint's queue (live entries), or 0 for an unknown id. */
+  queuedCount(endpointId: string): number {
+    const index = this.endpointByKey.get(endpointId);
+    return index === undefined ? 0 : this.endpoints[index].counts[IN_QUEUE];
+  }
+
+  /** A model worker standing for one job of an outside worker process: no GPUs, no cold start, gone when the job ends. */
+  private externalWorker(e: EndpointState, workerId: string): Worker {
+    const w = this.allocWorker(e);
+    w.id = workerId;
+    w.lease = undefined;
+    if (!this.externalNameIndex.has(workerId) && this.externalNames.length < MAX_EXTERNAL_NAMES) {
+      this.externalNameIndex.set(workerId, this.externalNames.length);
+      this.externalNames.push(workerId);
+    }
+    w.state = W_IDLE;
+    e.workerCounts[W_IDLE]++;
+    return w;
   }
 
   /** Running external executions (for tests and invariants). */
@@ -610,6 +685,25 @@ export class Serverless {
       if (state === IN_QUEUE && J.expiry[slot] <= now) continue;
       fn(state === IN_PROGRESS, J.enqueuedAt[slot]);
     }
+  }
+
+  /** An endpoint's workers that are not stopped, by index, without access checks (the REST workers list). */
+  workersOf(endpoint: number): WorkerView[] {
+    const names = ["THROTTLED", "INITIALIZING", "IDLE", "RUNNING"] as const;
+    const out: WorkerView[] = [];
+    for (const i of this.endpoints[endpoint].workers) {
+      const w = this.workers[i];
+      if (w.state === W_STOPPED) continue;
+      out.push({
+        id: this.workerIdOfWorker(w),
+        status: names[w.state]!,
+        gpuTypeId: w.lease?.gpuTypeId ?? null,
+        gpuCount: w.lease?.count ?? 0,
+        dataCenterId: w.lease?.dataCenterId ?? null,
+        jobId: w.state === W_RUNNING ? this.idOf(w.job) : null,
+      });
+    }
+    return out;
   }
 
   /** Health of an endpoint by index, without access checks (for the platform and planners). */
@@ -853,6 +947,7 @@ export class Serverless {
     if (ticket === undefined) return;
     this.externalTickets.delete(slot);
     this.externalSlots.delete(ticket);
+    this.externalBytes.delete(ticket);
     this.endpoints[this.jobs.endpoint[slot]].executor?.stop(ticket);
   }
 
@@ -883,7 +978,11 @@ export class Serverless {
     e.counts[code]++;
     J.state[slot] = code;
     J.finishedAt[slot] = now;
-    if (from === IN_PROGRESS) J.worker[slot] = this.workers[J.worker[slot]].serial;
+    if (from === IN_PROGRESS) {
+      const w = this.workers[J.worker[slot]];
+      // An outside worker's name is kept (interned, as -2 - its index); a model worker's serial makes its id.
+      J.worker[slot] = w.lease === undefined && w.id !== undefined && this.externalNameIndex.has(w.id) ? -2 - (this.externalNameIndex.get(w.id) as number) : w.serial;
+    }
     const flags = J.flags[slot];
     if ((flags & F_STATUS_TTL) !== 0) {
       const at = J.statusTtlAt[slot];
@@ -1044,12 +1143,18 @@ export class Serverless {
     const max = this.maxOutputBytes;
     let size = jsonSizeAtMost(plan.output, max);
     if (plan.stream !== undefined) for (const s of plan.stream) if (size <= max) size += jsonSizeAtMost(s.output, max);
+    const refused = this.admitOutput(slot, size);
+    return refused === undefined ? plan : { kind: "fail", durationMs: plan.durationMs, error: refused };
+  }
+
+  /** Counts an output of `size` against the budget, or says why it cannot be kept. */
+  private admitOutput(slot: number, size: number): string | undefined {
     const refused = this.outputRefusal(size);
-    if (refused !== undefined) return { kind: "fail", durationMs: plan.durationMs, error: refused };
-    if (size < BUDGET_MIN_BYTES) return plan;
+    if (refused !== undefined) return refused;
+    if (size < BUDGET_MIN_BYTES) return undefined;
     this.retainedBytes += size;
     this.bigResults.set(slot, size);
-    return plan;
+    return undefined;
   }
 
   /** Why an output of `bytes` would not be kept now, or undefined when it would. */
@@ -1238,7 +1343,8 @@ export class Serverless {
 
   // ---------------------------------------------------------------- workers and scaling
 
-  private addWorker(e: EndpointState): void {
+  /** A fresh or recycled worker record, listed among the endpoint's workers; the caller sets its state. */
+  private allocWorker(e: EndpointState): Worker {
     let index = this.freeWorkers.pop();
     let w: Worker;
     if (index === undefined) {
@@ -1255,6 +1361,14 @@ export class Serverless {
       w.idleHandle = -1;
     }
     e.workers.push(index);
+    return w;
+  }
+
+  private addWorker(e: EndpointState): void {
+    // A pull-mode endpoint's workers are outside processes (see externalTake).
+    if (e.executor?.pull === true) return;
+    const w = this.allocWorker(e);
+    const index = w.index;
     w.state = W_THROTTLED;
     e.workerCounts[W_THROTTLED]++;
     const lease = this.pool.acquire(e.gpuRequest);
@@ -1302,6 +1416,12 @@ export class Serverless {
 
   /** A worker without a job (just booted, finished, or its job was cancelled) takes the next one or idles. */
   private releaseWorker(e: EndpointState, w: Worker, now: Micros): void {
+    if (e.executor?.pull === true) {
+      // An outside worker's job ended: its stand-in goes (the process asks for the next job itself).
+      w.job = -1;
+      this.stopWorker(e, w);
+      return;
+    }
     if (w.state === W_RUNNING) {
       e.workerCounts[W_RUNNING]--;
       e.workerCounts[W_IDLE]++;
@@ -1374,6 +1494,7 @@ export class Serverless {
   }
 
   private scale(e: EndpointState, now: Micros): void {
+    if (e.executor?.pull === true) return;
     const c = e.config;
     if (e.workers.length >= c.workersMax) return;
     if (c.scalerType === "RequestCount") {
@@ -1470,6 +1591,8 @@ export class Serverless {
     if (state === IN_QUEUE || state === IN_PROGRESS) view.input = J.inputs[slot];
     if (isFinalCode(state) && started >= 0) view.executionTime = Math.round((J.finishedAt[slot] - started) / US);
     if (state === COMPLETED) view.output = J.results[slot];
+    // An external job's latest progress update (see externalProgress).
+    if (state === IN_PROGRESS && J.results[slot] !== undefined && this.externalTickets.has(slot)) view.output = J.results[slot];
     if (state === FAILED) view.error = J.results[slot] as string;
     if (state === TIMED_OUT) {
       const timeout = (J.flags[slot] & F_EXPLICIT_TIMEOUT) === 0 ? this.endpoints[J.endpoint[slot]].timeoutUs : J.timeout[slot];
@@ -1486,7 +1609,8 @@ export class Serverless {
   private workerIdOf(slot: number): string {
     const J = this.jobs;
     if (J.state[slot] === IN_PROGRESS) return this.workerIdOfWorker(this.workers[J.worker[slot]]);
-    return formatWorkerId(J.worker[slot], this.workerSalt);
+    const worker = J.worker[slot];
+    return worker <= -2 ? this.externalNames[-2 - worker] : formatWorkerId(worker, this.workerSalt);
   }
 
   private idOf(slot: number): string {
@@ -1578,6 +1702,18 @@ export interface InspectedJob {
   /** Workers whose current job this is (1 exactly when IN_PROGRESS). */
   readonly workersRunningIt: number;
   readonly finishPending: boolean;
+}
+
+/** One worker as the REST workers list shows it. */
+export interface WorkerView {
+  readonly id: string;
+  readonly status: "THROTTLED" | "INITIALIZING" | "IDLE" | "RUNNING";
+  /** The GPUs it holds (none while throttled). */
+  readonly gpuTypeId: string | null;
+  readonly gpuCount: number;
+  readonly dataCenterId: string | null;
+  /** The job it runs, while RUNNING. */
+  readonly jobId: string | null;
 }
 
 export interface ServerlessInspection {

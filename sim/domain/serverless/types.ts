@@ -54,6 +54,11 @@ export interface ServerlessOptions {
  * only calls these functions, and the executor must not call back into the model from inside them.
  */
 export interface ExternalExecutor {
+  /**
+   * Pull mode: the model starts no workers for the endpoint; worker processes outside it take
+   * queued jobs with `Serverless.externalTake`, and `start` is called from inside that call.
+   */
+  readonly pull?: boolean;
   start(ticket: number, job: ExternalJob): void;
   stop(ticket: number): void;
 }

@@ -2,7 +2,7 @@
 // per-account resources and billing, by the route table's op names.
 import type { OperationTable } from "../../op-context.ts";
 import { billingEndpoints, billingPods } from "./billing.ts";
-import { listCpuFlavors } from "./catalog-cpus.ts";
+import { getCpuFlavor, listCpuFlavors } from "./catalog-cpus.ts";
 import { listDataCenters } from "./catalog-data-centers.ts";
 import { listGpuTypes } from "./catalog-gpus.ts";
 import { createPod } from "./create-pod.ts";
@@ -13,6 +13,7 @@ import { endpointOps, networkVolumeOps, registryOps, templateOps } from "./resou
 import { updatePod } from "./update-pod.ts";
 import { getGpuType } from "./catalog-gpu.ts";
 import * as w from "./resource-writes.ts";
+import { endpointWorkers, podLogs, workerLogs } from "./logs.ts";
 
 export const restOperations: OperationTable = {
   listPods,
@@ -22,6 +23,7 @@ export const restOperations: OperationTable = {
   deletePod,
   podAction,
   listCpuFlavors,
+  getCpuFlavor,
   listDataCenters,
   listGpuTypes,
   listNetworkVolumes: networkVolumeOps.list,
@@ -53,11 +55,20 @@ export const restOperations: OperationTable = {
   getServerlessEndpoint: endpointOps.get,
   updateServerlessEndpoint: w.updateEndpointOp,
   deleteServerlessEndpoint: w.deleteEndpointOp,
+  listVolumes: networkVolumeOps.list,
+  createVolume: w.createVolumeOp,
+  getVolume: networkVolumeOps.get,
+  updateVolume: w.updateNetworkVolumeOp,
+  deleteVolume: w.deleteNetworkVolumeOp,
   listRegistryCredentials: registryOps.list,
   createRegistryCredential: w.createRegistryOp,
   getRegistryCredential: registryOps.get,
   updateRegistryCredential: w.updateRegistryOp,
   deleteRegistryCredential: w.deleteRegistryOp,
+  podLogs,
+  listEndpointWorkers: endpointWorkers,
+  listServerlessWorkers: endpointWorkers,
+  workerLogs,
   getSshKeys: w.getSshKeysOp,
   putSshKeys: w.putSshKeysOp,
 };

@@ -59,6 +59,13 @@ export const CreateNetworkVolumeRequest = Type.Object(
 );
 export type CreateNetworkVolumeRequest = Static<typeof CreateNetworkVolumeRequest>;
 
+/** POST /v2/network-volumes, as the newest apps client writes it: the data center is `dataCenter`. */
+export const CreateVolumeRequest = Type.Object(
+  { name: Name, size: Type.Integer({ minimum: 1, maximum: 4000, description: "GB" }), dataCenter: Type.String({ minLength: 1 }) },
+  { $id: schemaId("CreateVolumeRequest"), additionalProperties: false },
+);
+export type CreateVolumeRequest = Static<typeof CreateVolumeRequest>;
+
 export const UpdateNetworkVolumeRequest = Type.Object(
   { name: Type.Optional(Name), size: Type.Optional(Type.Integer({ minimum: 1, maximum: 4000, description: "GB; may grow, never shrink" })) },
   { $id: schemaId("UpdateNetworkVolumeRequest"), additionalProperties: false, minProperties: 1 },
@@ -84,6 +91,7 @@ const EndpointGpu = Type.Object(
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 8, description: "GPUs per worker; default 1" })),
     excludedTypes: Type.Optional(Ids),
     allowedCudaVersions: Type.Optional(Type.Array(Type.String({ pattern: "^[0-9]+\\.[0-9]+$" }), { maxItems: 20 })),
+    minCudaVersion: Type.Optional(Type.String({ pattern: "^[0-9]+\\.[0-9]+$", description: "Accepted and ignored, as allowedCudaVersions" })),
   },
   { additionalProperties: false },
 );
@@ -115,18 +123,28 @@ const endpointFields = {
   networkVolumes: Type.Array(Type.String({ minLength: 1 }), { maxItems: 1, description: "At most one network volume" }),
   dataCenterIds: Ids,
   executionTimeoutMs: Type.Integer({ minimum: 5000, maximum: 604800000 }),
+  // The newest apps client's spellings: `timeout` for executionTimeoutMs, and the endpoint's own
+  // template given inline instead of templateId (made, changed and deleted with the endpoint).
+  timeout: Type.Integer({ minimum: 5000, maximum: 604800000, description: "Same as executionTimeoutMs" }),
+  image: templateFields.image,
+  args: templateFields.args,
+  disk: templateFields.disk,
+  ports: templateFields.ports,
+  env: templateFields.env,
+  registry: templateFields.registry,
 };
 
 export const CreateEndpointRequest = Type.Object(
-  Object.fromEntries(Object.entries(endpointFields).map(([k, v]) => [k, ["name", "templateId", "gpu"].includes(k) ? v : Type.Optional(v)])),
-  { $id: schemaId("CreateEndpointRequest"), additionalProperties: false, required: ["name", "templateId", "gpu"] },
+  Object.fromEntries(Object.entries(endpointFields).map(([k, v]) => [k, ["name", "gpu"].includes(k) ? v : Type.Optional(v)])),
+  { $id: schemaId("CreateEndpointRequest"), additionalProperties: false, required: ["name", "gpu"], anyOf: [{ required: ["templateId"] }, { required: ["image"] }] },
 );
 export interface CreateEndpointRequest {
-  name: string; templateId: string; type?: "QUEUE";
-  gpu: { pools: string[]; count?: number; excludedTypes?: string[]; allowedCudaVersions?: string[] };
+  name: string; templateId?: string; type?: "QUEUE";
+  gpu: { pools: string[]; count?: number; excludedTypes?: string[]; allowedCudaVersions?: string[]; minCudaVersion?: string };
   workers?: { min?: number; max?: number; idleTimeout?: number };
   scaling?: { type: "QUEUE_DELAY" | "REQUEST_COUNT"; queueDelay?: number; requestCount?: number };
-  flashboot?: "OFF" | "FLASHBOOT"; networkVolumes?: string[]; dataCenterIds?: string[]; executionTimeoutMs?: number;
+  flashboot?: "OFF" | "FLASHBOOT"; networkVolumes?: string[]; dataCenterIds?: string[]; executionTimeoutMs?: number; timeout?: number;
+  image?: string; args?: string; disk?: number; ports?: string[]; env?: Record<string, string>; registry?: string | null;
 }
 
 export const UpdateEndpointRequest = Type.Object(
@@ -142,7 +160,7 @@ export const SshKeys = Type.Object(
 export type SshKeys = Static<typeof SshKeys>;
 
 export const resourceRequestSchemas: readonly TSchema[] = [
-  CreateTemplateRequest, UpdateTemplateRequest, CreateNetworkVolumeRequest, UpdateNetworkVolumeRequest,
+  CreateTemplateRequest, UpdateTemplateRequest, CreateNetworkVolumeRequest, CreateVolumeRequest, UpdateNetworkVolumeRequest,
   CreateRegistryRequest, UpdateRegistryRequest, CreateEndpointRequest, UpdateEndpointRequest, SshKeys,
 ];
 

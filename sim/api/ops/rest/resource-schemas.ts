@@ -97,6 +97,20 @@ export type EndpointView = Static<typeof EndpointView>;
 export const EndpointList = Type.Object({ endpoints: Type.Array(Ref(EndpointView)) }, { $id: schemaId("EndpointList") });
 export type EndpointList = Static<typeof EndpointList>;
 
+export const WorkerViewSchema = Type.Object(
+  {
+    id: Type.String({ minLength: 1 }),
+    status: Type.Union([Type.Literal("THROTTLED"), Type.Literal("INITIALIZING"), Type.Literal("IDLE"), Type.Literal("RUNNING")]),
+    gpuTypeId: Nullable(Type.String()),
+    gpuCount: Type.Integer({ minimum: 0 }),
+    dataCenterId: Nullable(Type.String()),
+    jobId: Nullable(Type.String({ description: "The job it runs, while RUNNING" })),
+  },
+  { $id: schemaId("Worker") },
+);
+export const WorkerList = Type.Object({ workers: Type.Array(Ref(WorkerViewSchema)) }, { $id: schemaId("WorkerList") });
+export type WorkerList = Static<typeof WorkerList>;
+
 /** What a billing answer says of itself: a rate at one instant, not a history. */
 const BillingMetadata = Type.Object({
   asOf: Type.String({ format: "date-time" }),
@@ -151,7 +165,7 @@ export type EndpointBilling = Static<typeof EndpointBilling>;
 /** Every named schema of this file, entries before the lists that refer to them. */
 export const restResourceSchemas: readonly TSchema[] = [
   NetworkVolumeView, NetworkVolumeList, TemplateView, TemplateList, RegistryView, RegistryList, EndpointView, EndpointList,
-  PodBillingRecord, PodBilling, EndpointBillingRecord, EndpointBilling,
+  WorkerViewSchema, WorkerList, PodBillingRecord, PodBilling, EndpointBillingRecord, EndpointBilling,
 ];
 
 /** The answer schema of each read operation of this folder, by op name (for the OpenAPI document). */
@@ -166,4 +180,6 @@ export const REST_RESOURCE_RESPONSES: Readonly<Record<string, string>> = {
   getEndpoint: "Endpoint",
   billingPods: "PodBilling",
   billingEndpoints: "EndpointBilling",
+  listEndpointWorkers: "WorkerList",
+  listServerlessWorkers: "WorkerList",
 };

@@ -9,8 +9,8 @@
  */
 import type { Platform } from "../../../domain/platform.ts";
 import {
-  ENDPOINT_DEFAULTS, TEMPLATE_DEFAULTS, createEndpoint, createNetworkVolume, createRegistry, createTemplate, deleteEndpoint,
-  deleteNetworkVolume, deleteRegistry, deleteTemplate, updateEndpoint, updateNetworkVolume, updateRegistry, updateTemplate,
+  TEMPLATE_DEFAULTS, createNetworkVolume, createRegistry, createTemplate, deleteEndpoint,
+  deleteNetworkVolume, deleteRegistry, deleteTemplate, saveEndpointWithTemplate, updateNetworkVolume, updateRegistry, updateTemplate,
   type Done, type EndpointAnswer, type EndpointFields, type TemplateFields,
 } from "../../../domain/resources/index.ts";
 import { json } from "../../json-response.ts";
@@ -19,7 +19,7 @@ import { problem } from "../../problem.ts";
 import { respond } from "../../types.ts";
 import { sharedValidator } from "../../validate/shared-validator.ts";
 import type {
-  CreateEndpointRequest, CreateNetworkVolumeRequest, CreateRegistryRequest, CreateTemplateRequest, SshKeys, UpdateEndpointRequest,
+  CreateEndpointRequest, CreateNetworkVolumeRequest, CreateRegistryRequest, CreateTemplateRequest, CreateVolumeRequest, SshKeys, UpdateEndpointRequest,
   UpdateNetworkVolumeRequest, UpdateRegistryRequest, UpdateTemplateRequest,
 } from "./resource-request-schemas.ts";
 import { resourceRequestSchemas } from "./resource-request-schemas.ts";
@@ -106,6 +106,13 @@ export const createNetworkVolumeOp: Operation = (ctx) => {
   return answer(createNetworkVolume(ctx.platform, ctx.principal.accountId, b.value), 201, networkVolumeView);
 };
 
+export const createVolumeOp: Operation = (ctx) => {
+  const b = body<CreateVolumeRequest>(ctx, "CreateVolumeRequest", '{"name": "datasets", "size": 50, "dataCenter": "EU-RO-1"}');
+  if (!b.ok) return b.response;
+  const { name, size, dataCenter } = b.value;
+  return answer(createNetworkVolume(ctx.platform, ctx.principal.accountId, { name, size, dataCenterId: dataCenter }), 201, networkVolumeView);
+};
+
 export const updateNetworkVolumeOp: Operation = (ctx) => {
   const b = body<UpdateNetworkVolumeRequest>(ctx, "UpdateNetworkVolumeRequest", '{"name": "new-name"} or {"size": 100}');
   if (!b.ok) return b.response;
@@ -145,7 +152,7 @@ function endpointPatch(b: UpdateEndpointRequest): Partial<EndpointFields> {
     idleTimeoutS: b.workers?.idleTimeout,
     scalerType: scaling === undefined ? undefined : scaling.type === "QUEUE_DELAY" ? "QueueDelay" : "RequestCount",
     scalerValue,
-    executionTimeoutMs: b.executionTimeoutMs,
+    executionTimeoutMs: b.executionTimeoutMs ?? b.timeout,
     networkVolumeIds: b.networkVolumes,
     dataCenterIds: b.dataCenterIds,
     flashboot: b.flashboot,
@@ -154,17 +161,34 @@ function endpointPatch(b: UpdateEndpointRequest): Partial<EndpointFields> {
 
 const endpointAnswer = (a: EndpointAnswer) => endpointView(a.endpoint, a.extra);
 
+/** Fields that name the same thing twice, or a template twice; undefined when the body is consistent. */
+function endpointClash(b: UpdateEndpointRequest): string | undefined {
+  if (b.timeout !== undefined && b.executionTimeoutMs !== undefined && b.timeout !== b.executionTimeoutMs) return "timeout and executionTimeoutMs disagree; send one of them";
+  if (b.templateId !== undefined && inlineTemplate(b) !== undefined) return "send templateId or the template's own fields (image, args, disk, ports, env, registry), not both";
+  return undefined;
+}
+
+/** The endpoint's own template from inline fields (named after the endpoint when it is made), or undefined. */
+function inlineTemplate(b: UpdateEndpointRequest): Partial<TemplateFields> | undefined {
+  const { image, args, disk, ports, env, registry } = b;
+  if ([image, args, disk, ports, env, registry].every((v) => v === undefined)) return undefined;
+  return defined({ ...templatePatch({ image, args, disk, ports, env, registry }), ...(b.name !== undefined ? { name: `${b.name} (endpoint template)` } : {}) });
+}
+
 export const createEndpointOp: Operation = (ctx) => {
-  const b = body<CreateEndpointRequest>(ctx, "CreateEndpointRequest", '{"name": "my-endpoint", "templateId": "<id>", "gpu": {"pools": ["ADA_24"]}}');
+  const b = body<CreateEndpointRequest>(ctx, "CreateEndpointRequest", '{"name": "my-endpoint", "templateId": "<id>", "gpu": {"pools": ["ADA_24"]}} (or "image" instead of "templateId")');
   if (!b.ok) return b.response;
-  const fields = { ...ENDPOINT_DEFAULTS, ...defined(endpointPatch(b.value)) } as EndpointFields;
-  return answer(createEndpoint(ctx.platform, ctx.principal.accountId, fields), 201, endpointAnswer);
+  const clash = endpointClash(b.value);
+  if (clash) return respond(problem(400, sentence(clash)));
+  return answer(saveEndpointWithTemplate(ctx.platform, ctx.principal.accountId, undefined, defined(endpointPatch(b.value)), inlineTemplate(b.value)), 201, endpointAnswer);
 };
 
 export const updateEndpointOp: Operation = (ctx) => {
   const b = body<UpdateEndpointRequest>(ctx, "UpdateEndpointRequest", 'the fields to change, e.g. {"templateId": "<id>"} or {"workers": {"max": 5}}');
   if (!b.ok) return b.response;
-  return answer(updateEndpoint(ctx.platform, ctx.principal.accountId, id(ctx), defined(endpointPatch(b.value))), 200, endpointAnswer);
+  const clash = endpointClash(b.value);
+  if (clash) return respond(problem(400, sentence(clash)));
+  return answer(saveEndpointWithTemplate(ctx.platform, ctx.principal.accountId, id(ctx), defined(endpointPatch(b.value)), inlineTemplate(b.value)), 200, endpointAnswer);
 };
 
 /** Jobs in flight are cancelled (Serverless.removeEndpoint); the answer says how many. */

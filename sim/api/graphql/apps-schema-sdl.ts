@@ -1,0 +1,93 @@
+/**
+ * The schema's part for the newest official Python client's apps ("Flash") surface, as SDL
+ * extensions: secrets, flash apps with environments and builds, artifact uploads, browser-login
+ * requests, CPU flavors with their per-data-center stock, and the endpoint input's nested
+ * template and CPU instance ids. Names and input shapes are those the client's documents
+ * (runpod/api/queries/apps.py, mutations/apps.py) declare in their variables.
+ */
+export const appsSchemaSdl = /* GraphQL */ `
+"Any JSON value (a build's manifest)."
+scalar JSON
+
+type Secret { id: ID! name: String description: String createdAt: String }
+
+type FlashBuild { id: String! createdAt: String manifest: JSON }
+
+"""
+An app's environment. state: PENDING until a build is deployed to it, then HEALTHY. endpoints:
+always empty (the emulator does not start a manifest's resources); networkVolumes likewise.
+"""
+type FlashEnvironment {
+  id: String!
+  name: String
+  state: String
+  activeBuildId: String
+  createdAt: String
+  endpoints: [Endpoint!]!
+  networkVolumes: [NetworkVolume!]!
+}
+
+type FlashApp { id: String! name: String createdAt: String flashEnvironments: [FlashEnvironment!]! flashBuilds: [FlashBuild!]! }
+
+"A browser-login request. status: PENDING until it expires (EXPIRED): no browser can approve it here; apiKey is always null."
+type FlashAuthRequest { id: String! status: String expiresAt: String apiKey: String }
+
+"""
+Where to put a build's tarball: uploadUrl takes one PUT of exactly tarballSize bytes while the
+upload is open (the emulator keeps its size and SHA-256, not its bytes); objectKey then
+finalizes into a build. uploadUrl is null only when the request named no Host.
+"""
+type FlashArtifactUpload { uploadUrl: String objectKey: String! expiresAt: String }
+
+type CpuSpecifics { stockStatus: String instanceId: String dataCenterId: String }
+type CpuFlavor { id: String! displayName: String groupName: String ramMultiplier: Int minVcpu: Int maxVcpu: Int specifics(input: SpecificsInput): CpuSpecifics }
+
+input CpuFlavorInput {
+  id: String
+  "Serverless (true) or pod (false) stock; accepted and ignored: pods and workers share one stock in the model."
+  isSls: Boolean
+}
+input SpecificsInput { dataCenterId: String instanceId: String isSls: Boolean }
+
+extend input GpuLowestPriceInput { includeAiApi: Boolean }
+
+extend type Endpoint { instanceIds: [String] }
+
+extend input EndpointInput {
+  "CPU instance ids (cpu3c-2-4 ...): refused, the model's serverless workers are GPU workers."
+  instanceIds: [String]
+  "A template made for (or, on update, changed with) this endpoint, deleted with it."
+  template: SaveTemplateInput
+}
+
+extend type User { secrets: [Secret!]! flashApps: [FlashApp!]! }
+
+input SecretCreateInput { name: String! value: String! description: String }
+input CreateFlashAppInput { name: String! }
+input CreateFlashEnvironmentInput { flashAppId: String! name: String! }
+input FlashEnvironmentByNameInput { flashAppId: String! name: String! }
+input PrepareFlashArtifactUploadInput { flashAppId: String! tarballSize: Int! }
+input FinalizeFlashArtifactUploadInput { flashAppId: String! objectKey: String! manifest: JSON! }
+input DeployBuildToEnvironmentInput { flashEnvironmentId: String! flashBuildId: String! }
+
+extend type Query {
+  cpuFlavors(input: CpuFlavorInput): [CpuFlavor!]!
+  "Errors with a message containing 'not found' when you have no app of that name (the client reads it so)."
+  flashAppByName(flashAppName: String!): FlashApp
+  flashEnvironmentByName(input: FlashEnvironmentByNameInput!): FlashEnvironment
+  flashAuthRequestStatus(flashAuthRequestId: String!): FlashAuthRequest
+}
+
+extend type Mutation {
+  secretCreate(input: SecretCreateInput!): Secret
+  secretDelete(id: ID!): Boolean
+  createFlashApp(input: CreateFlashAppInput!): FlashApp
+  deleteFlashApp(flashAppId: String!): Boolean
+  createFlashEnvironment(input: CreateFlashEnvironmentInput!): FlashEnvironment
+  deleteFlashEnvironment(flashEnvironmentId: String!): Boolean
+  createFlashAuthRequest: FlashAuthRequest
+  prepareFlashArtifactUpload(input: PrepareFlashArtifactUploadInput!): FlashArtifactUpload
+  finalizeFlashArtifactUpload(input: FinalizeFlashArtifactUploadInput!): FlashBuild
+  deployBuildToEnvironment(input: DeployBuildToEnvironmentInput!): FlashEnvironment
+}
+`;
