@@ -38,6 +38,19 @@ t.test("a pod on a network volume is judged however few runs the lifecycle model
   }
 });
 
+t.test("the rules on globally networked pods are judged at one run, whatever the draws", async (t) => {
+  const target = await startTarget();
+  t.teardown(() => target.close());
+  const rules = ["pods.global-networking-enabled-derived", "pods.global-networking-dns-form"];
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    const report = await runChecks(target, rules, "lenient", 1, seed);
+    for (const id of rules) {
+      const r = report.rules.find((x) => x.id === id);
+      t.equal(r?.status, "pass", `seed ${seed}: ${id} judged and passed`, { reason: r?.reason });
+    }
+  }
+});
+
 t.test("... also when the target has no capacity for the first two pods on a volume", async (t) => {
   let refused = 0;
   const target = await startTarget({

@@ -261,3 +261,16 @@ export function lifecycleCommands(o: CommandOptions): fc.Arbitrary<Iterable<Comm
   const arbs = [fc.oneof(...weighted)];
   return fc.commands(arbs, { maxCommands: o.maxCommands, size: "max" });
 }
+
+/**
+ * A run whose first pod asks for global networking on an NVIDIA GPU in a data center that offers
+ * it, or undefined when the catalog has no such pair: the rules on globally networked pods
+ * (their address, their internal DNS name) would otherwise be judged by chance.
+ */
+export function globalFirstRunArb(o: CommandOptions): fc.Arbitrary<LifecycleRun> | undefined {
+  if (!o.catalog.gpuTypes.some((g) => isNvidia(g)) || !o.catalog.dataCenters.some((d) => d.globalNetwork)) return undefined;
+  const global = createBodyArb(o.catalog, true)
+    .filter((b) => b.globalNetworking === true)
+    .map(({ cloud: _cloud, ...b }) => b);
+  return fc.record({ first: global.map((b): Command | undefined => new CreatePod(b)), commands: lifecycleCommands(o) });
+}

@@ -15,7 +15,7 @@ import fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import { missingFact } from "../../target-facts/index.ts";
 import { advance } from "../support/time.ts";
-import { lifecycleRunArb, volumeFirstRunArb, type LifecycleRun } from "./lifecycle-commands.ts";
+import { globalFirstRunArb, lifecycleRunArb, volumeFirstRunArb, type LifecycleRun } from "./lifecycle-commands.ts";
 import { scaledRuns } from "./lifecycle-property.ts";
 import type { CommandKind, InvariantChecker } from "./lifecycle-observation.ts";
 import { LifecycleSession, LifecycleViolation, REAL_WAIT_CAP_MS, type LifecycleEnv, type RuleChecker } from "./lifecycle-session.ts";
@@ -27,8 +27,8 @@ import { REALTIME_PROPERTY_LIMIT_MS } from "../../check-context.ts";
 export const MODEL_RUNS = 40;
 export const MODEL_MAX_COMMANDS = 12;
 export const REALTIME_MAX_COMMANDS = 24;
-/** Runs at most whose first pod mounts a network volume, when the draws left such pods unseen. */
-const VOLUME_RUNS = 3;
+/** Runs at most whose first pod mounts a network volume (or asks for global networking), when the draws left such pods unseen. */
+const FOCUSED_RUNS = 3;
 /** The longest virtual time step (the control API); the spec names no timing, so steps vary widely. */
 const MAX_VIRTUAL_STEP_MS = 120_000;
 /**
@@ -103,17 +103,22 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
     }
   });
   let details = await fc.check(property(runs), { ...ctx.fc, numRuns: scaledRuns(ctx, MODEL_RUNS) });
-  // A rule about pods on a network volume left unjudged by the draws (a pod mounts one in about
-  // one create of four, and a real-time target leaves time for few runs): up to three more runs,
-  // each first creating a pod on a volume (a target may have no capacity for one body), until
-  // one is placed; seeded as the rule is, so a replay draws them again. The first check's runs
-  // are as they were; these shrink as they do.
-  const volumeFirst = volumeFirstRunArb(options);
-  const unjudged = () => rules.some((rc) => rc.checker.volumePods && rc.applicable === 0 && rc.violation === undefined);
-  if (volumeFirst && fatal === undefined && !details.failed && unjudged() && Date.now() < ctx.deadline) {
-    ctx.log("the pod lifecycle: runs whose first pod mounts a network volume");
+  // A rule about pods on a network volume, or about globally networked pods, left unjudged by the
+  // draws (a pod mounts a volume in about one create of four, and global networking needs an
+  // NVIDIA GPU in a data center that offers it; a real-time target leaves time for few runs): up
+  // to three more runs each, each first creating such a pod (a target may have no capacity for
+  // one body), until one is placed; seeded as the rule is, so a replay draws them again. The
+  // first check's runs are as they were; these shrink as they do.
+  const focused = [
+    { arb: volumeFirstRunArb(options), flag: "volumePods", what: "mounts a network volume" },
+    { arb: globalFirstRunArb(options), flag: "globalPods", what: "asks for global networking" },
+  ] as const;
+  for (const { arb, flag, what } of focused) {
+    const unjudged = () => rules.some((rc) => rc.checker[flag] === true && rc.applicable === 0 && rc.violation === undefined);
+    if (arb === undefined || fatal !== undefined || details.failed || !unjudged() || Date.now() >= ctx.deadline) continue;
+    ctx.log(`the pod lifecycle: runs whose first pod ${what}`);
     const limit = Math.max(1, Math.min(ctx.controlApi ? 60_000 : REALTIME_PROPERTY_LIMIT_MS, ctx.deadline - Date.now()));
-    const extra = await fc.check(property(volumeFirst, () => !unjudged()), { seed: ctx.seed, numRuns: VOLUME_RUNS, plugins: [fc.interruptAfterTimeLimit(limit)] });
+    const extra = await fc.check(property(arb, () => !unjudged()), { seed: ctx.seed, numRuns: FOCUSED_RUNS, plugins: [fc.interruptAfterTimeLimit(limit)] });
     // Cut short by its bound before the run ended: what it observed counts, it gives no verdict.
     if (!(extra.failed && extra.interrupted && !(extra.errorInstance instanceof LifecycleViolation))) details = extra;
   }
