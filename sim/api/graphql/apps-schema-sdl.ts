@@ -54,7 +54,7 @@ extend input GpuLowestPriceInput { includeAiApi: Boolean }
 extend type Endpoint { instanceIds: [String] }
 
 extend input EndpointInput {
-  "CPU instance ids (cpu3c-2-4 ...): refused, the model's serverless workers are GPU workers."
+  "CPU instance ids (cpu3c-2-4 ...), in order of preference: a CPU endpoint, whose workers take CPU stock and no GPUs (leave gpuIds out)."
   instanceIds: [String]
   "A template made for (or, on update, changed with) this endpoint, deleted with it."
   template: SaveTemplateInput

@@ -16,6 +16,8 @@ import { RESERVED_ENDPOINT_IDS } from "../../catalog/index.ts";
 import { shortId, uniqueId } from "../ids.ts";
 import { AppStore } from "./apps.ts";
 
+export type EndpointType = "QUEUE" | "LOAD_BALANCER";
+
 /** What the clients read of an endpoint beyond the model's configuration. */
 export interface EndpointExtra {
   readonly templateId: string | null;
@@ -24,6 +26,8 @@ export interface EndpointExtra {
   /** The GPU selection as the client sent it (pools, type ids, exclusions), comma-separated. */
   readonly gpuIds: string;
   readonly flashboot: "OFF" | "FLASHBOOT";
+  /** QUEUE: jobs through /v2/{id}/run…; LOAD_BALANCER: HTTP routes on its workers, no job queue (fixed at creation). */
+  readonly type: EndpointType;
   readonly createdAt: string;
   /** Raised by every change. */
   readonly version: number;

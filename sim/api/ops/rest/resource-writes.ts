@@ -156,6 +156,8 @@ function endpointPatch(b: UpdateEndpointRequest): Partial<EndpointFields> {
     networkVolumeIds: b.networkVolumes,
     dataCenterIds: b.dataCenterIds,
     flashboot: b.flashboot,
+    type: b.type,
+    cpu: b.cpu?.map((c) => ({ flavorId: c.id, vcpuCount: c.vcpuCount })),
   };
 }
 
