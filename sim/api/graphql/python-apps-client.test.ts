@@ -4,7 +4,7 @@
 // with a nested template, GPU and CPU stock in one data center, task pods, volumes, registry
 // credentials and the browser-login request. Answers are checked against what the client reads.
 import t from "tap";
-import { minutes } from "../../core/index.ts";
+import { minutes, seconds } from "../../core/index.ts";
 import * as D from "./python-apps-documents.ts";
 import { ALPHA, ALPHA_READ, BETA, RTX4090, gql, newPlatform } from "./test-support.ts";
 import type { Platform } from "../../domain/platform.ts";
@@ -229,14 +229,24 @@ t.test("list/create network volumes, list/create/delete registry auths with vari
   t.notOk((execute(platform, ALPHA, D.QUERY_REGISTRY_AUTHS).myself.containerRegistryCreds as any[]).some((r) => r.id === reg.id));
 });
 
-t.test("create_auth_request and get_auth_request_status: pending, then expired (no browser approves here)", async (t) => {
+t.test("create_auth_request and get_auth_request_status: pending, approved after 3 s (the key, once), then consumed; unread ones expire", async (t) => {
   const platform = newPlatform();
   const req = execute(platform, ALPHA, D.MUTATION_CREATE_FLASH_AUTH_REQUEST).createFlashAuthRequest;
   t.same(Object.keys(req), ["id", "status", "expiresAt"]);
   t.equal(req.status, "PENDING");
   t.same(execute(platform, ALPHA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: req.id }).flashAuthRequestStatus, { ...req, apiKey: null });
+  platform.advanceTo(platform.now + seconds(3));
+  // browser_login returns the key when status is APPROVED (or CONSUMED) and apiKey is set.
+  t.same(execute(platform, ALPHA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: req.id }).flashAuthRequestStatus, { ...req, status: "APPROVED", apiKey: "cpsim_alpha_full_7f3a9c2e41b6d805" });
+  t.same(execute(platform, ALPHA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: req.id }).flashAuthRequestStatus, { ...req, status: "CONSUMED", apiKey: null }, "the key is handed out once");
+  // A request made with beta's key is approved for beta.
+  const betaReq = execute(platform, BETA, D.MUTATION_CREATE_FLASH_AUTH_REQUEST).createFlashAuthRequest;
+  platform.advanceTo(platform.now + seconds(3));
+  t.match(execute(platform, BETA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: betaReq.id }).flashAuthRequestStatus, { status: "APPROVED", apiKey: "cpsim_beta_full_91d4e6a2c7b3f058" });
+  // Nobody polls: ten minutes later it has expired.
+  const late = execute(platform, ALPHA, D.MUTATION_CREATE_FLASH_AUTH_REQUEST).createFlashAuthRequest;
   platform.advanceTo(platform.now + minutes(11));
-  t.match(execute(platform, ALPHA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: req.id }).flashAuthRequestStatus, { status: "EXPIRED", apiKey: null });
+  t.match(execute(platform, ALPHA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: late.id }).flashAuthRequestStatus, { status: "EXPIRED", apiKey: null });
   t.throws(() => execute(platform, ALPHA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: "nope" }), /not found/);
 });
 
