@@ -15,6 +15,7 @@ import type { Catalog, Endpoint, NetworkVolume, Registry, Template } from "../..
 import { RESERVED_ENDPOINT_IDS } from "../../catalog/index.ts";
 import { shortId, uniqueId } from "../ids.ts";
 import { AppStore } from "./apps.ts";
+import { SandboxStore } from "./sandboxes.ts";
 
 export type EndpointType = "QUEUE" | "LOAD_BALANCER";
 
@@ -54,6 +55,8 @@ export class Resources {
   private view: Catalog | undefined;
   /** Secrets, flash apps, environments and builds (the newest Python client's apps surface). */
   readonly apps: AppStore;
+  /** CPU sandboxes (`/v2/sandboxes`). */
+  readonly sandboxes: SandboxStore;
 
   constructor(
     private readonly base: Catalog,
@@ -69,6 +72,7 @@ export class Resources {
     };
     this.ids = { templates: rng.fork("templates"), networkVolumes: rng.fork("network-volumes"), registries: rng.fork("registries"), endpoints: rng.fork("endpoints") };
     this.apps = new AppStore(rng.fork("apps"));
+    this.sandboxes = new SandboxStore(rng.fork("sandboxes"));
   }
 
   /** The catalog with the current templates, volumes, registries and endpoints (rebuilt after a change). */
