@@ -136,6 +136,8 @@ t.test("save_endpoint over REST with cpu (a CPU endpoint) and type LOAD_BALANCER
   await advance(60_000);
   const workers = (await rest("GET", `/v2/serverless/${id}/workers`)).body.workers as { gpuTypeId: string; gpuCount: number; status: string }[];
   t.match(workers, [{ gpuTypeId: "cpu3c-2-4", gpuCount: 0, status: "IDLE" }], "a standing CPU worker");
+  const bill = ((await rest("GET", "/v2/billing/endpoints")).body.records as { endpointId: string }[]).find((r) => r.endpointId === id);
+  t.same(bill, { endpointId: id, name: "cpu-worker", gpuTypeId: "cpu3c-2-4", gpuCount: 0, billedWorkers: 1, pricePerGpuHour: 0, costPerHour: 0.06 }, "billed at 2 vCPUs of cpu3c");
   // save_endpoint adopting it: the client keeps REST because current["cpu"] is non-empty.
   const current = await rest("GET", `/v2/serverless/${id}`);
   t.ok(current.body.cpu.length > 0);

@@ -147,8 +147,8 @@ export const EndpointBillingRecord = Type.Object(
   {
     endpointId: Type.String({ minLength: 1 }),
     name: Type.String(),
-    gpuTypeId: Type.String({ description: "The endpoint's first (preferred) GPU type, whose price the rate uses" }),
-    gpuCount: Type.Integer({ minimum: 1 }),
+    gpuTypeId: Type.String({ description: "The endpoint's first (preferred) GPU type, whose price the rate uses; for a CPU endpoint its first CPU instance id (cpu3c-2-4)" }),
+    gpuCount: Type.Integer({ minimum: 0, description: "0 for a CPU endpoint" }),
     billedWorkers: Type.Integer({ minimum: 0, description: "Workers holding GPUs: initializing, idle or running" }),
     pricePerGpuHour: Usd,
     costPerHour: Usd,
