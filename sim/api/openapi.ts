@@ -10,6 +10,7 @@ import { routes, type RouteDef } from "./routes.ts";
 import { REST_RESOURCE_RESPONSES, restResourceSchemas } from "./ops/rest/resource-schemas.ts";
 import { LOG_MAX_TAIL } from "./ops/rest/logs.ts";
 import { REST_RESOURCE_WRITES, resourceRequestSchemas } from "./ops/rest/resource-request-schemas.ts";
+import { SANDBOX_OP_SCHEMAS, sandboxSchemas } from "./ops/rest/sandbox-schemas.ts";
 
 interface OpSchemas {
   readonly request?: string;
@@ -41,6 +42,7 @@ const OP_SCHEMAS: Readonly<Record<string, OpSchemas>> = {
   graphqlGet: { responses: { 200: "GraphqlDataEnvelope" } },
   ...Object.fromEntries(Object.entries(REST_RESOURCE_RESPONSES).map(([op, name]) => [op, { responses: { 200: name } }])),
   ...REST_RESOURCE_WRITES,
+  ...SANDBOX_OP_SCHEMAS,
   // The same operations at the paths newer official clients call.
   listServerlessEndpoints: { responses: { 200: "EndpointList" } },
   createServerlessEndpoint: REST_RESOURCE_WRITES.createEndpoint!,
@@ -62,7 +64,7 @@ const OP_SCHEMAS: Readonly<Record<string, OpSchemas>> = {
 };
 
 /** The routes answering text/event-stream. */
-const LOG_OPS: ReadonlySet<string> = new Set(["podLogs", "workerLogs"]);
+const LOG_OPS: ReadonlySet<string> = new Set(["podLogs", "workerLogs", "sandboxLogs"]);
 
 const ERROR_STATUSES: Readonly<Record<string, readonly number[]>> = {
   bearer: [400, 401, 403, 404, 409, 413, 422, 429],
@@ -159,7 +161,7 @@ export interface OpenApiDocument {
 }
 
 /** Builds the document; `serverUrl` is the emulator's base URL when known. */
-export function openApiDocument(version: string, serverUrl?: string, schemas: readonly TSchema[] = [...allSchemas, ...restResourceSchemas, ...resourceRequestSchemas]): OpenApiDocument {
+export function openApiDocument(version: string, serverUrl?: string, schemas: readonly TSchema[] = [...allSchemas, ...restResourceSchemas, ...resourceRequestSchemas, ...sandboxSchemas]): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const path = r.pattern.replace(/:([A-Za-z]+)/g, "{$1}");

@@ -7,6 +7,7 @@
 import type { Platform } from "../domain/platform.ts";
 import { formatRateLimitHeaders, rateLimitDetail, type RateDecision } from "../domain/ratelimit/index.ts";
 import type { Authentication } from "../domain/accounts/index.ts";
+import { keylessGraphqlAllowed } from "./graphql/keyless-operations.ts";
 import { matchRoute, routes as defaultRoutes, type RouteDef } from "./routes.ts";
 import { problem } from "./problem.ts";
 import { json } from "./json-response.ts";
@@ -67,6 +68,11 @@ export class PlatformApi {
     }
 
     const auth = this.authenticate(route, request);
+    // Flash's browser login runs before the caller has a key: those two GraphQL fields alone may
+    // be sent without one (no account, so no rate-limit window; the open requests are bounded).
+    if (!auth.ok && auth.error === "missing" && route.auth === "graphql" && keylessGraphqlAllowed(request)) {
+      return operation({ platform: this.platform, request, params, principal: { accountId: "", access: "full" }, now });
+    }
     if (!auth.ok) {
       return respond(
         route.auth === "graphql"

@@ -25,7 +25,7 @@ export interface RouteDef {
   /** Whether the operation changes state (a read-only key gets 403). */
   readonly write: boolean;
   readonly bodyLimit: number;
-  readonly tag: "Pods" | "Catalog" | "Network Volumes" | "Templates" | "Registries" | "Billing" | "Serverless" | "Account" | "GraphQL" | "Meta";
+  readonly tag: "Pods" | "Catalog" | "Network Volumes" | "Templates" | "Registries" | "Billing" | "Serverless" | "Account" | "Sandboxes" | "GraphQL" | "Meta";
   readonly summary: string;
 }
 
@@ -107,6 +107,14 @@ export const routes: readonly RouteDef[] = [
   route("getCpuFlavor", "GET", "/v2/catalog/cpus/:id", "Catalog", "One CPU flavor with its price and stock"),
   route("billingPods", "GET", "/v2/billing/pods", "Billing", "Pod spend by hour"),
   route("billingEndpoints", "GET", "/v2/billing/endpoints", "Billing", "Endpoint spend by hour"),
+  route("listSandboxes", "GET", "/v2/sandboxes", "Sandboxes", "The account's CPU sandboxes (state, labels=key=value)"),
+  route("createSandbox", "POST", "/v2/sandboxes", "Sandboxes", "Create a CPU sandbox (its record and lifecycle; no container runs)"),
+  route("getSandbox", "GET", "/v2/sandboxes/:id", "Sandboxes", "One sandbox"),
+  route("updateSandbox", "PATCH", "/v2/sandboxes/:id", "Sandboxes", "Change a sandbox's idle timeout or maximum lifetime"),
+  route("deleteSandbox", "DELETE", "/v2/sandboxes/:id", "Sandboxes", "Terminate a sandbox (its record stays readable)"),
+  route("extendSandbox", "POST", "/v2/sandboxes/:id/extend", "Sandboxes", "Set a sandbox's total lifetime"),
+  route("execSandbox", "POST", "/v2/sandboxes/:id/exec", "Sandboxes", "Run a command: never run by the emulator (the answer says so)"),
+  route("sandboxLogs", "GET", "/v2/sandboxes/:id/logs", "Sandboxes", "A sandbox's log lines as Server-Sent Events (tail, since, source)"),
   route("openapi", "GET", "/openapi.json", "Meta", "This OpenAPI 3.1 document", { auth: "none" }),
   route("graphql", "POST", "/graphql", "GraphQL", "GraphQL queries and mutations", { auth: "graphql", write: false }),
   route("graphqlGet", "GET", "/graphql", "GraphQL", "GraphQL queries over GET", { auth: "graphql", write: false }),

@@ -23,4 +23,5 @@ export const RESERVED_ENDPOINT_IDS: readonly string[] = Object.freeze([
   "graphql",
   "openapi.json",
   "_sim",
+  "sandboxes",
 ]);

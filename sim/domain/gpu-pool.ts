@@ -15,6 +15,19 @@ export interface GpuRequest {
   readonly cloud?: CloudChoice;
   /** Preferred data centers; empty or absent = any. */
   readonly dataCenterIds?: readonly string[];
+  /**
+   * A CPU worker instead of GPUs (a CPU serverless endpoint): instance sizes in order of
+   * preference; the first with a CPU host in stock wins. Only a pool that holds CPU stock
+   * (workerPool) grants it; its lease names the instance in gpuTypeId, with count 0.
+   */
+  readonly cpu?: readonly CpuInstanceSize[];
+}
+
+/** One CPU instance size, as its id `cpu3c-2-4` reads: flavor, vCPUs, memory in GB. */
+export interface CpuInstanceSize {
+  readonly flavorId: string;
+  readonly vcpuCount: number;
+  readonly memoryInGb: number;
 }
 
 export interface GpuLease {

@@ -14,6 +14,7 @@ import { RateLimiter } from "./ratelimit/index.ts";
 import { KeyDirectory } from "./accounts/index.ts";
 import { DEFAULT_EPOCH_MS } from "./iso-time.ts";
 import { Resources } from "./resources/index.ts";
+import { workerPool } from "./worker-pool.ts";
 
 export interface PlatformOptions {
   readonly seed: number;
@@ -60,7 +61,7 @@ export class Platform {
       return v !== undefined && v.accountId === accountId ? v.dataCenterId : undefined;
     };
     this.pods = new PodRegistry(this.engine, this.catalog, rng.fork("pods"), { gpu: this.gpuStock, cpu: this.cpuStock, volumeDataCenter }, options.pods);
-    this.serverless = new Serverless(this.engine, this.catalog, rng.fork("serverless"), this.gpuStock, options.serverless);
+    this.serverless = new Serverless(this.engine, this.catalog, rng.fork("serverless"), workerPool(this.gpuStock, this.cpuStock), options.serverless);
     this.rateLimits = new RateLimiter(this.catalog.accounts);
     this.keys = new KeyDirectory(this.catalog.accounts);
   }

@@ -99,7 +99,7 @@ t.test("save_endpoint over REST: create with an inline template, adopt by id (GE
   // save_endpoint({"id", "template": {"imageName"}, "workersMax"}): GET the current record, then PATCH.
   const current = await rest("GET", `/v2/serverless/${id}`);
   t.match(current.body, { type: "QUEUE" });
-  t.notOk(current.body.cpu, "a GPU endpoint: the client keeps the REST path");
+  t.same(current.body.cpu, [], "a GPU endpoint (an empty cpu, falsy in Python): the client keeps the REST path");
   const patched = await rest("PATCH", `/v2/serverless/${id}`, { image: "python:3.12-slim", workers: { max: 5 } });
   t.equal(patched.status, 200, JSON.stringify(patched.body));
   t.equal(patched.body.templateId, made.body.templateId, "the same template, changed");
@@ -115,4 +115,54 @@ t.test("save_endpoint over REST: create with an inline template, adopt by id (GE
 
   t.equal((await rest("DELETE", `/v2/serverless/${id}`)).status, 204);
   t.notOk((await templates()).some((x) => x.id === made.body.templateId), "its template goes with it");
+});
+
+t.test("save_endpoint over REST with cpu (a CPU endpoint) and type LOAD_BALANCER (no job routes)", async (t) => {
+  const emu = await startEmulator({ clock: "manual", logger: false });
+  t.teardown(() => emu.close());
+  const rest = (method: string, path: string, body?: unknown) => call(emu.baseUrl, method, path, { headers, ...(body !== undefined ? { body } : {}) });
+  const advance = (ms: number) => call(emu.baseUrl, "POST", "/_sim/clock/advance", { headers, body: { ms } });
+
+  // _rest_endpoint_input of {"name", "template": {...}, "instanceIds": ["cpu3c-2-4"], "workersMin": 1, ...}:
+  // body["cpu"] = [_cpu_config(instance)] = [{"id": "cpu3c", "vcpuCount": 2}], and no "gpu".
+  const common = {
+    image: "python:3.11-slim", disk: 10, args: "", env: {}, ports: ["8000/http"],
+    workers: { min: 1, max: 2, idleTimeout: 5 }, scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+  };
+  const made = await rest("POST", "/v2/serverless", { ...common, name: "cpu-worker", type: "QUEUE", cpu: [{ id: "cpu3c", vcpuCount: 2 }] });
+  t.equal(made.status, 201, JSON.stringify(made.body));
+  t.match(made.body, { type: "QUEUE", cpu: [{ id: "cpu3c", vcpuCount: 2 }], gpu: null, gpuCount: 0, gpuTypeIds: [] });
+  const id = made.body.id as string;
+  await advance(60_000);
+  const workers = (await rest("GET", `/v2/serverless/${id}/workers`)).body.workers as { gpuTypeId: string; gpuCount: number; status: string }[];
+  t.match(workers, [{ gpuTypeId: "cpu3c-2-4", gpuCount: 0, status: "IDLE" }], "a standing CPU worker");
+  const bill = ((await rest("GET", "/v2/billing/endpoints")).body.records as { endpointId: string }[]).find((r) => r.endpointId === id);
+  t.same(bill, { endpointId: id, name: "cpu-worker", gpuTypeId: "cpu3c-2-4", gpuCount: 0, billedWorkers: 1, pricePerGpuHour: 0, costPerHour: 0.06 }, "billed at 2 vCPUs of cpu3c");
+  // save_endpoint adopting it: the client keeps REST because current["cpu"] is non-empty.
+  const current = await rest("GET", `/v2/serverless/${id}`);
+  t.ok(current.body.cpu.length > 0);
+  const patched = await rest("PATCH", `/v2/serverless/${id}`, { cpu: [{ id: "cpu3c", vcpuCount: 4 }] });
+  t.match(patched, { status: 200, body: { cpu: [{ id: "cpu3c", vcpuCount: 4 }] } });
+  const job = await call(emu.serverlessUrl, "POST", `/v2/${id}/run`, { headers, body: { input: { op: "echo" } } });
+  t.equal(job.status, 200);
+  await advance(60_000);
+  t.match(await call(emu.serverlessUrl, "GET", `/v2/${id}/status/${job.body.id}`, { headers }), { status: 200, body: { status: "COMPLETED" } }, "a CPU worker ran it");
+  t.equal((await rest("POST", "/v2/serverless", { ...common, name: "both", cpu: [{ id: "cpu3c", vcpuCount: 2 }], gpu: { pools: ["ADA_24"] } })).status, 400, "cpu and gpu together");
+  t.equal((await rest("POST", "/v2/serverless", { ...common, name: "odd", cpu: [{ id: "cpu3c", vcpuCount: 3 }] })).status, 400, "no such size");
+  t.equal((await rest("POST", "/v2/serverless", { ...common, name: "none" })).status, 400, "neither cpu nor gpu");
+
+  // A load-balanced endpoint: a record with its workers, but no job queue.
+  const lb = await rest("POST", "/v2/serverless", { ...common, name: "api", type: "LOAD_BALANCER", gpu: { pools: ["ADA_24"] }, workers: { min: 0, max: 2 } });
+  t.equal(lb.status, 201, JSON.stringify(lb.body));
+  t.match(lb.body, { type: "LOAD_BALANCER", cpu: [] });
+  const run = await call(emu.serverlessUrl, "POST", `/v2/${lb.body.id}/run`, { headers, body: { input: {} } });
+  t.equal(run.status, 404);
+  t.match(run.body.detail, /load-balanced: it has no job queue/);
+  t.match(await call(emu.serverlessUrl, "GET", `/v2/${lb.body.id}/health`, { headers }), { status: 200, body: { jobs: { inQueue: 0 } } });
+  const beta = { ...headers, authorization: "Bearer cpsim_beta_full_91d4e6a2c7b3f058" };
+  const foreign = await call(emu.serverlessUrl, "POST", `/v2/${lb.body.id}/run`, { headers: beta, body: { input: {} } });
+  t.equal(foreign.status, 404);
+  t.notMatch(foreign.body.detail, /load-balanced/, "another account learns nothing of it");
+  t.equal((await rest("PATCH", `/v2/serverless/${lb.body.id}`, { type: "QUEUE" })).status, 400, "the type is fixed at creation");
+  t.equal((await rest("DELETE", `/v2/serverless/${lb.body.id}`)).status, 204);
 });

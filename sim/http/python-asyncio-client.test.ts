@@ -8,7 +8,7 @@
 // application/json, so every answer's content type is checked too.
 import http from "node:http";
 import t from "tap";
-import { QUERY_SECRETS, MUTATION_CREATE_SECRET } from "../api/graphql/python-apps-documents.ts";
+import { QUERY_SECRETS, MUTATION_CREATE_SECRET, MUTATION_CREATE_FLASH_AUTH_REQUEST, QUERY_FLASH_AUTH_REQUEST_STATUS } from "../api/graphql/python-apps-documents.ts";
 import { startEmulator } from "./index.ts";
 
 const KEY = "cpsim_alpha_full_7f3a9c2e41b6d805";
@@ -144,4 +144,40 @@ t.test("run_graphql_query_async: POST /graphql with json={query, variables}", as
   // No key (allow_anonymous with none set): 401, which the client turns into AuthenticationError.
   const anonymous = await send(base, "POST", "graphql", headers(Buffer.byteLength(list)).filter(([k]) => k !== "Authorization"), list);
   t.equal(anonymous.status, 401);
+});
+
+t.test("browser_login without a key: create_auth_request and get_auth_request_status (anonymous=True) complete locally", async (t) => {
+  const emulator = await startEmulator({ clock: "manual", seed: 1, logger: false });
+  t.teardown(() => emulator.close());
+  const base = `${emulator.baseUrl}/`;
+  // run_graphql_query_async(anonymous=True): no Authorization header at all.
+  const headers = (length: number): Array<[string, string]> => [
+    ["Content-Type", "application/json"],
+    ["User-Agent", "RunPod-Python-SDK/1.8.0 (Linux 6.1; x86_64) Language/Python 3.11.9"],
+    ...AIOHTTP.filter(([k]) => k !== "User-Agent"),
+    ["Content-Length", String(length)],
+  ];
+  const post = (body: string) => send(base, "POST", "graphql", headers(Buffer.byteLength(body)), body);
+  const create = pyDumps({ query: MUTATION_CREATE_FLASH_AUTH_REQUEST });
+  const made = await post(create);
+  t.equal(made.status, 200);
+  t.match(made.json, { data: { createFlashAuthRequest: { id: String, status: "PENDING", expiresAt: String } } });
+  const id = made.json.data.createFlashAuthRequest.id as string;
+  const status = pyDumps({ query: QUERY_FLASH_AUTH_REQUEST_STATUS, variables: { flashAuthRequestId: id } });
+  t.match((await post(status)).json, { data: { flashAuthRequestStatus: { status: "PENDING", apiKey: null } } });
+  // The emulator approves it after 3 s of model time (here the manual clock moves it).
+  await send(base, "POST", "_sim/clock/advance", [["Content-Type", "application/json"], ["Content-Length", "12"]], '{"ms": 3000}');
+  const approved = await post(status);
+  t.same(approved.json, { data: { flashAuthRequestStatus: { id, status: "APPROVED", expiresAt: made.json.data.createFlashAuthRequest.expiresAt, apiKey: KEY } } }, "browser_login returns this key");
+  // The granted key works.
+  const list = pyDumps({ query: QUERY_SECRETS });
+  t.equal((await send(base, "POST", "graphql", [...headers(Buffer.byteLength(list)), ["Authorization", `Bearer ${approved.json.data.flashAuthRequestStatus.apiKey}`]], list)).status, 200);
+
+  // Nothing else runs without a key: another field, or one beside the login fields, still answers 401.
+  t.equal((await post(list)).status, 401);
+  const mixed = pyDumps({ query: "mutation { createFlashAuthRequest { id } secretCreate(input: {name: \"X\", value: \"v\"}) { id } }" });
+  t.equal((await post(mixed)).status, 401);
+  const viaFragment = pyDumps({ query: "query { ...F } fragment F on Query { flashAuthRequestStatus(flashAuthRequestId: \"x\") { id } myself { id } }" });
+  t.equal((await post(viaFragment)).status, 401);
+  t.equal((await post(pyDumps({ query: "{ flashAuthRequestStatus(" }))).status, 401, "a keyless document that does not parse: 401 as before");
 });

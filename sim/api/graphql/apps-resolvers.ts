@@ -87,12 +87,27 @@ export function deployBuildToEnvironment(args: { input: { flashEnvironmentId: st
   return environmentObject(unwrap(store(ctx).deployBuild(ctx.principal.accountId, args.input.flashEnvironmentId, args.input.flashBuildId), "deployBuildToEnvironment"));
 }
 
+/**
+ * The emulator's console user, who "approves" a keyless login: the first account of the catalog
+ * with a full-access key. A request sent with a key is approved for that key's account.
+ */
+function consoleAccount(ctx: ResolverContext): string {
+  if (ctx.principal.accountId !== "") return ctx.principal.accountId;
+  return ctx.platform.catalog.accounts.find((a) => a.keys.some((k) => k.access === "full"))?.id ?? "";
+}
+
+/** The key an approved login hands out: the account's first full-access key. */
+function grantedKey(ctx: ResolverContext, accountId: string): string | null {
+  return ctx.platform.catalog.accounts.find((a) => a.id === accountId)?.keys.find((k) => k.access === "full")?.key ?? null;
+}
+
 export function createFlashAuthRequest(_args: unknown, ctx: ResolverContext) {
-  return { ...unwrap(store(ctx).createAuthRequest(ctx.now), "createFlashAuthRequest"), apiKey: null };
+  return { ...unwrap(store(ctx).createAuthRequest(ctx.now, consoleAccount(ctx)), "createFlashAuthRequest"), apiKey: null };
 }
 
 export function flashAuthRequestStatus(args: { flashAuthRequestId: string }, ctx: ResolverContext) {
-  return { ...unwrap(store(ctx).authRequestStatus(args.flashAuthRequestId, ctx.now), "flashAuthRequestStatus"), apiKey: null };
+  const { approvedFor, ...r } = unwrap(store(ctx).authRequestStatus(args.flashAuthRequestId, ctx.now), "flashAuthRequestStatus");
+  return { ...r, apiKey: approvedFor === undefined ? null : grantedKey(ctx, approvedFor) };
 }
 
 /** A flavor with `specifics(input: {dataCenterId, instanceId})`: its stock there at that size (or its smallest). */

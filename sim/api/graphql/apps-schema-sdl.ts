@@ -29,7 +29,11 @@ type FlashEnvironment {
 
 type FlashApp { id: String! name: String createdAt: String flashEnvironments: [FlashEnvironment!]! flashBuilds: [FlashBuild!]! }
 
-"A browser-login request. status: PENDING until it expires (EXPIRED): no browser can approve it here; apiKey is always null."
+"""
+A browser-login request (may be made and polled without a key). status: PENDING for 3 s of model
+time, then APPROVED once, with apiKey the first full-access key of the requesting key's account
+(keyless: the catalog's first account), then CONSUMED (apiKey null); EXPIRED when unread for ten minutes.
+"""
 type FlashAuthRequest { id: String! status: String expiresAt: String apiKey: String }
 
 """
@@ -54,7 +58,7 @@ extend input GpuLowestPriceInput { includeAiApi: Boolean }
 extend type Endpoint { instanceIds: [String] }
 
 extend input EndpointInput {
-  "CPU instance ids (cpu3c-2-4 ...): refused, the model's serverless workers are GPU workers."
+  "CPU instance ids (cpu3c-2-4 ...), in order of preference: a CPU endpoint, whose workers take CPU stock and no GPUs (leave gpuIds out)."
   instanceIds: [String]
   "A template made for (or, on update, changed with) this endpoint, deleted with it."
   template: SaveTemplateInput

@@ -4,7 +4,7 @@
 // with a nested template, GPU and CPU stock in one data center, task pods, volumes, registry
 // credentials and the browser-login request. Answers are checked against what the client reads.
 import t from "tap";
-import { minutes } from "../../core/index.ts";
+import { minutes, seconds } from "../../core/index.ts";
 import * as D from "./python-apps-documents.ts";
 import { ALPHA, ALPHA_READ, BETA, RTX4090, gql, newPlatform } from "./test-support.ts";
 import type { Platform } from "../../domain/platform.ts";
@@ -116,10 +116,11 @@ t.test("dev session: list_my_endpoints, save_endpoint with a nested template (cr
   t.same(platform.resources.get("templates", saved.templateId)!.env, { RUNPOD_DEV_GENERATION: "2", RUNPOD_DEV_APP: "shop" });
   t.throws(() => execute(platform, BETA, D.MUTATION_SAVE_ENDPOINT, { input: { ...payload(3), id: saved.id } }), /no serverless endpoint/);
 
-  // What the model does not run is refused by name; nothing is left behind.
+  // What the input gets wrong is refused by name; nothing is left behind.
   const templatesBefore = platform.catalog.templates.length;
-  t.throws(() => execute(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input: { ...payload(1), name: "dev-shop-cpu", template: { ...payload(1).template, name: "dev-shop-cpu-template" }, gpuIds: undefined, gpuCount: undefined, instanceIds: ["cpu3c-2-4"] } }), /instanceIds/);
-  t.throws(() => execute(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input: { ...payload(1), name: "dev-shop-api", template: { ...payload(1).template, name: "dev-shop-api-template" }, type: "LB" } }), /type "LB"/);
+  t.throws(() => execute(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input: { ...payload(1), name: "dev-shop-cpu", template: { ...payload(1).template, name: "dev-shop-cpu-template" }, gpuIds: undefined, gpuCount: undefined, instanceIds: ["cpu3c-3-6"] } }), /no 3-vCPU size/);
+  t.throws(() => execute(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input: { ...payload(1), name: "dev-shop-cpu", template: { ...payload(1).template, name: "dev-shop-cpu-template" }, instanceIds: ["cpu3c-2-4"] } }), /not both/, "CPU sizes and GPU pools together");
+  t.throws(() => execute(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input: { ...payload(1), name: "dev-shop-api", template: { ...payload(1).template, name: "dev-shop-api-template" }, type: "XB" } }), /type "XB"/);
   t.throws(() => execute(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input: { ...payload(1), name: "dev-shop-bad", template: { ...payload(1).template, name: "dev-shop-bad-template" }, gpuIds: "NO_SUCH_POOL" } }));
   t.equal(platform.catalog.templates.length, templatesBefore, "a refused endpoint's nested template is removed");
 
@@ -167,6 +168,53 @@ t.test("deploy_task_pod (GPU and CPU) and terminate_pod with variables", async (
   for (const id of [gpu.id, cpu.id]) t.same(execute(platform, ALPHA, D.MUTATION_TERMINATE_POD, { input: { podId: id } }), { podTerminate: null });
 });
 
+t.test("save_endpoint with instanceIds: a CPU endpoint whose workers take CPU stock and run jobs", async (t) => {
+  const platform = newPlatform();
+  // The Flash dev session's payload for a CPU resource: instanceIds instead of gpuIds/gpuCount.
+  const input = {
+    name: "dev-shop-cpu",
+    workersMin: 1,
+    workersMax: 2,
+    idleTimeout: 60,
+    scalerType: "QUEUE_DELAY",
+    scalerValue: 4,
+    template: { name: "dev-shop-cpu-template", imageName: "runpod/flash-cpu:py3.11", containerDiskInGb: 10, dockerArgs: "", env: [] },
+    instanceIds: ["cpu3c-2-4", "cpu3g-2-8"],
+  };
+  const saved = execute(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input }).saveEndpoint;
+  t.same(Object.keys(saved), ["id", "name", "templateId", "gpuIds", "instanceIds", "workersMin", "workersMax", "idleTimeout", "aiKey"]);
+  t.match(saved, { id: /^[a-z0-9]{14}$/, gpuIds: "", instanceIds: ["cpu3c-2-4", "cpu3g-2-8"], workersMin: 1, workersMax: 2 });
+  platform.advanceTo(platform.now + minutes(1));
+  const w = platform.serverless.workersOf(platform.serverless.endpointIndex(saved.id));
+  t.equal(w.length, 1, "the standing worker");
+  t.match(w[0], { gpuTypeId: "cpu3c-2-4", gpuCount: 0 }, "a CPU worker: the instance it holds, no GPUs");
+  t.ok([...platform.cpuStock.liveLeases()].some((l) => l.vcpuCount === 2 && l.memoryInGb === 4), "its vCPUs and memory are taken from CPU stock");
+  const job = platform.serverless.submit({ endpointId: saved.id, accountId: "acct-alpha", input: { op: "echo", n: 1 } }) as any;
+  platform.advanceTo(platform.now + minutes(1));
+  t.match(platform.serverless.status(saved.id, "acct-alpha", job.jobId), { ok: true, job: { status: "COMPLETED" } });
+  // Deleting the endpoint gives the CPU back.
+  t.same(execute(platform, ALPHA, D.MUTATION_DELETE_ENDPOINT, { id: saved.id }), { deleteEndpoint: true });
+  platform.advanceTo(platform.now + minutes(1));
+  t.equal([...platform.cpuStock.liveLeases()].length, 0, "no CPU lease left");
+});
+
+t.test("save_endpoint with type LB: a load-balanced endpoint record whose job routes do not exist", async (t) => {
+  const platform = newPlatform();
+  const input = {
+    name: "dev-shop-api",
+    type: "LB",
+    workersMin: 0,
+    workersMax: 2,
+    template: { name: "dev-shop-api-template", imageName: "runpod/flash-lb:py3.11", containerDiskInGb: 10, dockerArgs: "", env: [] },
+    gpuIds: "ADA_24",
+    gpuCount: 1,
+  };
+  const saved = execute(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input }).saveEndpoint;
+  t.match(saved, { id: /^[a-z0-9]{14}$/, name: "dev-shop-api", gpuIds: "ADA_24", instanceIds: null });
+  t.equal(gql(platform, ALPHA, "{ myself { endpoints { id type } } }").body.data!.myself.endpoints.find((e: any) => e.id === saved.id).type, "LB");
+  t.throws(() => execute(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input: { id: saved.id, type: "QB" } }), /fixed at creation/);
+});
+
 t.test("list/create network volumes, list/create/delete registry auths with variables", async (t) => {
   const platform = newPlatform();
   const vol = execute(platform, ALPHA, D.MUTATION_CREATE_NETWORK_VOLUME, { input: { name: "models", size: 50, dataCenterId: "EU-RO-1" } }).createNetworkVolume;
@@ -181,14 +229,24 @@ t.test("list/create network volumes, list/create/delete registry auths with vari
   t.notOk((execute(platform, ALPHA, D.QUERY_REGISTRY_AUTHS).myself.containerRegistryCreds as any[]).some((r) => r.id === reg.id));
 });
 
-t.test("create_auth_request and get_auth_request_status: pending, then expired (no browser approves here)", async (t) => {
+t.test("create_auth_request and get_auth_request_status: pending, approved after 3 s (the key, once), then consumed; unread ones expire", async (t) => {
   const platform = newPlatform();
   const req = execute(platform, ALPHA, D.MUTATION_CREATE_FLASH_AUTH_REQUEST).createFlashAuthRequest;
   t.same(Object.keys(req), ["id", "status", "expiresAt"]);
   t.equal(req.status, "PENDING");
   t.same(execute(platform, ALPHA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: req.id }).flashAuthRequestStatus, { ...req, apiKey: null });
+  platform.advanceTo(platform.now + seconds(3));
+  // browser_login returns the key when status is APPROVED (or CONSUMED) and apiKey is set.
+  t.same(execute(platform, ALPHA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: req.id }).flashAuthRequestStatus, { ...req, status: "APPROVED", apiKey: "cpsim_alpha_full_7f3a9c2e41b6d805" });
+  t.same(execute(platform, ALPHA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: req.id }).flashAuthRequestStatus, { ...req, status: "CONSUMED", apiKey: null }, "the key is handed out once");
+  // A request made with beta's key is approved for beta.
+  const betaReq = execute(platform, BETA, D.MUTATION_CREATE_FLASH_AUTH_REQUEST).createFlashAuthRequest;
+  platform.advanceTo(platform.now + seconds(3));
+  t.match(execute(platform, BETA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: betaReq.id }).flashAuthRequestStatus, { status: "APPROVED", apiKey: "cpsim_beta_full_91d4e6a2c7b3f058" });
+  // Nobody polls: ten minutes later it has expired.
+  const late = execute(platform, ALPHA, D.MUTATION_CREATE_FLASH_AUTH_REQUEST).createFlashAuthRequest;
   platform.advanceTo(platform.now + minutes(11));
-  t.match(execute(platform, ALPHA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: req.id }).flashAuthRequestStatus, { status: "EXPIRED", apiKey: null });
+  t.match(execute(platform, ALPHA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: late.id }).flashAuthRequestStatus, { status: "EXPIRED", apiKey: null });
   t.throws(() => execute(platform, ALPHA, D.QUERY_FLASH_AUTH_REQUEST_STATUS, { flashAuthRequestId: "nope" }), /not found/);
 });
 

@@ -65,8 +65,9 @@ export function endpointObject(platform: Platform, a: EndpointAnswer) {
     executionTimeoutMs: e.executionTimeoutMs,
     flashBootType: extra.flashboot,
     aiKey: null,
-    type: "QB",
-    instanceIds: null,
+    type: extra.type === "LOAD_BALANCER" ? "LB" : "QB",
+    // A CPU endpoint's instance ids as the platform writes them (cpu3c-2-4); null for a GPU endpoint.
+    instanceIds: e.cpu === undefined ? null : e.cpu.map((c) => `${c.flavorId}-${c.vcpuCount}-${c.memoryInGb}`),
     userId: e.accountId,
     version: extra.version,
     env: envPairs(template?.env ?? {}),

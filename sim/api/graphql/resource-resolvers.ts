@@ -9,7 +9,10 @@
  * (`networkVolumeId: ""`, `locations: ""`, `containerRegistryAuthId : ""`, `ports: ""`).
  */
 import { TEMPLATE_DEFAULTS, createNetworkVolume, createRegistry, createTemplate, deleteEndpoint, saveEndpointWithTemplate, deleteNetworkVolume, deleteRegistry, deleteTemplate, ownEndpoint, splitGpuIds, updateEndpoint, updateNetworkVolume, updateRegistry, updateTemplate, type Done, type EndpointFields, type TemplateFields } from "../../domain/resources/index.ts";
+import { catalogIndex } from "../../domain/scheduler/index.ts";
+import { parseInstanceId } from "./deploy-cpu-pod.ts";
 import { GraphqlCode, userError } from "./error-codes.ts";
+import { InputProblems } from "./input-problems.ts";
 import { endpointObject, networkVolumeObject, registryObject, templateObject } from "./resource-objects.ts";
 import type { ResolverContext } from "./resolver-context.ts";
 
@@ -149,24 +152,36 @@ function endpointPatch(i: EndpointInput): Partial<EndpointFields> {
   };
 }
 
-/** What the model cannot run, refused by name: CPU workers and load-balanced (HTTP route) endpoints. */
-function refuseUnmodelled(i: EndpointInput): void {
-  if ((i.instanceIds ?? []).some((x) => given(x) !== undefined)) {
-    throw userError(GraphqlCode.BAD_USER_INPUT, "saveEndpoint: instanceIds (CPU serverless workers) are not modelled by the emulator; its serverless workers are GPU workers, so send gpuIds.");
-  }
+/** GraphQL's endpoint type: QB (queue-based, the default) or LB (load-balanced HTTP routes, no job queue). */
+const ENDPOINT_TYPES: Readonly<Record<string, EndpointFields["type"]>> = { QB: "QUEUE", LB: "LOAD_BALANCER" };
+
+/** `type` and `instanceIds` in the model's terms: a CPU endpoint's sizes parsed as deployCpuPod parses its instanceId. */
+function computePatch(i: EndpointInput, platform: ResolverContext["platform"]): Partial<EndpointFields> {
+  const out: { type?: EndpointFields["type"]; cpu?: EndpointFields["cpu"] } = {};
   const type = given(i.type);
-  if (type !== undefined && type !== "QB") {
-    throw userError(GraphqlCode.BAD_USER_INPUT, `saveEndpoint: type ${JSON.stringify(type)} is not modelled; the emulator's endpoints are queue-based (QB, the default): leave type out.`);
+  if (type !== undefined) {
+    out.type = ENDPOINT_TYPES[type];
+    if (out.type === undefined) throw userError(GraphqlCode.BAD_USER_INPUT, `saveEndpoint: type ${JSON.stringify(type)} is unknown; send QB (queue-based) or LB (load-balanced).`);
   }
+  if (i.instanceIds !== undefined && i.instanceIds !== null) {
+    const problems = new InputProblems();
+    const flavors = catalogIndex(platform.catalog).cpuFlavor;
+    const cpu = i.instanceIds.flatMap((id) => {
+      const parsed = given(id) === undefined ? undefined : parseInstanceId(id!, flavors, problems);
+      return parsed === undefined ? [] : [{ flavorId: parsed.flavor.id, vcpuCount: parsed.vcpuCount }];
+    });
+    if (!problems.empty) throw problems.toError("saveEndpoint");
+    out.cpu = cpu;
+  }
+  return out;
 }
 
 /** A nested template: made for a new endpoint (or an existing one without), changed in place on update. */
 export function saveEndpoint(args: { input: EndpointInput }, ctx: ResolverContext) {
   const { platform, principal } = ctx;
-  refuseUnmodelled(args.input);
   // A nested template is the endpoint's own: made with it, changed with it, deleted with it.
   const template = args.input.template ? templatePatch(args.input.template) : undefined;
-  return endpointObject(platform, unwrap(saveEndpointWithTemplate(platform, principal.accountId, given(args.input.id), endpointPatch(args.input), template), "saveEndpoint"));
+  return endpointObject(platform, unwrap(saveEndpointWithTemplate(platform, principal.accountId, given(args.input.id), { ...endpointPatch(args.input), ...computePatch(args.input, platform) }, template), "saveEndpoint"));
 }
 
 export function updateEndpointTemplate(args: { input?: Opt<{ endpointId?: Opt<string>; id?: Opt<string>; templateId: string }> }, ctx: ResolverContext) {

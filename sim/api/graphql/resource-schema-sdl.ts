@@ -53,6 +53,7 @@ type Endpoint {
   executionTimeoutMs: Int
   flashBootType: String
   aiKey: String
+  "QB (queue-based: jobs at /v2/{id}/run...) or LB (load-balanced: HTTP routes on its workers, no job queue)."
   type: String
   userId: String
   version: Int
@@ -109,6 +110,7 @@ input EndpointInput {
   "An enum, as the newest Python client writes it inline (flashBootType: FLASHBOOT); a variable's string coerces."
   flashBootType: FlashBootType
   allowedCudaVersions: String
+  "QB (default) or LB; fixed at creation."
   type: String
 }
 

@@ -46,6 +46,8 @@ export const EndpointSchema = Type.Object(
     coldStartMs: ColdStartSchema,
     public: Type.Boolean(),
     slug: Nullable(PathSegment),
+    /** A CPU endpoint's instance sizes (made through the API): its workers take CPU stock instead of gpuTypeIds. */
+    cpu: Type.Optional(Type.Array(Type.Object({ flavorId: Id, vcpuCount: Type.Integer({ minimum: 1 }), memoryInGb: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }))),
   },
   { additionalProperties: false, title: "Endpoint" },
 );

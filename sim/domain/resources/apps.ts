@@ -70,9 +70,14 @@ export const artifactPath = (objectKey: string): string => `${ARTIFACT_PREFIX}${
 
 export interface AuthRequest {
   readonly id: string;
-  readonly status: "PENDING" | "EXPIRED";
+  readonly status: "PENDING" | "APPROVED" | "CONSUMED" | "EXPIRED";
   readonly expiresAt: string;
+  /** On the one APPROVED answer: the account whose key the login grants. */
+  readonly approvedFor?: string;
 }
+
+/** A login request is approved this long after it is made (model time): the emulator's stand-in for a browser click. */
+export const AUTH_APPROVAL_DELAY_US = 3 * 1_000_000;
 
 /** Per account (apps, secrets) and per app (environments, builds, open uploads): a limit on everything. */
 export const APP_LIMITS = Object.freeze({ apps: 50, secrets: 100, environmentsPerApp: 20, buildsPerApp: 100, uploadsPerApp: 20, tarballBytes: 500 * 1024 * 1024, authRequests: 1000 });
@@ -89,7 +94,7 @@ export class AppStore {
   private readonly environments = new Map<string, FlashEnvironment>();
   private readonly builds = new Map<string, FlashBuild>();
   private readonly uploads = new Map<string, ArtifactUpload & { readonly expiresAtUs: number }>();
-  private readonly authRequests = new Map<string, { readonly expiresAtUs: number; readonly expiresAt: string }>();
+  private readonly authRequests = new Map<string, { readonly approvesAtUs: number; readonly expiresAtUs: number; readonly expiresAt: string; readonly accountId: string; consumed: boolean }>();
   private readonly ids: Readonly<Record<"secrets" | "apps" | "environments" | "builds" | "uploads" | "auth", Rng>>;
 
   constructor(rng: Rng) {
@@ -260,18 +265,28 @@ export class AppStore {
 
   // ---------------------------------------------------------- browser login
 
-  createAuthRequest(now: number): Done<AuthRequest> {
+  /** `accountId`: whose key the approval grants (the caller's, or the emulator's console user for a keyless request). */
+  createAuthRequest(now: number, accountId: string): Done<AuthRequest> {
     for (const [k, r] of this.authRequests) if (r.expiresAtUs <= now) this.authRequests.delete(k);
     if (this.authRequests.size >= APP_LIMITS.authRequests) return refuse("limit", "too many login requests are open; wait ten minutes");
     const id = uuid(this.ids.auth);
-    const request = { expiresAtUs: now + OPEN_FOR_US, expiresAt: isoFromMicros(now + OPEN_FOR_US) };
+    const request = { approvesAtUs: now + AUTH_APPROVAL_DELAY_US, expiresAtUs: now + OPEN_FOR_US, expiresAt: isoFromMicros(now + OPEN_FOR_US), accountId, consumed: false };
     this.authRequests.set(id, request);
     return done({ id, status: "PENDING", expiresAt: request.expiresAt });
   }
 
+  /**
+   * PENDING until its approval time, then APPROVED once (that answer carries the account, whose
+   * key the caller hands out), CONSUMED after; EXPIRED if nobody read the approval in time.
+   */
   authRequestStatus(id: string, now: number): Done<AuthRequest> {
     const r = this.authRequests.get(id);
     if (r === undefined) return refuse("not-found", `login request ${JSON.stringify(id)} not found`);
-    return done({ id, status: r.expiresAtUs <= now ? "EXPIRED" : "PENDING", expiresAt: r.expiresAt });
+    const base = { id, expiresAt: r.expiresAt };
+    if (r.consumed) return done({ ...base, status: "CONSUMED" });
+    if (r.expiresAtUs <= now) return done({ ...base, status: "EXPIRED" });
+    if (now < r.approvesAtUs) return done({ ...base, status: "PENDING" });
+    r.consumed = true;
+    return done({ ...base, status: "APPROVED", approvedFor: r.accountId });
   }
 }

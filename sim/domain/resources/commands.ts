@@ -10,10 +10,11 @@
  * "Resources you create" table.
  */
 import type { Endpoint, NetworkVolume, Registry, Template } from "../../catalog/index.ts";
+import type { CpuInstanceSize } from "../gpu-pool.ts";
 import { isoFromMicros } from "../iso-time.ts";
 import type { Platform } from "../platform.ts";
 import { resolveGpuIds } from "./gpu-pools.ts";
-import type { EndpointExtra } from "./resources.ts";
+import type { EndpointExtra, EndpointType } from "./resources.ts";
 
 export type Refusal = { readonly ok: false; readonly reason: "invalid" | "not-found" | "conflict" | "limit"; readonly message: string };
 export type Done<T> = { readonly ok: true; readonly value: T } | Refusal;
@@ -252,6 +253,10 @@ export interface EndpointFields {
   readonly networkVolumeIds: readonly string[];
   readonly dataCenterIds: readonly string[];
   readonly flashboot: "OFF" | "FLASHBOOT";
+  /** Fixed at creation: an update may not change it. */
+  readonly type: EndpointType;
+  /** A CPU endpoint's instance sizes (flavor and vCPUs; memory follows the flavor); empty: a GPU endpoint. */
+  readonly cpu: readonly { readonly flavorId: string; readonly vcpuCount: number }[];
 }
 
 /** choices.md's endpoint defaults: 0 active workers, 3 max, idle 5 s, QueueDelay 4 s, 600 s execution timeout. */
@@ -266,6 +271,8 @@ export const ENDPOINT_DEFAULTS: Omit<EndpointFields, "name" | "templateId" | "gp
   networkVolumeIds: [],
   dataCenterIds: [],
   flashboot: "OFF",
+  type: "QUEUE",
+  cpu: [],
 });
 
 export interface EndpointAnswer {
@@ -282,7 +289,7 @@ export function ownEndpoint(platform: Platform, accountId: string, id: string): 
 
 /** What a catalog endpoint (created by no request) shows of the client fields. */
 export function catalogEndpointExtra(platform: Platform, e: Endpoint): EndpointExtra {
-  return { templateId: null, networkVolumeIds: [], dataCenterIds: [], gpuIds: e.gpuTypeIds.join(","), flashboot: "OFF", createdAt: isoFromMicros(0, platform.epochMs), version: 0 };
+  return { templateId: null, networkVolumeIds: [], dataCenterIds: [], gpuIds: e.gpuTypeIds.join(","), flashboot: "OFF", type: "QUEUE", createdAt: isoFromMicros(0, platform.epochMs), version: 0 };
 }
 
 function int(name: string, value: number, min: number, max: number): Refusal | undefined {
@@ -291,7 +298,21 @@ function int(name: string, value: number, min: number, max: number): Refusal | u
 }
 
 /** `f.templateId` "" passes only for a catalog endpoint that never had a template (updates keep it so). */
-function checkEndpoint(platform: Platform, accountId: string, f: EndpointFields, templateOptional = false): Done<string[]> {
+type CheckedCompute = { readonly gpuTypeIds: string[]; readonly cpu: CpuInstanceSize[] };
+
+/** A CPU endpoint's sizes against the catalog's flavors; memory is the flavor's per-vCPU memory times vCPUs. */
+function checkCpu(platform: Platform, cpu: EndpointFields["cpu"]): Done<CpuInstanceSize[]> {
+  const out: CpuInstanceSize[] = [];
+  for (const c of cpu) {
+    const flavor = platform.catalog.cpuFlavors.find((f) => f.id === c.flavorId);
+    if (flavor === undefined) return refuse("invalid", `CPU flavor ${JSON.stringify(c.flavorId)} is unknown; use one of ${platform.catalog.cpuFlavors.map((f) => f.id).join(", ")} (GET /v2/catalog/cpus)`);
+    if (!flavor.vcpuCounts.includes(c.vcpuCount)) return refuse("invalid", `CPU flavor ${flavor.id} has no ${c.vcpuCount}-vCPU size; use one of ${flavor.vcpuCounts.join(", ")}`);
+    out.push({ flavorId: flavor.id, vcpuCount: c.vcpuCount, memoryInGb: c.vcpuCount * flavor.ramGbPerVcpu });
+  }
+  return done(out);
+}
+
+function checkEndpoint(platform: Platform, accountId: string, f: EndpointFields, templateOptional = false): Done<CheckedCompute> {
   if (f.name.trim() === "") return refuse("invalid", "name is empty; give the endpoint a name");
   if (!(templateOptional && f.templateId === "") && usableTemplate(platform, accountId, f.templateId) === undefined) return refuse("invalid", `templateId ${JSON.stringify(f.templateId)} names no template you can use; list them with GET /v2/templates`);
   const b = ENDPOINT_BOUNDS;
@@ -309,12 +330,19 @@ function checkEndpoint(platform: Platform, accountId: string, f: EndpointFields,
     if (volume === undefined) return refuse("invalid", `network volume ${JSON.stringify(v)} is not one of yours; list them with GET /v2/networkvolumes`);
     if (f.dataCenterIds.length > 0 && !f.dataCenterIds.includes(volume.dataCenterId)) return refuse("invalid", `network volume ${v} is in ${volume.dataCenterId}, outside the endpoint's data centers ${f.dataCenterIds.join(", ")}`);
   }
+  if (f.cpu.length > 0) {
+    // A CPU endpoint's workers take no GPUs: a GPU selection as well would say two things.
+    if (f.gpuIds.length > 0) return refuse("invalid", "a CPU endpoint (cpu, instanceIds) takes no GPUs; send the CPU sizes or the GPU pools, not both");
+    const cpu = checkCpu(platform, f.cpu);
+    return cpu.ok ? done({ gpuTypeIds: [], cpu: cpu.value }) : cpu;
+  }
   const gpus = resolveGpuIds(f.gpuIds, platform.catalog);
   if (!gpus.ok) return refuse("invalid", gpus.message);
-  return done(gpus.gpuTypeIds);
+  return done({ gpuTypeIds: gpus.gpuTypeIds, cpu: [] });
 }
 
-function endpointRecord(id: string, accountId: string, f: EndpointFields, gpuTypeIds: string[], handler: string): Endpoint {
+function endpointRecord(id: string, accountId: string, f: EndpointFields, compute: CheckedCompute, handler: string): Endpoint {
+  const { gpuTypeIds, cpu } = compute;
   return {
     id,
     name: f.name,
@@ -322,7 +350,8 @@ function endpointRecord(id: string, accountId: string, f: EndpointFields, gpuTyp
     // The catalog's type names its built-in handlers; an attached handler's name is resolved by serverless alike.
     handler: handler as Endpoint["handler"],
     gpuTypeIds,
-    gpuCount: f.gpuCount,
+    // A CPU worker holds no GPU.
+    gpuCount: cpu.length > 0 ? 0 : f.gpuCount,
     workersMin: f.workersMin,
     workersMax: f.workersMax,
     idleTimeoutMs: f.idleTimeoutS * 1000,
@@ -332,11 +361,12 @@ function endpointRecord(id: string, accountId: string, f: EndpointFields, gpuTyp
     coldStartMs: CREATED_COLD_START,
     public: false,
     slug: null,
+    ...(cpu.length > 0 ? { cpu } : {}),
   };
 }
 
 function extraOf(f: EndpointFields, createdAt: string, version: number): EndpointExtra {
-  return { templateId: f.templateId, networkVolumeIds: f.networkVolumeIds, dataCenterIds: f.dataCenterIds, gpuIds: f.gpuIds.join(","), flashboot: f.flashboot, createdAt, version };
+  return { templateId: f.templateId, networkVolumeIds: f.networkVolumeIds, dataCenterIds: f.dataCenterIds, gpuIds: f.gpuIds.join(","), flashboot: f.flashboot, type: f.type, createdAt, version };
 }
 
 /** Creates the record and the live endpoint: jobs can be sent to its id at once. */
@@ -359,7 +389,7 @@ export function endpointFields(a: EndpointAnswer): EndpointFields {
     name: e.name,
     templateId: a.extra.templateId ?? "",
     gpuIds: a.extra.gpuIds.split(",").filter((s) => s !== ""),
-    gpuCount: e.gpuCount,
+    gpuCount: Math.max(1, e.gpuCount),
     workersMin: e.workersMin,
     workersMax: e.workersMax,
     idleTimeoutS: Math.round(e.idleTimeoutMs / 1000),
@@ -369,6 +399,8 @@ export function endpointFields(a: EndpointAnswer): EndpointFields {
     networkVolumeIds: a.extra.networkVolumeIds,
     dataCenterIds: a.extra.dataCenterIds,
     flashboot: a.extra.flashboot,
+    type: a.extra.type,
+    cpu: (e.cpu ?? []).map((c) => ({ flavorId: c.flavorId, vcpuCount: c.vcpuCount })),
   };
 }
 
@@ -377,7 +409,11 @@ export function updateEndpoint(platform: Platform, accountId: string, id: string
   const old = ownEndpoint(platform, accountId, id);
   if (old === undefined) return refuse("not-found", `you have no serverless endpoint ${JSON.stringify(id)}; list yours with GET /v2/endpoints`);
   const before = endpointFields(old);
+  if (patch.type !== undefined && patch.type !== before.type) return refuse("invalid", `endpoint ${id} is ${before.type}; the type is fixed at creation, so make a new endpoint of type ${patch.type}`);
   const f: EndpointFields = { ...before, ...definedOnly(patch) };
+  // Moving between GPU and CPU workers: the new selection replaces the old one.
+  if (patch.cpu !== undefined && patch.cpu.length > 0 && patch.gpuIds === undefined) (f as { gpuIds: readonly string[] }).gpuIds = [];
+  if (patch.gpuIds !== undefined && patch.gpuIds.length > 0 && patch.cpu === undefined) (f as { cpu: EndpointFields["cpu"] }).cpu = [];
   // A catalog endpoint has no template; it keeps none unless the patch gives one.
   const checked = checkEndpoint(platform, accountId, f, old.extra.templateId === null);
   if (!checked.ok) return checked;
@@ -421,9 +457,9 @@ export function saveEndpointWithTemplate(
   const withTemplate = { ...patch, templateId };
   let out: Done<EndpointAnswer>;
   if (id !== undefined) out = updateEndpoint(platform, accountId, id, withTemplate);
-  else if (withTemplate.name === undefined || withTemplate.templateId === undefined || withTemplate.gpuIds === undefined) {
-    out = refuse("invalid", "a new endpoint needs name, templateId (or a template of its own) and gpuIds");
-  } else out = createEndpoint(platform, accountId, { ...ENDPOINT_DEFAULTS, ...definedOnly(withTemplate) } as EndpointFields);
+  else if (withTemplate.name === undefined || withTemplate.templateId === undefined || (withTemplate.gpuIds === undefined && (withTemplate.cpu ?? []).length === 0)) {
+    out = refuse("invalid", "a new endpoint needs name, templateId (or a template of its own) and gpuIds (or CPU instanceIds)");
+  } else out = createEndpoint(platform, accountId, { ...ENDPOINT_DEFAULTS, gpuIds: [], ...definedOnly(withTemplate) } as EndpointFields);
   if (made !== undefined) {
     if (out.ok) platform.resources.bindTemplate(out.value.endpoint.id, made);
     else deleteTemplate(platform, accountId, made);

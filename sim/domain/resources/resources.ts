@@ -15,6 +15,9 @@ import type { Catalog, Endpoint, NetworkVolume, Registry, Template } from "../..
 import { RESERVED_ENDPOINT_IDS } from "../../catalog/index.ts";
 import { shortId, uniqueId } from "../ids.ts";
 import { AppStore } from "./apps.ts";
+import { SandboxStore } from "./sandboxes.ts";
+
+export type EndpointType = "QUEUE" | "LOAD_BALANCER";
 
 /** What the clients read of an endpoint beyond the model's configuration. */
 export interface EndpointExtra {
@@ -24,6 +27,8 @@ export interface EndpointExtra {
   /** The GPU selection as the client sent it (pools, type ids, exclusions), comma-separated. */
   readonly gpuIds: string;
   readonly flashboot: "OFF" | "FLASHBOOT";
+  /** QUEUE: jobs through /v2/{id}/run…; LOAD_BALANCER: HTTP routes on its workers, no job queue (fixed at creation). */
+  readonly type: EndpointType;
   readonly createdAt: string;
   /** Raised by every change. */
   readonly version: number;
@@ -50,6 +55,8 @@ export class Resources {
   private view: Catalog | undefined;
   /** Secrets, flash apps, environments and builds (the newest Python client's apps surface). */
   readonly apps: AppStore;
+  /** CPU sandboxes (`/v2/sandboxes`). */
+  readonly sandboxes: SandboxStore;
 
   constructor(
     private readonly base: Catalog,
@@ -65,6 +72,7 @@ export class Resources {
     };
     this.ids = { templates: rng.fork("templates"), networkVolumes: rng.fork("network-volumes"), registries: rng.fork("registries"), endpoints: rng.fork("endpoints") };
     this.apps = new AppStore(rng.fork("apps"));
+    this.sandboxes = new SandboxStore(rng.fork("sandboxes"));
   }
 
   /** The catalog with the current templates, volumes, registries and endpoints (rebuilt after a change). */

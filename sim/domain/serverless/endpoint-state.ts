@@ -4,7 +4,7 @@
  * incrementally) and its workers.
  */
 import type { Rng } from "../../core/index.ts";
-import type { GpuRequest } from "../gpu-pool.ts";
+import type { CpuInstanceSize, GpuRequest } from "../gpu-pool.ts";
 import type { JobHandler } from "../handlers/index.ts";
 import { STATE_COUNT } from "./job-status.ts";
 import { SlotQueue } from "./slot-queue.ts";
@@ -26,6 +26,12 @@ export interface ServerlessEndpointConfig {
   readonly executionTimeoutMs: number;
   readonly coldStartMs: { readonly mean: number; readonly cv: number };
   readonly slug?: string | null;
+  /** A CPU endpoint's instance sizes (its workers take CPU stock, no GPUs); absent or empty: a GPU endpoint. */
+  readonly cpu?: readonly CpuInstanceSize[];
+}
+
+function requestOf(config: ServerlessEndpointConfig): GpuRequest {
+  return Object.freeze(config.cpu !== undefined && config.cpu.length > 0 ? { gpuTypeIds: [], count: 0, cpu: config.cpu } : { gpuTypeIds: config.gpuTypeIds, count: config.gpuCount });
 }
 
 export class EndpointState {
@@ -65,7 +71,7 @@ export class EndpointState {
     readonly seedSalt: number,
     ownerIndex: number,
   ) {
-    this.gpuRequest = Object.freeze({ gpuTypeIds: config.gpuTypeIds, count: config.gpuCount });
+    this.gpuRequest = requestOf(config);
     this.ownerIndex = ownerIndex;
     this.timeoutUs = config.executionTimeoutMs * 1000;
     this.idleTimeoutUs = config.idleTimeoutMs * 1000;
@@ -74,7 +80,7 @@ export class EndpointState {
   /** A new configuration for a live endpoint (an account updated it); jobs already started keep their timeout. */
   reconfigure(config: ServerlessEndpointConfig): void {
     this.config = config;
-    this.gpuRequest = Object.freeze({ gpuTypeIds: config.gpuTypeIds, count: config.gpuCount });
+    this.gpuRequest = requestOf(config);
     this.timeoutUs = config.executionTimeoutMs * 1000;
     this.idleTimeoutUs = config.idleTimeoutMs * 1000;
   }

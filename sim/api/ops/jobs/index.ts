@@ -5,6 +5,7 @@
 import type { OperationTable } from "../../op-context.ts";
 import { jobCancel } from "./cancel.ts";
 import { jobHealth } from "./health.ts";
+import { withLoadBalancedRefusal } from "./load-balanced.ts";
 import { jobPurgeQueue } from "./purge-queue.ts";
 import { jobRetry } from "./retry.ts";
 import { jobRun } from "./run.ts";
@@ -13,7 +14,7 @@ import { jobStatusSync } from "./status-sync.ts";
 import { jobStatus } from "./status.ts";
 import { jobStream } from "./stream.ts";
 
-export const jobOperations: OperationTable = Object.freeze({
+export const jobOperations: OperationTable = withLoadBalancedRefusal({
   jobRun,
   jobRunsync,
   jobStatus,

@@ -10,7 +10,8 @@
  *   account in the model). A worker costs while it holds GPUs (initializing, idle or running).
  *   The model does not say which of the endpoint's GPU types each worker leased, so every worker
  *   is priced at the endpoint's first (preferred) type, secure-cloud price: an estimate, named as
- *   such in the record (`gpuTypeId`, `pricePerGpuHour`).
+ *   such in the record (`gpuTypeId`, `pricePerGpuHour`). A CPU endpoint's workers are priced at its
+ *   first CPU size (`gpuTypeId` that instance id, `gpuCount` 0, `pricePerGpuHour` 0).
  */
 import type { Platform } from "../../../domain/platform.ts";
 import { costPerHour, type PodRecord } from "../../../domain/pods/index.ts";
@@ -68,6 +69,14 @@ export function endpointBilling(platform: Platform, accountId: string, now: Micr
     const index = platform.serverless.endpointIndex(e.id);
     const workers = index < 0 ? undefined : platform.serverless.healthOf(index).workers;
     const billedWorkers = workers ? workers.initializing + workers.idle + workers.running : 0;
+    const cpu = e.cpu?.[0];
+    if (cpu !== undefined) {
+      // A CPU endpoint's workers hold vCPUs, priced at its first (preferred) size's flavor price.
+      const flavor = platform.catalog.cpuFlavors.find((f) => f.id === cpu.flavorId);
+      const perWorker = cpu.vcpuCount * (flavor?.pricePerVcpuHour ?? 0);
+      records.push({ endpointId: e.id, name: e.name, gpuTypeId: `${cpu.flavorId}-${cpu.vcpuCount}-${cpu.memoryInGb}`, gpuCount: 0, billedWorkers, pricePerGpuHour: 0, costPerHour: usd(billedWorkers * perWorker) });
+      continue;
+    }
     const type = types.get(e.gpuTypeIds[0]!);
     const price = type?.securePrice ?? type?.communityPrice ?? 0;
     records.push({

@@ -14,8 +14,17 @@ import { updatePod } from "./update-pod.ts";
 import { getGpuType } from "./catalog-gpu.ts";
 import * as w from "./resource-writes.ts";
 import { endpointWorkers, podLogs, workerLogs } from "./logs.ts";
+import { createSandbox, deleteSandbox, execSandbox, extendSandbox, getSandbox, listSandboxes, sandboxLogs, updateSandbox } from "./sandboxes.ts";
 
 export const restOperations: OperationTable = {
+  listSandboxes,
+  createSandbox,
+  getSandbox,
+  updateSandbox,
+  deleteSandbox,
+  extendSandbox,
+  execSandbox,
+  sandboxLogs,
   listPods,
   createPod,
   getPod,

@@ -54,7 +54,7 @@ function logQuery(ctx: OpContext): { ok: true; tail: number; since: number | und
 }
 
 /** The SSE answer of `lines` (numbered from 1) under the query. */
-function eventStream(ctx: OpContext, lines: readonly LogLine[]): ApiResponse {
+export function eventStream(ctx: OpContext, lines: readonly LogLine[]): ApiResponse {
   const q = logQuery(ctx);
   if (!q.ok) return q.response;
   let numbered = lines.map((l, i) => ({ id: i + 1, ...l })).filter((l) => q.source === undefined || l.source === q.source);

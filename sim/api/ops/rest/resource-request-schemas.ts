@@ -115,8 +115,12 @@ const EndpointScaling = Type.Object(
 const endpointFields = {
   name: Name,
   templateId: Type.String({ minLength: 1 }),
-  type: Type.Literal("QUEUE", { description: "Queue-based; the only type the model runs" }),
+  type: Type.Union([Type.Literal("QUEUE"), Type.Literal("LOAD_BALANCER")], { description: "QUEUE (default): jobs at /v2/{id}/run...; LOAD_BALANCER: HTTP routes on its workers, no job queue. Fixed at creation" }),
   gpu: EndpointGpu,
+  cpu: Type.Array(
+    Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: "CPU flavor (cpu3c ...)" }), vcpuCount: Type.Integer({ minimum: 1, maximum: 512 }) }, { additionalProperties: false }),
+    { minItems: 1, maxItems: 16, description: "A CPU endpoint's instance sizes, in order of preference: its workers take CPU stock and no GPUs (send cpu or gpu, not both)" },
+  ),
   workers: EndpointWorkers,
   scaling: EndpointScaling,
   flashboot: Type.Union([Type.Literal("OFF"), Type.Literal("FLASHBOOT")]),
@@ -135,12 +139,18 @@ const endpointFields = {
 };
 
 export const CreateEndpointRequest = Type.Object(
-  Object.fromEntries(Object.entries(endpointFields).map(([k, v]) => [k, ["name", "gpu"].includes(k) ? v : Type.Optional(v)])),
-  { $id: schemaId("CreateEndpointRequest"), additionalProperties: false, required: ["name", "gpu"], anyOf: [{ required: ["templateId"] }, { required: ["image"] }] },
+  Object.fromEntries(Object.entries(endpointFields).map(([k, v]) => [k, k === "name" ? v : Type.Optional(v)])),
+  {
+    $id: schemaId("CreateEndpointRequest"),
+    additionalProperties: false,
+    required: ["name"],
+    allOf: [{ anyOf: [{ required: ["templateId"] }, { required: ["image"] }] }, { anyOf: [{ required: ["gpu"] }, { required: ["cpu"] }] }],
+  },
 );
 export interface CreateEndpointRequest {
-  name: string; templateId?: string; type?: "QUEUE";
-  gpu: { pools: string[]; count?: number; excludedTypes?: string[]; allowedCudaVersions?: string[]; minCudaVersion?: string };
+  name: string; templateId?: string; type?: "QUEUE" | "LOAD_BALANCER";
+  cpu?: { id: string; vcpuCount: number }[];
+  gpu?: { pools: string[]; count?: number; excludedTypes?: string[]; allowedCudaVersions?: string[]; minCudaVersion?: string };
   workers?: { min?: number; max?: number; idleTimeout?: number };
   scaling?: { type: "QUEUE_DELAY" | "REQUEST_COUNT"; queueDelay?: number; requestCount?: number };
   flashboot?: "OFF" | "FLASHBOOT"; networkVolumes?: string[]; dataCenterIds?: string[]; executionTimeoutMs?: number; timeout?: number;

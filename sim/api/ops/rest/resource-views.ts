@@ -53,8 +53,10 @@ export function endpointView(e: Endpoint, extra: EndpointExtra): EndpointView {
     scalerValue: e.scalerValue,
     executionTimeoutMs: e.executionTimeoutMs,
     templateId: extra.templateId,
-    type: "QUEUE",
-    gpu: { pools: extra.gpuIds.split(",").filter((p) => p !== ""), count: e.gpuCount },
+    type: extra.type,
+    // A CPU endpoint's sizes (the client tells the compute family by a non-empty cpu); a GPU endpoint's GPUs.
+    cpu: (e.cpu ?? []).map((c) => ({ id: c.flavorId, vcpuCount: c.vcpuCount })),
+    gpu: e.cpu !== undefined && e.cpu.length > 0 ? null : { pools: extra.gpuIds.split(",").filter((p) => p !== ""), count: e.gpuCount },
     workers: { min: e.workersMin, max: e.workersMax, idleTimeout: Math.round(e.idleTimeoutMs / 1000) },
     scaling: queueDelay ? { type: "QUEUE_DELAY", queueDelay: e.scalerValue } : { type: "REQUEST_COUNT", requestCount: e.scalerValue },
     flashboot: extra.flashboot,

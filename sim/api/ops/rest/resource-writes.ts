@@ -23,6 +23,7 @@ import type {
   UpdateNetworkVolumeRequest, UpdateRegistryRequest, UpdateTemplateRequest,
 } from "./resource-request-schemas.ts";
 import { resourceRequestSchemas } from "./resource-request-schemas.ts";
+import { sandboxSchemas } from "./sandbox-schemas.ts";
 import { restResourceSchemas } from "./resource-schemas.ts";
 import { endpointView, networkVolumeView, registryView, templateView } from "./resource-views.ts";
 
@@ -31,13 +32,13 @@ const STATUS = { invalid: 400, "not-found": 404, conflict: 409, limit: 409 } as 
 /** The shared validator learns these schemas once (they are not in the pod records' list). */
 function validator() {
   const v = sharedValidator();
-  for (const s of [...restResourceSchemas, ...resourceRequestSchemas]) if (v.ajv.getSchema(s.$id as string) === undefined) v.ajv.addSchema(s);
+  for (const s of [...restResourceSchemas, ...resourceRequestSchemas, ...sandboxSchemas]) if (v.ajv.getSchema(s.$id as string) === undefined) v.ajv.addSchema(s);
   return v;
 }
 
 type Body<T> = { ok: true; value: T } | { ok: false; response: ReturnType<typeof respond> };
 
-function body<T>(ctx: OpContext, schema: string, example: string): Body<T> {
+export function body<T>(ctx: OpContext, schema: string, example: string): Body<T> {
   const value = ctx.request.body;
   const result = validator().validate(`cpsim:${schema}`, value);
   if (result.ok) return { ok: true, value: value as T };
@@ -47,7 +48,7 @@ function body<T>(ctx: OpContext, schema: string, example: string): Body<T> {
   };
 }
 
-function answer<T>(out: Done<T>, status: number, view: (value: T) => unknown) {
+export function answer<T>(out: Done<T>, status: number, view: (value: T) => unknown) {
   if (!out.ok) return respond(problem(STATUS[out.reason], sentence(out.message)));
   return respond(status === 204 ? json(204, undefined) : json(status, view(out.value)));
 }
@@ -156,6 +157,8 @@ function endpointPatch(b: UpdateEndpointRequest): Partial<EndpointFields> {
     networkVolumeIds: b.networkVolumes,
     dataCenterIds: b.dataCenterIds,
     flashboot: b.flashboot,
+    type: b.type,
+    cpu: b.cpu?.map((c) => ({ flavorId: c.id, vcpuCount: c.vcpuCount })),
   };
 }
 
