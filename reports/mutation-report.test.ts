@@ -57,6 +57,12 @@ t.test("the terminal table names each defect, its verdict, and what caught it", 
   t.match(text, /rules no defect breaks \(1\): auth\.expired-key/);
 });
 
+t.test("a run of a few defects names a dozen unbroken rules and counts the rest", async (t) => {
+  const report = { ...sample([precise]), unexercisedRules: Array.from({ length: 20 }, (_, i) => ({ id: `rule.n${i}`, title: "t" })) };
+  const line = renderMutationTable(report, 140).split("\n").find((l) => l.startsWith("rules no defect breaks"));
+  t.equal(line, `rules no defect breaks (20): ${Array.from({ length: 12 }, (_, i) => `rule.n${i}`).join(", ")} and 8 more (all in mutation.json)`);
+});
+
 t.test("mutation.json and mutation.html are written, the page escapes what it shows", async (t) => {
   const dir = t.testdir();
   const written = await writeMutationReports(sample([precise, caught, escaped]), dir);
