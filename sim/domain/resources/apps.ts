@@ -16,6 +16,9 @@ import { isoFromMicros } from "../iso-time.ts";
 import { shortId, uniqueId, uuid } from "../ids.ts";
 import { done, refuse, type Done, type Refusal } from "./commands.ts";
 
+/** The apps client returns None on an answer naming "not found", so every refusal of an id says so. */
+const notAmongYours = (what: string, id: string): Refusal => refuse("not-found", `${what} ${JSON.stringify(id)} not found among yours`);
+
 export interface Secret {
   readonly id: string;
   readonly accountId: string;
@@ -126,7 +129,7 @@ export class AppStore {
 
   deleteSecret(accountId: string, id: string): Done<true> {
     const s = this.secrets.get(id);
-    if (s === undefined || s.accountId !== accountId) return refuse("not-found", `secret ${JSON.stringify(id)} not found among yours`);
+    if (s === undefined || s.accountId !== accountId) return notAmongYours("secret", id);
     this.secrets.delete(id);
     return done(true);
   }
@@ -166,7 +169,7 @@ export class AppStore {
 
   /** Deletes the app with its environments, builds and open uploads. */
   deleteApp(accountId: string, id: string): Done<true> {
-    if (!this.ownApp(accountId, id)) return refuse("not-found", `flash app ${JSON.stringify(id)} not found among yours`);
+    if (!this.ownApp(accountId, id)) return notAmongYours("flash app", id);
     for (const e of this.environmentsOf(id)) this.environments.delete(e.id);
     for (const b of this.buildsOf(id)) this.builds.delete(b.id);
     for (const [k, u] of this.uploads) if (u.appId === id) this.uploads.delete(k);
@@ -175,7 +178,7 @@ export class AppStore {
   }
 
   createEnvironment(accountId: string, appId: string, name: string, now: number): Done<FlashEnvironment> {
-    if (!this.ownApp(accountId, appId)) return refuse("not-found", `flash app ${JSON.stringify(appId)} not found among yours`);
+    if (!this.ownApp(accountId, appId)) return notAmongYours("flash app", appId);
     const bad = badName("An environment's", name);
     if (bad) return bad;
     const envs = this.environmentsOf(appId);
@@ -187,7 +190,7 @@ export class AppStore {
   }
 
   environmentByName(accountId: string, appId: string, name: string): Done<FlashEnvironment> {
-    if (!this.ownApp(accountId, appId)) return refuse("not-found", `flash app ${JSON.stringify(appId)} not found among yours`);
+    if (!this.ownApp(accountId, appId)) return notAmongYours("flash app", appId);
     const env = this.environmentsOf(appId).find((e) => e.name === name);
     return env ? done(env) : refuse("not-found", `flash environment ${JSON.stringify(name)} not found in that app`);
   }
@@ -198,7 +201,7 @@ export class AppStore {
   }
 
   deleteEnvironment(accountId: string, id: string): Done<true> {
-    if (!this.ownEnvironment(accountId, id)) return refuse("not-found", `flash environment ${JSON.stringify(id)} not found among yours`);
+    if (!this.ownEnvironment(accountId, id)) return notAmongYours("flash environment", id);
     this.environments.delete(id);
     return done(true);
   }
@@ -206,7 +209,7 @@ export class AppStore {
   // ---------------------------------------------------------- builds
 
   prepareUpload(accountId: string, appId: string, tarballSize: number, now: number): Done<ArtifactUpload> {
-    if (!this.ownApp(accountId, appId)) return refuse("not-found", `flash app ${JSON.stringify(appId)} not found among yours`);
+    if (!this.ownApp(accountId, appId)) return notAmongYours("flash app", appId);
     if (!Number.isInteger(tarballSize) || tarballSize < 1 || tarballSize > APP_LIMITS.tarballBytes) {
       return refuse("invalid", `tarballSize ${tarballSize} must be a whole number of bytes from 1 to ${APP_LIMITS.tarballBytes}`);
     }
@@ -237,7 +240,7 @@ export class AppStore {
   }
 
   finalizeUpload(accountId: string, input: { readonly appId: string; readonly objectKey: string; readonly manifest: unknown }, now: number): Done<FlashBuild> {
-    if (!this.ownApp(accountId, input.appId)) return refuse("not-found", `flash app ${JSON.stringify(input.appId)} not found among yours`);
+    if (!this.ownApp(accountId, input.appId)) return notAmongYours("flash app", input.appId);
     this.dropExpiredUploads(now);
     const upload = this.uploads.get(input.objectKey);
     if (upload === undefined || upload.appId !== input.appId) return refuse("not-found", `upload ${JSON.stringify(input.objectKey)} not found for that app (prepare one first; uploads stay open ten minutes)`);
@@ -251,7 +254,7 @@ export class AppStore {
 
   deployBuild(accountId: string, environmentId: string, buildId: string): Done<FlashEnvironment> {
     const env = this.ownEnvironment(accountId, environmentId);
-    if (!env) return refuse("not-found", `flash environment ${JSON.stringify(environmentId)} not found among yours`);
+    if (!env) return notAmongYours("flash environment", environmentId);
     const build = this.builds.get(buildId);
     if (build === undefined || build.appId !== env.appId) return refuse("not-found", `flash build ${JSON.stringify(buildId)} not found in the environment's app`);
     const next: FlashEnvironment = Object.freeze({ ...env, state: "HEALTHY", activeBuildId: build.id });

@@ -21,6 +21,9 @@ export type Done<T> = { readonly ok: true; readonly value: T } | Refusal;
 
 export const refuse = (reason: Refusal["reason"], message: string): Refusal => ({ ok: false, reason, message });
 export const done = <T>(value: T): Done<T> => ({ ok: true, value });
+/** The refusal of an id the caller holds no such thing under: what it is, and where to list theirs. */
+export const notYours = (what: string, id: unknown, listPath?: string): Refusal =>
+  refuse("not-found", `you have no ${what} ${JSON.stringify(id)}${listPath === undefined ? "" : `; list yours with GET ${listPath}`}`);
 
 /** Per account and kind: a limit on everything. */
 export const RESOURCE_LIMITS = Object.freeze({ templates: 200, networkVolumes: 50, registries: 50, endpoints: 25 });
@@ -121,7 +124,7 @@ export function createTemplate(platform: Platform, accountId: string, f: Templat
 
 export function updateTemplate(platform: Platform, accountId: string, id: string, patch: Partial<TemplateFields>): Done<Template> {
   const old = ownTemplate(platform, accountId, id);
-  if (old === undefined) return refuse("not-found", `you have no template ${JSON.stringify(id)}; list yours with GET /v2/templates`);
+  if (old === undefined) return notYours("template", id, "/v2/templates");
   const f: TemplateFields = { ...old, ...definedOnly(patch) };
   const bad = checkTemplate(platform, accountId, f, id);
   if (bad) return bad;
@@ -130,7 +133,7 @@ export function updateTemplate(platform: Platform, accountId: string, id: string
 
 export function deleteTemplate(platform: Platform, accountId: string, id: string): Done<Template> {
   const old = ownTemplate(platform, accountId, id);
-  if (old === undefined) return refuse("not-found", `you have no template ${JSON.stringify(id)}; list yours with GET /v2/templates`);
+  if (old === undefined) return notYours("template", id, "/v2/templates");
   const user = platform.catalog.endpoints.find((e) => platform.resources.endpointExtra(e.id)?.templateId === id);
   if (user !== undefined) return refuse("conflict", `template ${id} is used by serverless endpoint ${user.id}; give that endpoint another template or delete it first`);
   platform.resources.delete("templates", id);
@@ -170,7 +173,7 @@ export function createNetworkVolume(platform: Platform, accountId: string, f: Ne
 /** Name and size only; a volume can grow, never shrink (its data would not fit), and never moves. */
 export function updateNetworkVolume(platform: Platform, accountId: string, id: string, patch: { name?: string; size?: number }): Done<NetworkVolume> {
   const old = ownVolume(platform, accountId, id);
-  if (old === undefined) return refuse("not-found", `you have no network volume ${JSON.stringify(id)}; list yours with GET /v2/networkvolumes`);
+  if (old === undefined) return notYours("network volume", id, "/v2/networkvolumes");
   if (patch.name !== undefined && patch.name.trim() === "") return refuse("invalid", "name is empty; give the volume a name");
   if (patch.size !== undefined) {
     const bad = checkSize(patch.size, old.size);
@@ -181,7 +184,7 @@ export function updateNetworkVolume(platform: Platform, accountId: string, id: s
 
 export function deleteNetworkVolume(platform: Platform, accountId: string, id: string): Done<NetworkVolume> {
   const old = ownVolume(platform, accountId, id);
-  if (old === undefined) return refuse("not-found", `you have no network volume ${JSON.stringify(id)}; list yours with GET /v2/networkvolumes`);
+  if (old === undefined) return notYours("network volume", id, "/v2/networkvolumes");
   const pod = platform.pods.list(accountId).find((p) => p.status !== "TERMINATED" && (p.mounts.network ?? []).some((m) => m.volumeId === id));
   if (pod !== undefined) return refuse("conflict", `network volume ${id} is mounted by pod ${pod.id}; terminate that pod first`);
   const endpoint = platform.catalog.endpoints.find((e) => platform.resources.endpointExtra(e.id)?.networkVolumeIds.includes(id));
@@ -221,7 +224,7 @@ export function createRegistry(platform: Platform, accountId: string, f: Registr
 
 export function updateRegistry(platform: Platform, accountId: string, id: string, f: { username: string; password: string }): Done<Registry> {
   const old = ownRegistry(platform, accountId, id);
-  if (old === undefined) return refuse("not-found", `you have no registry credential ${JSON.stringify(id)}; list yours with GET /v2/containerregistryauth`);
+  if (old === undefined) return notYours("registry credential", id, "/v2/containerregistryauth");
   const bad = checkCredential(f.username, f.password);
   if (bad) return bad;
   return done(platform.resources.put("registries", { ...old, username: f.username }));
@@ -229,7 +232,7 @@ export function updateRegistry(platform: Platform, accountId: string, id: string
 
 export function deleteRegistry(platform: Platform, accountId: string, id: string): Done<Registry> {
   const old = ownRegistry(platform, accountId, id);
-  if (old === undefined) return refuse("not-found", `you have no registry credential ${JSON.stringify(id)}; list yours with GET /v2/containerregistryauth`);
+  if (old === undefined) return notYours("registry credential", id, "/v2/containerregistryauth");
   const user = platform.catalog.templates.find((t) => t.accountId === accountId && t.registry === id);
   if (user !== undefined) return refuse("conflict", `registry credential ${id} is used by template ${user.id}; change that template's registry first`);
   platform.resources.delete("registries", id);
@@ -407,7 +410,7 @@ export function endpointFields(a: EndpointAnswer): EndpointFields {
 /** Applies the patch to the record and to the live endpoint (scaling at once; queued jobs stay). */
 export function updateEndpoint(platform: Platform, accountId: string, id: string, patch: Partial<EndpointFields>): Done<EndpointAnswer> {
   const old = ownEndpoint(platform, accountId, id);
-  if (old === undefined) return refuse("not-found", `you have no serverless endpoint ${JSON.stringify(id)}; list yours with GET /v2/endpoints`);
+  if (old === undefined) return notYours("serverless endpoint", id, "/v2/endpoints");
   const before = endpointFields(old);
   if (patch.type !== undefined && patch.type !== before.type) return refuse("invalid", `endpoint ${id} is ${before.type}; the type is fixed at creation, so make a new endpoint of type ${patch.type}`);
   const f: EndpointFields = { ...before, ...definedOnly(patch) };
@@ -438,7 +441,7 @@ export function saveEndpointWithTemplate(
   patch: Partial<EndpointFields>,
   template: Partial<TemplateFields> | undefined,
 ): Done<EndpointAnswer> {
-  if (id !== undefined && ownEndpoint(platform, accountId, id) === undefined) return refuse("not-found", `you have no serverless endpoint ${JSON.stringify(id)}`);
+  if (id !== undefined && ownEndpoint(platform, accountId, id) === undefined) return notYours("serverless endpoint", id);
   let made: string | undefined;
   let templateId = patch.templateId;
   if (template !== undefined) {
@@ -470,7 +473,7 @@ export function saveEndpointWithTemplate(
 /** Deletes the record and the live endpoint; jobs in flight are cancelled (Serverless.removeEndpoint). */
 export function deleteEndpoint(platform: Platform, accountId: string, id: string): Done<{ endpoint: Endpoint; cancelledJobs: number }> {
   const old = ownEndpoint(platform, accountId, id);
-  if (old === undefined) return refuse("not-found", `you have no serverless endpoint ${JSON.stringify(id)}; list yours with GET /v2/endpoints`);
+  if (old === undefined) return notYours("serverless endpoint", id, "/v2/endpoints");
   const cancelledJobs = platform.serverless.removeEndpoint(id) ?? 0;
   const bound = platform.resources.boundTemplate(id);
   platform.resources.delete("endpoints", id);

@@ -10,7 +10,7 @@
 import type { Rng } from "../../core/index.ts";
 import { isoFromMicros } from "../iso-time.ts";
 import { shortId, uniqueId } from "../ids.ts";
-import { done, refuse, type Done } from "./commands.ts";
+import { done, notYours, refuse, type Done } from "./commands.ts";
 
 export type SandboxState = "CREATING" | "RUNNING" | "TERMINATED";
 
@@ -116,7 +116,7 @@ export class SandboxStore {
   }
 
   private notFound(id: string) {
-    return refuse("not-found", `you have no sandbox ${JSON.stringify(id)}; list yours with GET /v2/sandboxes`);
+    return notYours("sandbox", id, "/v2/sandboxes");
   }
 
   create(accountId: string, f: SandboxFields, now: number): Done<SandboxSnapshot> {
