@@ -1,12 +1,12 @@
 /**
  * The apps ("Flash") surface of the newest official Python client: secrets, flash apps, their
- * environments and builds, artifact uploads, browser-login requests, and CPU flavors with their
+ * environments and builds, artifact uploads, browser-login requests, global volumes, and CPU flavors with their
  * stock in one data center. Each translates into sim/domain/resources' AppStore; a refusal is a
  * GraphQL error (HTTP 200, `errors`) whose message says "not found" where the client looks for
  * those words (`get_app_by_name`, `get_environment_by_name` answer None then).
  */
 import type { CpuFlavor } from "../../catalog/index.ts";
-import { type FlashApp, type FlashEnvironment, artifactPath } from "../../domain/resources/index.ts";
+import { type FlashApp, type FlashEnvironment, type GlobalVolume, artifactPath } from "../../domain/resources/index.ts";
 import { GraphqlCode, userError } from "./error-codes.ts";
 import { unwrap } from "./resource-resolvers.ts";
 import type { ResolverContext } from "./resolver-context.ts";
@@ -27,13 +27,21 @@ function appObject(ctx: ResolverContext, app: FlashApp) {
   };
 }
 
-/** `myself { secrets, flashApps }`. */
+const globalVolumeObject = (v: GlobalVolume) => ({ id: v.id, name: v.name, createdAt: v.createdAt });
+
+/** `myself { secrets, flashApps, globalStoreBuckets }`. */
 export function userApps(ctx: ResolverContext) {
   const accountId = ctx.principal.accountId;
   return {
     secrets: () => store(ctx).secretsOf(accountId).map((s) => ({ id: s.id, name: s.name, description: s.description, createdAt: s.createdAt })),
     flashApps: () => store(ctx).appsOf(accountId).map((a) => appObject(ctx, a)),
+    globalStoreBuckets: () => ctx.platform.resources.globalVolumes.of(accountId).map(globalVolumeObject),
   };
+}
+
+/** `create_global_volume(name)`: a global volume of the caller's (a name taken: CONFLICT). */
+export function globalStoreBucketCreate(args: { input: { name: string } }, ctx: ResolverContext) {
+  return globalVolumeObject(unwrap(ctx.platform.resources.globalVolumes.create(ctx.principal.accountId, args.input.name, ctx.now), "globalStoreBucketCreate"));
 }
 
 export function secretCreate(args: { input: { name: string; value: string; description?: string | null } }, ctx: ResolverContext) {

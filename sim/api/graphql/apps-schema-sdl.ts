@@ -1,7 +1,7 @@
 /**
  * The schema's part for the newest official Python client's apps ("Flash") surface, as SDL
  * extensions: secrets, flash apps with environments and builds, artifact uploads, browser-login
- * requests, CPU flavors with their per-data-center stock, and the endpoint input's nested
+ * requests, global volumes, CPU flavors with their per-data-center stock, and the endpoint input's nested
  * template and CPU instance ids. Names and input shapes are those the client's documents
  * (runpod/api/queries/apps.py, mutations/apps.py) declare in their variables.
  */
@@ -64,8 +64,16 @@ extend input EndpointInput {
   template: SaveTemplateInput
 }
 
-extend type User { secrets: [Secret!]! flashApps: [FlashApp!]! }
+"""
+A global volume: storage not tied to a data center, which the apps client mounts by id or name.
+The emulator keeps the record; nothing mounts it (no container runs).
+"""
+type GlobalStoreBucket { id: ID! name: String! createdAt: String }
 
+extend type User { secrets: [Secret!]! flashApps: [FlashApp!]! globalStoreBuckets: [GlobalStoreBucket!]! }
+
+"name: 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit; unique among yours."
+input GlobalStoreBucketCreateInput { name: String! }
 input SecretCreateInput { name: String! value: String! description: String }
 input CreateFlashAppInput { name: String! }
 input CreateFlashEnvironmentInput { flashAppId: String! name: String! }
@@ -84,6 +92,7 @@ extend type Query {
 
 extend type Mutation {
   secretCreate(input: SecretCreateInput!): Secret
+  globalStoreBucketCreate(input: GlobalStoreBucketCreateInput!): GlobalStoreBucket
   secretDelete(id: ID!): Boolean
   createFlashApp(input: CreateFlashAppInput!): FlashApp
   deleteFlashApp(flashAppId: String!): Boolean

@@ -195,6 +195,18 @@ mutation DeleteRegistryAuth($registryAuthId: String!) {
 }
 `;
 
+export const MUTATION_CREATE_GLOBAL_VOLUME = `
+mutation createGlobalVolume($input: GlobalStoreBucketCreateInput!) {
+    globalStoreBucketCreate(input: $input) { id name }
+}
+`;
+
+/**
+ * list_global_volumes' QUERY_GLOBAL_VOLUMES is not in the client sources at hand; this is the
+ * document public code sends the real service for the same list (same field, same selection).
+ */
+export const QUERY_GLOBAL_VOLUMES = "query { myself { globalStoreBuckets { id name } } }";
+
 export const MUTATION_CREATE_SECRET = `
 mutation secretCreate($input: SecretCreateInput!) {
     secretCreate(input: $input) { id name }

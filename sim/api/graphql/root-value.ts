@@ -41,6 +41,7 @@ export const rootValue = Object.freeze({
   deleteNetworkVolume: resources.deleteNetworkVolume_,
   secretCreate: apps.secretCreate,
   secretDelete: apps.secretDelete,
+  globalStoreBucketCreate: apps.globalStoreBucketCreate,
   createFlashApp: apps.createFlashApp,
   deleteFlashApp: apps.deleteFlashApp,
   createFlashEnvironment: apps.createFlashEnvironment,

@@ -88,7 +88,8 @@ export const APP_LIMITS = Object.freeze({ apps: 50, secrets: 100, environmentsPe
 const OPEN_FOR_US = 10 * 60 * 1_000_000;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-const badName = (what: string, name: string): Refusal | undefined =>
+/** The apps surface's name rule (secrets, apps, environments, global volumes): 1-64 characters, no spaces. */
+export const badName = (what: string, name: string): Refusal | undefined =>
   NAME.test(name) ? undefined : refuse("invalid", `${what} name ${JSON.stringify(name)} must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
 
 export class AppStore {

@@ -6,3 +6,5 @@ export * from "./commands.ts";
 export { AppStore, APP_LIMITS } from "./apps.ts";
 export type { ArtifactUpload, AuthRequest, FlashApp, FlashBuild, FlashEnvironment, Secret, TarballReceipt } from "./apps.ts";
 export { ARTIFACT_PREFIX, artifactPath } from "./apps.ts";
+export { GlobalVolumes, GLOBAL_VOLUME_LIMIT } from "./global-volumes.ts";
+export type { GlobalVolume } from "./global-volumes.ts";

@@ -15,6 +15,7 @@ import type { Catalog, Endpoint, NetworkVolume, Registry, Template } from "../..
 import { RESERVED_ENDPOINT_IDS } from "../../catalog/index.ts";
 import { shortId, uniqueId } from "../ids.ts";
 import { AppStore } from "./apps.ts";
+import { GlobalVolumes } from "./global-volumes.ts";
 import { SandboxStore } from "./sandboxes.ts";
 
 export type EndpointType = "QUEUE" | "LOAD_BALANCER";
@@ -57,6 +58,8 @@ export class Resources {
   readonly apps: AppStore;
   /** CPU sandboxes (`/v2/sandboxes`). */
   readonly sandboxes: SandboxStore;
+  /** Global volumes (GraphQL `globalStoreBuckets`). */
+  readonly globalVolumes: GlobalVolumes;
 
   constructor(
     private readonly base: Catalog,
@@ -73,6 +76,7 @@ export class Resources {
     this.ids = { templates: rng.fork("templates"), networkVolumes: rng.fork("network-volumes"), registries: rng.fork("registries"), endpoints: rng.fork("endpoints") };
     this.apps = new AppStore(rng.fork("apps"));
     this.sandboxes = new SandboxStore(rng.fork("sandboxes"));
+    this.globalVolumes = new GlobalVolumes(rng.fork("global-volumes"));
   }
 
   /** The catalog with the current templates, volumes, registries and endpoints (rebuilt after a change). */
