@@ -9,6 +9,7 @@ import { SCHEMA_ID_PREFIX } from "./schemas/schema-helpers.ts";
 import { routes, type RouteDef } from "./routes.ts";
 import { REST_RESOURCE_RESPONSES, restResourceSchemas } from "./ops/rest/resource-schemas.ts";
 import { LOG_MAX_TAIL } from "./ops/rest/logs.ts";
+import { HOST_LOG_TYPES } from "./ops/rest/host-pod-logs.ts";
 import { REST_RESOURCE_WRITES, resourceRequestSchemas } from "./ops/rest/resource-request-schemas.ts";
 import { SANDBOX_OP_SCHEMAS, sandboxSchemas } from "./ops/rest/sandbox-schemas.ts";
 
@@ -107,11 +108,16 @@ function operationObject(r: RouteDef) {
   if (r.op === "jobStatus" || r.op === "jobStatusSync") {
     query.push({ name: "ttl", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: JOB_TTL_RANGE.maximum } });
   }
-  if (LOG_OPS.has(r.op)) {
+  const tailAndSince = [
+    { name: "tail", in: "query", required: false, schema: { type: "integer", minimum: 0, maximum: LOG_MAX_TAIL, default: 100 } },
+    { name: "since", in: "query", required: false, schema: { type: "string", format: "date-time" } },
+  ];
+  if (LOG_OPS.has(r.op)) query.push(...tailAndSince, { name: "source", in: "query", required: false, schema: { enum: ["container", "system"] } });
+  if (r.op === "hostPodLogs") {
     query.push(
-      { name: "tail", in: "query", required: false, schema: { type: "integer", minimum: 0, maximum: LOG_MAX_TAIL, default: 100 } },
-      { name: "since", in: "query", required: false, schema: { type: "string", format: "date-time" } },
-      { name: "source", in: "query", required: false, schema: { enum: ["container", "system"] } },
+      { name: "type", in: "query", required: false, schema: { enum: [...HOST_LOG_TYPES], default: "all" } },
+      { name: "stream", in: "query", required: false, schema: { enum: ["true", "false"], default: "false" } },
+      ...tailAndSince,
     );
   }
   if (r.op === "listGpuTypes") query.push({ name: "cloud", in: "query", required: false, schema: { enum: ["SECURE", "COMMUNITY"], default: "SECURE" } });
@@ -127,6 +133,16 @@ function operationObject(r: RouteDef) {
     responses["200"] = {
       description: 'Server-Sent Events, one per line: `id: N`, `data: {"ts", "source", "line"}`; resumed after Last-Event-ID. The stream ends after the lines there are.',
       content: { "text/event-stream": { schema: { type: "string" } } },
+    };
+  }
+  if (r.op === "hostPodLogs") {
+    const lines = { type: "array", items: { type: "string" } };
+    responses["200"] = {
+      description: 'Without stream: the lines of each source. With stream=true: Server-Sent Events, `data: {"ts", "source", "line"}`, ending after the lines there are.',
+      content: {
+        "application/json": { schema: { type: "object", required: ["container", "system"], properties: { container: lines, system: lines } } },
+        "text/event-stream": { schema: { type: "string" } },
+      },
     };
   }
   for (const status of ERROR_STATUSES[r.auth]) {

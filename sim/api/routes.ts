@@ -101,6 +101,8 @@ export const routes: readonly RouteDef[] = [
   route("listEndpointWorkers", "GET", "/v2/endpoints/:id/workers", "Serverless", "An endpoint's workers now"),
   route("listServerlessWorkers", "GET", "/v2/serverless/:id/workers", "Serverless", "An endpoint's workers now (same as GET /v2/endpoints/{id}/workers)"),
   route("workerLogs", "GET", "/v2/serverless/:id/workers/:workerId/logs", "Serverless", "A worker's log lines as Server-Sent Events (tail, since, source)"),
+  // `runpod.apps.logs`: the host API's pod logs (hapi.runpod.net; RUNPOD_HAPI_URL points here).
+  route("hostPodLogs", "GET", "/v1/pod/:podId/logs", "Pods", "A pod's logs as the host API serves them: a snapshot {container, system}, or Server-Sent Events with stream=true (type, tail, since)"),
   route("getSshKeys", "GET", "/v2/account/ssh-keys", "Account", "The account's SSH public keys"),
   route("putSshKeys", "PUT", "/v2/account/ssh-keys", "Account", "Replace the account's SSH public keys"),
   route("getGpuType", "GET", "/v2/catalog/gpus/:id", "Catalog", "One GPU type with its price and stock"),

@@ -14,6 +14,7 @@ import { updatePod } from "./update-pod.ts";
 import { getGpuType } from "./catalog-gpu.ts";
 import * as w from "./resource-writes.ts";
 import { endpointWorkers, podLogs, workerLogs } from "./logs.ts";
+import { hostPodLogs } from "./host-pod-logs.ts";
 import { createSandbox, deleteSandbox, execSandbox, extendSandbox, getSandbox, listSandboxes, sandboxLogs, updateSandbox } from "./sandboxes.ts";
 
 export const restOperations: OperationTable = {
@@ -75,6 +76,7 @@ export const restOperations: OperationTable = {
   updateRegistryCredential: w.updateRegistryOp,
   deleteRegistryCredential: w.deleteRegistryOp,
   podLogs,
+  hostPodLogs,
   listEndpointWorkers: endpointWorkers,
   listServerlessWorkers: endpointWorkers,
   workerLogs,

@@ -27,16 +27,26 @@ const SOURCES = new Set(["container", "system"]);
 /** RFC 3339 with a zone, as the client sends `since` (datetime.isoformat() of an aware time). */
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
-interface LogLine {
+export interface LogLine {
   readonly ts: string;
   readonly source: "container" | "system";
   readonly line: string;
 }
 
-/** The query read and checked, or the 400 that names what is wrong. */
-function logQuery(ctx: OpContext): { ok: true; tail: number; since: number | undefined; source: string | undefined; after: number } | { ok: false; response: ApiResponse } {
-  const { tail, since, source } = ctx.request.query;
-  const bad = (detail: string) => ({ ok: false as const, response: problem(400, detail) });
+/** Which lines a log read asks for: the last `tail`, or those at or after `since`; one source or both; after a resumed id. */
+export interface LogWindow {
+  readonly tail: number;
+  readonly since: number | undefined;
+  readonly source: string | undefined;
+  readonly after: number;
+}
+
+type Read<T> = { ok: true; value: T } | { ok: false; response: ApiResponse };
+const bad = (detail: string) => ({ ok: false as const, response: problem(400, detail) });
+
+/** `tail`, `since` and Last-Event-ID read and checked (shared by every log route), or the 400 naming what is wrong. */
+export function logWindow(ctx: OpContext, source: string | undefined): Read<LogWindow> {
+  const { tail, since } = ctx.request.query;
   let n = LOG_DEFAULT_TAIL;
   if (tail !== undefined) {
     if (!/^\d{1,4}$/.test(tail) || Number(tail) > LOG_MAX_TAIL) return bad(`tail ${JSON.stringify(tail)} must be a whole number from 0 to ${LOG_MAX_TAIL}.`);
@@ -47,25 +57,35 @@ function logQuery(ctx: OpContext): { ok: true; tail: number; since: number | und
     if (!RFC3339.test(since) || Number.isNaN(Date.parse(since))) return bad(`since ${JSON.stringify(since)} must be an RFC 3339 time with a zone, e.g. 2026-01-01T00:00:00Z.`);
     sinceMs = Date.parse(since);
   }
-  if (source !== undefined && !SOURCES.has(source)) return bad(`source ${JSON.stringify(source)} must be container or system (or left out for both).`);
   const last = ctx.request.headers["last-event-id"];
   const after = last !== undefined && /^\d{1,9}$/.test(last) ? Number(last) : 0;
-  return { ok: true, tail: n, since: sinceMs, source, after };
+  return { ok: true, value: { tail: n, since: sinceMs, source, after } };
 }
 
-/** The SSE answer of `lines` (numbered from 1) under the query. */
-export function eventStream(ctx: OpContext, lines: readonly LogLine[]): ApiResponse {
-  const q = logQuery(ctx);
-  if (!q.ok) return q.response;
-  let numbered = lines.map((l, i) => ({ id: i + 1, ...l })).filter((l) => q.source === undefined || l.source === q.source);
-  if (q.since !== undefined) numbered = numbered.filter((l) => Date.parse(l.ts) >= q.since!);
-  else numbered = q.tail === 0 ? [] : numbered.slice(-q.tail);
-  numbered = numbered.filter((l) => l.id > q.after);
-  const body = numbered.map((l) => `id: ${l.id}\ndata: ${JSON.stringify({ ts: l.ts, source: l.source, line: l.line })}\n\n`).join("");
+/** The lines (numbered from 1, oldest first) that a window selects. */
+export function selectLines(lines: readonly LogLine[], w: LogWindow): Array<LogLine & { readonly id: number }> {
+  let numbered = lines.map((l, i) => ({ id: i + 1, ...l })).filter((l) => w.source === undefined || l.source === w.source);
+  if (w.since !== undefined) numbered = numbered.filter((l) => Date.parse(l.ts) >= w.since!);
+  else numbered = w.tail === 0 ? [] : numbered.slice(-w.tail);
+  return numbered.filter((l) => l.id > w.after);
+}
+
+/** Server-Sent Events of selected lines: `id: N`, `data: {"ts", "source", "line"}`. */
+export function sseAnswer(lines: ReadonlyArray<LogLine & { readonly id: number }>): ApiResponse {
+  const body = lines.map((l) => `id: ${l.id}\ndata: ${JSON.stringify({ ts: l.ts, source: l.source, line: l.line })}\n\n`).join("");
   return { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache" }, body };
 }
 
-function podSystemLines(pod: PodRecord): LogLine[] {
+/** The SSE answer of `lines` under the query's `tail`, `since`, `source` and Last-Event-ID. */
+export function eventStream(ctx: OpContext, lines: readonly LogLine[]): ApiResponse {
+  const source = ctx.request.query.source;
+  if (source !== undefined && !SOURCES.has(source)) return problem(400, `source ${JSON.stringify(source)} must be container or system (or left out for both).`);
+  const w = logWindow(ctx, source);
+  return w.ok ? sseAnswer(selectLines(lines, w.value)) : w.response;
+}
+
+/** What the model records of a pod, as log lines (system lines only: no container runs). */
+export function podSystemLines(pod: PodRecord): LogLine[] {
   const at = (t: Micros) => isoFromMicros(t, pod.epochMs);
   const what = pod.gpu ? `${pod.gpu.count}x ${pod.gpu.displayName}` : pod.cpu ? `${pod.cpu.vcpuCount} vCPUs (${pod.cpu.id})` : "no GPU";
   const lines: Array<LogLine & { t: Micros }> = [{ t: pod.createdAt, ts: at(pod.createdAt), source: "system", line: `Pod ${pod.id} created on host ${pod.hostId} in ${pod.dataCenterId} with ${what}; image ${pod.image}` }];
