@@ -12,6 +12,7 @@ import { LOG_MAX_TAIL } from "./ops/rest/logs.ts";
 import { HOST_LOG_TYPES } from "./ops/rest/host-pod-logs.ts";
 import { REST_RESOURCE_WRITES, resourceRequestSchemas } from "./ops/rest/resource-request-schemas.ts";
 import { SANDBOX_OP_SCHEMAS, sandboxSchemas } from "./ops/rest/sandbox-schemas.ts";
+import { V1_POD_OP_SCHEMAS, v1PodSchemas } from "./ops/rest/v1-pod-schemas.ts";
 
 interface OpSchemas {
   readonly request?: string;
@@ -44,6 +45,7 @@ const OP_SCHEMAS: Readonly<Record<string, OpSchemas>> = {
   ...Object.fromEntries(Object.entries(REST_RESOURCE_RESPONSES).map(([op, name]) => [op, { responses: { 200: name } }])),
   ...REST_RESOURCE_WRITES,
   ...SANDBOX_OP_SCHEMAS,
+  ...V1_POD_OP_SCHEMAS,
   // The same operations at the paths newer official clients call.
   listServerlessEndpoints: { responses: { 200: "EndpointList" } },
   createServerlessEndpoint: REST_RESOURCE_WRITES.createEndpoint!,
@@ -177,7 +179,7 @@ export interface OpenApiDocument {
 }
 
 /** Builds the document; `serverUrl` is the emulator's base URL when known. */
-export function openApiDocument(version: string, serverUrl?: string, schemas: readonly TSchema[] = [...allSchemas, ...restResourceSchemas, ...resourceRequestSchemas, ...sandboxSchemas]): OpenApiDocument {
+export function openApiDocument(version: string, serverUrl?: string, schemas: readonly TSchema[] = [...allSchemas, ...restResourceSchemas, ...resourceRequestSchemas, ...sandboxSchemas, ...v1PodSchemas]): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const path = r.pattern.replace(/:([A-Za-z]+)/g, "{$1}");

@@ -103,6 +103,14 @@ export const routes: readonly RouteDef[] = [
   route("workerLogs", "GET", "/v2/serverless/:id/workers/:workerId/logs", "Serverless", "A worker's log lines as Server-Sent Events (tail, since, source)"),
   // `runpod.apps.logs`: the host API's pod logs (hapi.runpod.net; RUNPOD_HAPI_URL points here).
   route("hostPodLogs", "GET", "/v1/pod/:podId/logs", "Pods", "A pod's logs as the host API serves them: a snapshot {container, system}, or Server-Sent Events with stream=true (type, tail, since)"),
+  // The REST v1 pods of the JavaScript SDK repository's `Pod` class: a translation onto the v2 pod operations.
+  route("listPodsV1", "GET", "/v1/pods", "Pods", "The account's pods in the v1 shape (same pods as GET /v2/pods)"),
+  route("createPodV1", "POST", "/v1/pods", "Pods", "Create a pod from v1 PodOptions (translated to a v2 CreatePodRequest)"),
+  route("getPodV1", "GET", "/v1/pods/:podId", "Pods", "One pod in the v1 shape"),
+  route("deletePodV1", "DELETE", "/v1/pods/:podId", "Pods", "Terminate a pod (same as DELETE /v2/pods/{podId})"),
+  route("stopPodV1", "POST", "/v1/pods/:podId/stop", "Pods", "Stop a pod (any body is ignored)"),
+  route("startPodV1", "POST", "/v1/pods/:podId/start", "Pods", "Start a stopped pod (any body is ignored)"),
+  route("restartPodV1", "POST", "/v1/pods/:podId/restart", "Pods", "Restart a pod (any body is ignored)"),
   route("getSshKeys", "GET", "/v2/account/ssh-keys", "Account", "The account's SSH public keys"),
   route("putSshKeys", "PUT", "/v2/account/ssh-keys", "Account", "Replace the account's SSH public keys"),
   route("getGpuType", "GET", "/v2/catalog/gpus/:id", "Catalog", "One GPU type with its price and stock"),

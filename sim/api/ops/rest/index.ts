@@ -15,6 +15,7 @@ import { getGpuType } from "./catalog-gpu.ts";
 import * as w from "./resource-writes.ts";
 import { endpointWorkers, podLogs, workerLogs } from "./logs.ts";
 import { hostPodLogs } from "./host-pod-logs.ts";
+import { createPodV1, deletePodV1, getPodV1, listPodsV1, restartPodV1, startPodV1, stopPodV1 } from "./v1-pods.ts";
 import { createSandbox, deleteSandbox, execSandbox, extendSandbox, getSandbox, listSandboxes, sandboxLogs, updateSandbox } from "./sandboxes.ts";
 
 export const restOperations: OperationTable = {
@@ -77,6 +78,13 @@ export const restOperations: OperationTable = {
   deleteRegistryCredential: w.deleteRegistryOp,
   podLogs,
   hostPodLogs,
+  listPodsV1,
+  createPodV1,
+  getPodV1,
+  deletePodV1,
+  stopPodV1,
+  startPodV1,
+  restartPodV1,
   listEndpointWorkers: endpointWorkers,
   listServerlessWorkers: endpointWorkers,
   workerLogs,

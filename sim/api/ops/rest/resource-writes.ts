@@ -24,15 +24,16 @@ import type {
 } from "./resource-request-schemas.ts";
 import { resourceRequestSchemas } from "./resource-request-schemas.ts";
 import { sandboxSchemas } from "./sandbox-schemas.ts";
+import { v1PodSchemas } from "./v1-pod-schemas.ts";
 import { restResourceSchemas } from "./resource-schemas.ts";
 import { endpointView, networkVolumeView, registryView, templateView } from "./resource-views.ts";
 
 const STATUS = { invalid: 400, "not-found": 404, conflict: 409, limit: 409 } as const;
 
-/** The shared validator learns these schemas once (they are not in the pod records' list). */
-function validator() {
+/** The shared validator, having learnt this folder's schemas once (they are not in the pod records' list). */
+export function restValidator() {
   const v = sharedValidator();
-  for (const s of [...restResourceSchemas, ...resourceRequestSchemas, ...sandboxSchemas]) if (v.ajv.getSchema(s.$id as string) === undefined) v.ajv.addSchema(s);
+  for (const s of [...restResourceSchemas, ...resourceRequestSchemas, ...sandboxSchemas, ...v1PodSchemas]) if (v.ajv.getSchema(s.$id as string) === undefined) v.ajv.addSchema(s);
   return v;
 }
 
@@ -40,7 +41,7 @@ type Body<T> = { ok: true; value: T } | { ok: false; response: ReturnType<typeof
 
 export function body<T>(ctx: OpContext, schema: string, example: string): Body<T> {
   const value = ctx.request.body;
-  const result = validator().validate(`cpsim:${schema}`, value);
+  const result = restValidator().validate(`cpsim:${schema}`, value);
   if (result.ok) return { ok: true, value: value as T };
   return {
     ok: false,
