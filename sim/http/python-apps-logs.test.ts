@@ -5,11 +5,11 @@
 // yarl encodes them). The lines are the REST pod-log route's. Then the same calls from a real
 // python3 with aiohttp, when this machine has it (skipped, saying so, otherwise).
 import http from "node:http";
-import { spawn, spawnSync } from "node:child_process";
 import t from "tap";
 import { request } from "undici";
 import { openApiDocument } from "../api/openapi.ts";
 import { startEmulator } from "./index.ts";
+import { pythonHas, runPython } from "./test-helpers.ts";
 
 const KEY = "cpsim_alpha_full_7f3a9c2e41b6d805";
 const BETA = "cpsim_beta_full_91d4e6a2c7b3f058";
@@ -101,7 +101,7 @@ t.test("the OpenAPI document describes the host-API log route", async (t) => {
   t.same(Object.keys(op.responses["200"].content).sort(), ["application/json", "text/event-stream"]);
 });
 
-const probe = spawnSync("python3", ["-c", "import aiohttp"], { encoding: "utf8" });
+const aiohttp = pythonHas("aiohttp");
 
 // Only aiohttp calls with runpod/apps/logs.py's arguments: no code of the client.
 const SCRIPT = String.raw`
@@ -131,23 +131,12 @@ async def main():
 asyncio.run(main())
 `;
 
-t.test("runpod.apps.logs' calls from python3 with aiohttp", { skip: probe.status === 0 ? false : `python3 with aiohttp is not available here (${(probe.stderr || probe.error?.message || "").trim().split("\n").pop()})` }, async (t) => {
+t.test("runpod.apps.logs' calls from python3 with aiohttp", { skip: aiohttp.ok ? false : `python3 with aiohttp is not available here (${aiohttp.why})` }, async (t) => {
   const emulator = await startEmulator({ clock: "manual", seed: 2, logger: false });
   t.teardown(() => emulator.close());
   const res = await request(`${emulator.baseUrl}/v2/pods`, { method: "POST", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body: JSON.stringify({ name: "py", image: "ubuntu:22.04", cpu: { id: "cpu3c", vcpuCount: 2 } }) });
   const podId = ((await res.body.json()) as Json).id as string;
-  const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn("python3", ["-c", SCRIPT, emulator.baseUrl, KEY, podId], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill(), 60_000);
-    child.on("close", (status: number | null) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+  const run = await runPython(SCRIPT, [emulator.baseUrl, KEY, podId]);
   t.equal(run.status, 0, run.stderr);
   const out = JSON.parse(run.stdout) as Json;
   t.match(out.snapshot, { container: [], system: [new RegExp(`^Pod ${podId} created on host`)] });

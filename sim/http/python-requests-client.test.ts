@@ -4,14 +4,13 @@
 // polling fallback, status, cancel, health, purge_queue) do, with the same
 // arguments (headers, json=, params=, data=json.dumps(...), stream=True and iter_content), and
 // prints what it read; the test checks those answers. Skipped, saying so, without python3+requests.
-import { spawn, spawnSync } from "node:child_process";
 import t from "tap";
 import { pythonUserQuery } from "../api/graphql/index.ts";
 import { startEmulator } from "./index.ts";
+import { pythonHas, runPython } from "./test-helpers.ts";
 
 const KEY = "cpsim_alpha_full_7f3a9c2e41b6d805";
-const probe = spawnSync("python3", ["-c", "import requests"], { encoding: "utf8" });
-const available = probe.status === 0;
+const requests = pythonHas("requests");
 
 // Only requests calls with the clients' arguments: no code of the clients.
 const SCRIPT = String.raw`
@@ -90,21 +89,10 @@ res["missing_pod"] = rest("GET", "/v2/pods/nope")
 print(json.dumps(res))
 `;
 
-t.test("rest.py, graphql.py and runner.py's requests against the emulator", { skip: available ? false : `python3 with requests is not available here (${(probe.stderr || probe.error?.message || "").trim().split("\n").pop()})` }, async (t) => {
+t.test("rest.py, graphql.py and runner.py's requests against the emulator", { skip: requests.ok ? false : `python3 with requests is not available here (${requests.why})` }, async (t) => {
   const emulator = await startEmulator({ clock: "real", speed: 1000, seed: 1, logger: false });
   t.teardown(() => emulator.close());
-  const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn("python3", ["-c", SCRIPT, emulator.baseUrl, emulator.serverlessUrl, KEY, pythonUserQuery], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill(), 60_000);
-    child.on("close", (status: number | null) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+  const run = await runPython(SCRIPT, [emulator.baseUrl, emulator.serverlessUrl, KEY, pythonUserQuery]);
   t.equal(run.status, 0, run.stderr);
   const r = JSON.parse(run.stdout) as Record<string, any>;
   t.same(r.put_keys, { status: 200, body: { keys: ["ssh-ed25519 AAAA py@host"] } });

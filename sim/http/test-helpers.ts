@@ -3,6 +3,7 @@
  * on 127.0.0.1 port 0, JSON requests with undici, and raw-socket exchanges for what a well-behaved
  * client cannot send.
  */
+import { spawn, spawnSync } from "node:child_process";
 import { connect } from "node:net";
 import { request } from "undici";
 import type { EmulatorHandle } from "./emulator.ts";
@@ -104,3 +105,25 @@ export function bodyOf(response: string): any {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Whether python3 here can import `module`, and why not (for a test's skip reason). */
+export function pythonHas(module: string): { readonly ok: boolean; readonly why: string } {
+  const probe = spawnSync("python3", ["-c", `import ${module}`], { encoding: "utf8" });
+  return { ok: probe.status === 0, why: (probe.stderr || probe.error?.message || "").trim().split("\n").pop() ?? "" };
+}
+
+/** Runs `python3 -c script args…`, killed after `timeoutMs`; its exit status and output. */
+export function runPython(script: string, args: readonly string[], timeoutMs = 60_000): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("python3", ["-c", script, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill(), timeoutMs);
+    child.on("close", (status: number | null) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
