@@ -62,6 +62,30 @@ extend input EndpointInput {
   instanceIds: [String]
   "A template made for (or, on update, changed with) this endpoint, deleted with it."
   template: SaveTemplateInput
+  "Your network volumes for the workers (with networkVolumeId: all of them)."
+  networkVolumeIds: [NetworkVolumeIdInput!]
+  "Your global volumes for the workers (OBJECT_STORE_VOLUME): checked, then not mounted (no container runs)."
+  volumes: [EndpointVolumeInput!]
+}
+
+enum VolumeType { NETWORK_VOLUME OBJECT_STORE_VOLUME }
+input NetworkVolumeIdInput { networkVolumeId: String! }
+input EndpointVolumeInput { volumeId: String! volumeType: VolumeType! }
+"""
+A pod's volume: NETWORK_VOLUME is networkVolumeId at mountPath (one per pod); OBJECT_STORE_VOLUME
+names one of your global volumes, checked and then not mounted (the model's pods have none).
+"""
+input VolumeMountInput { volumeId: String! volumeType: VolumeType! mountPath: String! }
+
+extend input PodFindAndDeployOnDemandInput {
+  volumeMounts: [VolumeMountInput]
+  "One data center here (as dataCenterId)."
+  dataCenterIds: [String]
+}
+extend input deployCpuPodInput {
+  volumeMounts: [VolumeMountInput]
+  "One data center here (as dataCenterId)."
+  dataCenterIds: [String]
 }
 
 """

@@ -12,6 +12,7 @@ import { containerFields } from "./container-input.ts";
 import { InputProblems } from "./input-problems.ts";
 import type { DeployCpuPodInput } from "./input-types.ts";
 import { mountsOf } from "./mount-input.ts";
+import { foldVolumeMounts, globalVolumeIds } from "./volume-mounts-input.ts";
 import { podObject, type PodObject } from "./pod-object.ts";
 import { podRefusalError } from "./pod-refusal.ts";
 import type { ResolverContext } from "./resolver-context.ts";
@@ -54,10 +55,10 @@ export function parseInstanceId(instanceId: string, flavors: ReadonlyMap<string,
 }
 
 export function deployCpuPod(args: { readonly input: DeployCpuPodInput }, ctx: ResolverContext): PodObject {
-  const { input } = args;
   const { platform, principal } = ctx;
   const index = catalogIndex(platform.catalog);
   const problems = new InputProblems();
+  const input = foldVolumeMounts(args.input, globalVolumeIds(ctx), problems);
   const fields = containerFields(input, "cpu", platform.catalog, principal.accountId, problems);
   const instance = parseInstanceId(input.instanceId, index.cpuFlavor, problems);
   if (input.dataCenterId && !index.dataCenter.has(input.dataCenterId)) {

@@ -19,6 +19,7 @@ import { GraphqlCode, userError } from "./error-codes.ts";
 import { InputProblems } from "./input-problems.ts";
 import type { PodFindAndDeployOnDemandInput } from "./input-types.ts";
 import { mountsOf } from "./mount-input.ts";
+import { foldVolumeMounts, globalVolumeIds } from "./volume-mounts-input.ts";
 import { podObject, type PodObject } from "./pod-object.ts";
 import { podRefusalError } from "./pod-refusal.ts";
 import type { ResolverContext } from "./resolver-context.ts";
@@ -68,10 +69,10 @@ function checkGpuFields(input: PodFindAndDeployOnDemandInput, ctx: ResolverConte
 }
 
 export function podFindAndDeployOnDemand(args: { readonly input?: PodFindAndDeployOnDemandInput | null }, ctx: ResolverContext): PodObject {
-  const { input } = args;
-  if (input === null || input === undefined) throw userError(GraphqlCode.BAD_USER_INPUT, `${MUTATION}: send input {gpuTypeId, imageName or templateId, ...}.`);
+  if (args.input === null || args.input === undefined) throw userError(GraphqlCode.BAD_USER_INPUT, `${MUTATION}: send input {gpuTypeId, imageName or templateId, ...}.`);
   const { platform, principal } = ctx;
   const problems = new InputProblems();
+  const input = foldVolumeMounts(args.input, globalVolumeIds(ctx), problems);
   const fields = containerFields(input, "gpu", platform.catalog, principal.accountId, problems);
   const ids = gpuTypeIdsOf(input);
   checkGpuFields(input, ctx, ids, problems);

@@ -25,6 +25,15 @@ export interface ContainerInput {
   readonly dataCenterId?: Opt<string>;
   readonly networkVolumeId?: Opt<string>;
   readonly templateId?: Opt<string>;
+  /** The newest client's mounts and placement (volume-mounts-input.ts folds them into the fields above). */
+  readonly volumeMounts?: Opt<ReadonlyArray<VolumeMountInput | null>>;
+  readonly dataCenterIds?: Opt<ReadonlyArray<string | null>>;
+}
+
+export interface VolumeMountInput {
+  readonly volumeId: string;
+  readonly volumeType: "NETWORK_VOLUME" | "OBJECT_STORE_VOLUME";
+  readonly mountPath: string;
 }
 
 export interface PodFindAndDeployOnDemandInput extends ContainerInput {

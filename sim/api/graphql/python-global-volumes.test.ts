@@ -81,6 +81,44 @@ t.test("refusals: names, duplicates, the limit, read-only keys, a missing name",
   t.notOk(create("one-more", BETA).body.errors, "the limit is per account");
 });
 
+t.test("mounts: a task pod's volumeMounts and an endpoint's networkVolumeIds and volumes, as the newest client builds them", async (t) => {
+  const platform = newPlatform();
+  const global = resolve(platform, ALPHA, "models").id;
+  const network = execute(platform, ALPHA, D.MUTATION_CREATE_NETWORK_VOLUME, { input: { name: "data", size: 50, dataCenterId: "US-TX-3" } }).createNetworkVolume.id;
+  // attach_pod_mounts: volumeMounts with both kinds, dataCenterIds the network volume's.
+  const mounts = [
+    { volumeId: network, volumeType: "NETWORK_VOLUME", mountPath: "/data" },
+    { volumeId: global, volumeType: "OBJECT_STORE_VOLUME", mountPath: "/models" },
+  ];
+  const task = { name: "task", imageName: "runpod/flash:py3.11", gpuTypeId: "NVIDIA GeForce RTX 4090", gpuCount: 1, cloudType: "SECURE", containerDiskInGb: 30, volumeMounts: mounts, dataCenterIds: ["US-TX-3"], env: [{ key: "RUNPOD_MOUNTS", value: "[]" }] };
+  const pod = execute(platform, ALPHA, D.MUTATION_DEPLOY_POD, { input: task }).podFindAndDeployOnDemand;
+  const record = platform.pods.get("acct-alpha", pod.id)!;
+  t.same(record.mounts, { network: [{ volumeId: network, path: "/data" }] }, "the network volume is mounted where asked; the global one is checked, not mounted");
+  t.equal(record.dataCenterId, "US-TX-3");
+  const cpu = execute(platform, ALPHA, D.MUTATION_DEPLOY_CPU_POD, { input: { name: "cpu-task", imageName: "runpod/flash-cpu:py3.11", instanceId: "cpu3c-2-4", volumeMounts: [mounts[1]] } }).deployCpuPod;
+  t.ok(platform.pods.get("acct-alpha", cpu.id), "a CPU task with a global volume");
+  const refused = (input: object) => gql(platform, ALPHA, D.MUTATION_DEPLOY_POD, { input: { ...task, ...input } }).body.errors?.[0]?.message ?? "";
+  t.match(refused({ volumeMounts: [{ ...mounts[1], volumeId: "nope" }] }), /volumeMounts\[0\]\.volumeId "nope" is not one of your global volumes/);
+  t.match(gql(platform, BETA, D.MUTATION_DEPLOY_POD, { input: { ...task, volumeMounts: [mounts[1]], dataCenterIds: [] } }).body.errors?.[0]?.message, /not one of your global volumes/, "another account's global volume");
+  t.match(refused({ volumeMounts: [{ ...mounts[0], mountPath: "data" }] }), /must be an absolute path/);
+  t.match(refused({ volumeMounts: [mounts[0], { ...mounts[0], mountPath: "/other" }] }), /more than one NETWORK_VOLUME/);
+  t.match(refused({ dataCenterIds: ["US-TX-3", "US-GA-1"] }), /one here/);
+  t.match(refused({ volumeMounts: [{ ...mounts[0], volumeType: "TAPE" }] }), /VolumeType/, "the type is an enum");
+
+  // attach_endpoint_volumes: networkVolumeIds [{networkVolumeId}], volumes [{volumeId, volumeType}] (both [] when none).
+  const endpoint = (extra: object) => ({
+    name: "api", workersMin: 0, workersMax: 1, gpuIds: "ADA_24", gpuCount: 1,
+    template: { name: "api-template", imageName: "runpod/flash:py3.11", containerDiskInGb: 20, env: [{ key: "RUNPOD_MOUNTS", value: "[]" }] },
+    ...extra,
+  });
+  const none = execute(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input: endpoint({ networkVolumeIds: [], volumes: [] }) }).saveEndpoint;
+  t.same(platform.resources.endpointExtra(none.id)!.networkVolumeIds, [], "empty lists: no volumes");
+  const both = execute(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input: endpoint({ name: "api-2", template: { ...endpoint({}).template, name: "api-2-template" }, networkVolumeIds: [{ networkVolumeId: network }], volumes: [{ volumeId: global, volumeType: "OBJECT_STORE_VOLUME" }], locations: "US-TX-3" }) }).saveEndpoint;
+  t.same(platform.resources.endpointExtra(both.id)!.networkVolumeIds, [network]);
+  t.match(gql(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input: endpoint({ name: "api-3", volumes: [{ volumeId: "nope", volumeType: "OBJECT_STORE_VOLUME" }] }) }).body.errors?.[0]?.message, /volumes\[0\]\.volumeId "nope" is not one of your global volumes/);
+  t.match(gql(platform, ALPHA, D.MUTATION_SAVE_ENDPOINT, { input: endpoint({ name: "api-3", volumes: [{ volumeId: network, volumeType: "NETWORK_VOLUME" }] }) }).body.errors?.[0]?.message, /send network volumes in networkVolumeIds/);
+});
+
 t.test("over HTTP, and a --state session replays to the same volumes", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "cpsim-global-volumes-"));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));

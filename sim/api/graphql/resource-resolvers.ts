@@ -13,6 +13,7 @@ import { catalogIndex } from "../../domain/scheduler/index.ts";
 import { parseInstanceId } from "./deploy-cpu-pod.ts";
 import { GraphqlCode, userError } from "./error-codes.ts";
 import { InputProblems } from "./input-problems.ts";
+import { globalVolumeIds } from "./volume-mounts-input.ts";
 import { endpointObject, networkVolumeObject, registryObject, templateObject } from "./resource-objects.ts";
 import type { ResolverContext } from "./resolver-context.ts";
 
@@ -123,6 +124,8 @@ interface EndpointInput {
   type?: Opt<string>;
   instanceIds?: Opt<ReadonlyArray<string | null>>;
   template?: Opt<SaveTemplateInput>;
+  networkVolumeIds?: Opt<ReadonlyArray<{ networkVolumeId: string }>>;
+  volumes?: Opt<ReadonlyArray<{ volumeId: string; volumeType: string }>>;
 }
 
 const SCALER_TYPES: Readonly<Record<string, EndpointFields["scalerType"]>> = { QUEUE_DELAY: "QueueDelay", REQUEST_COUNT: "RequestCount", WORKER_COUNT: "RequestCount" };
@@ -140,7 +143,7 @@ function endpointPatch(i: EndpointInput): Partial<EndpointFields> {
     templateId: given(i.templateId),
     gpuIds: given(i.gpuIds) === undefined ? undefined : splitGpuIds(i.gpuIds!),
     gpuCount: num(i.gpuCount),
-    networkVolumeIds: i.networkVolumeId === undefined ? undefined : given(i.networkVolumeId) === undefined ? [] : [i.networkVolumeId!],
+    networkVolumeIds: networkVolumeIdsOf(i),
     dataCenterIds: i.locations === undefined ? undefined : splitGpuIds(i.locations ?? ""),
     idleTimeoutS: num(i.idleTimeout),
     scalerType,
@@ -150,6 +153,24 @@ function endpointPatch(i: EndpointInput): Partial<EndpointFields> {
     executionTimeoutMs: num(i.executionTimeoutMs),
     flashboot: flash as EndpointFields["flashboot"] | undefined,
   };
+}
+
+/** `networkVolumeId` and the newest client's `networkVolumeIds: [{networkVolumeId}]`, together; undefined when neither is sent. */
+function networkVolumeIdsOf(i: EndpointInput): string[] | undefined {
+  if (i.networkVolumeId === undefined && (i.networkVolumeIds === undefined || i.networkVolumeIds === null)) return undefined;
+  const one = given(i.networkVolumeId);
+  return [...new Set([...(one === undefined ? [] : [one]), ...(i.networkVolumeIds ?? []).map((v) => v.networkVolumeId)])];
+}
+
+/** The newest client's `volumes`: each one of the caller's global volumes (checked; no worker mounts it here). */
+function checkGlobalVolumes(i: EndpointInput, ctx: ResolverContext): void {
+  const problems = new InputProblems();
+  const mine = globalVolumeIds(ctx);
+  (i.volumes ?? []).forEach((v, n) => {
+    if (v.volumeType !== "OBJECT_STORE_VOLUME") problems.add(`volumes[${n}].volumeType`, `volumes[${n}] is a ${v.volumeType}; send network volumes in networkVolumeIds, global volumes (OBJECT_STORE_VOLUME) here.`);
+    else if (!mine.has(v.volumeId)) problems.add(`volumes[${n}].volumeId`, `volumes[${n}].volumeId ${JSON.stringify(v.volumeId)} is not one of your global volumes; list them with myself { globalStoreBuckets { id name } }.`);
+  });
+  if (!problems.empty) throw problems.toError("saveEndpoint");
 }
 
 /** GraphQL's endpoint type: QB (queue-based, the default) or LB (load-balanced HTTP routes, no job queue). */
@@ -179,6 +200,7 @@ function computePatch(i: EndpointInput, platform: ResolverContext["platform"]): 
 /** A nested template: made for a new endpoint (or an existing one without), changed in place on update. */
 export function saveEndpoint(args: { input: EndpointInput }, ctx: ResolverContext) {
   const { platform, principal } = ctx;
+  checkGlobalVolumes(args.input, ctx);
   // A nested template is the endpoint's own: made with it, changed with it, deleted with it.
   const template = args.input.template ? templatePatch(args.input.template) : undefined;
   return endpointObject(platform, unwrap(saveEndpointWithTemplate(platform, principal.accountId, given(args.input.id), { ...endpointPatch(args.input), ...computePatch(args.input, platform) }, template), "saveEndpoint"));
