@@ -219,6 +219,34 @@ t.test("a hold workload agrees with a sorted reference: exponential, zero, const
   t.end();
 });
 
+t.test("an event at every time across the rungs' boundaries lands in order", (t) => {
+  // 200 events crowded into [0, 64) under one far event: rung 0's first bucket is spread, and its
+  // first bucket again, and so on. Then an event at every time from the last taken on, so that
+  // some fall just before, at and after each rung's next bucket.
+  const q = new EventQueue();
+  const ref = new SortedReference();
+  let target = 0;
+  const push = (time: number): void => {
+    ref.add(time, 0, target, q.push(time, 0, 0, target));
+    target++;
+  };
+  push(2 ** 30);
+  for (let i = 0; i < 200; i++) push((i * 37) % 64);
+  let wrong = 0;
+  const pop = (): void => {
+    const want = ref.pop();
+    q.take(Number.MAX_SAFE_INTEGER);
+    if (q.lastTarget !== want?.target) wrong++;
+  };
+  for (let i = 0; i < 60; i++) pop();
+  t.ok(q.depth >= 3, `rungs in use: ${q.depth}`);
+  for (let time = q.lastTime; time < q.lastTime + 20_000; time++) push(time);
+  while (ref.size > 0) pop();
+  t.equal(wrong, 0, "every event came out in reference order");
+  t.equal(q.take(Number.MAX_SAFE_INTEGER), -1);
+  t.end();
+});
+
 t.test("renumbering sequences keeps the order (sequence limit lowered to exercise it)", (t) => {
   fc.assert(
     fc.property(fc.array(opArb, { maxLength: 300, size: "max" }), (ops) => {
