@@ -103,6 +103,11 @@ export class EventLog {
     return this.limit;
   }
 
+  /** Bytes the retained per-event hashes take (they grow with events run, up to the limit). */
+  get historyBytes(): number {
+    return this.history.byteLength;
+  }
+
   /** The current hash, 16 lowercase hex characters. */
   hash(): string {
     return toHex(this.lanes[0], this.lanes[1]);

@@ -1,6 +1,7 @@
 import t from "tap";
 import fc from "fast-check";
 import { EventQueue } from "./event-queue.ts";
+import { Rng } from "./rng.ts";
 
 /** A sorted-array reference: the earliest by (time, priority, sequence), found by a linear scan. */
 interface RefEvent {
@@ -54,6 +55,36 @@ class Reference {
   }
 }
 
+/** The same order kept sorted (binary insertion), for long workloads the linear scan is too slow for. */
+class SortedReference {
+  private events: RefEvent[] = [];
+  private seq = 0;
+  add(time: number, priority: number, target: number, handle: number): void {
+    const e = { time, priority, seq: this.seq++, target, handle };
+    let lo = 0;
+    let hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const m = this.events[mid];
+      if (m.time < time || (m.time === time && m.priority <= priority)) lo = mid + 1;
+      else hi = mid;
+    }
+    this.events.splice(lo, 0, e);
+  }
+  pop(): RefEvent | undefined {
+    return this.events.shift();
+  }
+  cancel(handle: number): boolean {
+    const i = this.events.findIndex((e) => e.handle === handle);
+    if (i < 0) return false;
+    this.events.splice(i, 1);
+    return true;
+  }
+  get size(): number {
+    return this.events.length;
+  }
+}
+
 type Op =
   | { op: "push"; time: number; priority: number }
   | { op: "pop" }
@@ -69,7 +100,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 /** Runs ops on both and returns the first disagreement, or undefined. */
-function compare(ops: Op[], queue: EventQueue): string | undefined {
+function compare(ops: Op[], queue: EventQueue, observe?: (queue: EventQueue) => void): string | undefined {
   const ref = new Reference();
   const handles: number[] = [];
   let nextTarget = 0;
@@ -97,6 +128,7 @@ function compare(ops: Op[], queue: EventQueue): string | undefined {
       if (queue.isPending(handle)) return `op ${n}: still pending after cancel`;
     }
     if (queue.pending !== ref.size) return `op ${n}: pending ${queue.pending}, want ${ref.size}`;
+    observe?.(queue);
   }
   // Drain: the rest must come out in reference order.
   for (;;) {
@@ -109,7 +141,7 @@ function compare(ops: Op[], queue: EventQueue): string | undefined {
 
 t.test("pops in (time, priority, sequence) order, like a sorted reference, with cancels", (t) => {
   fc.assert(
-    fc.property(fc.array(opArb, { maxLength: 300 }), (ops) => {
+    fc.property(fc.array(opArb, { maxLength: 300, size: "max" }), (ops) => {
       const failure = compare(ops, new EventQueue({ initialCapacity: 1 }));
       if (failure) throw new Error(failure);
     }),
@@ -119,9 +151,105 @@ t.test("pops in (time, priority, sequence) order, like a sorted reference, with 
   t.end();
 });
 
+// Times that make the ladder do all it does: clusters that crowd a bucket (spread over finer
+// rungs), wide spans, far outliers that stretch a rung, times near 2^53, and pushes before events
+// already taken (into the heap at the foot).
+const wideTimeArb = fc.oneof(
+  fc.integer({ min: 0, max: 12 }),
+  fc.integer({ min: 1000, max: 1040 }),
+  fc.integer({ min: 0, max: 1_000_000 }),
+  fc.integer({ min: 0, max: 2 ** 40 }),
+  fc.constantFrom(2 ** 53 - 1, 2 ** 53 - 2, 2 ** 52),
+);
+const wideOpArb: fc.Arbitrary<Op> = fc.oneof(
+  { arbitrary: fc.record({ op: fc.constant("push" as const), time: wideTimeArb, priority: fc.integer({ min: -2, max: 2 }) }), weight: 6 },
+  { arbitrary: fc.constant({ op: "pop" as const }), weight: 3 },
+  { arbitrary: fc.constant({ op: "peek" as const }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constant("cancel" as const), pick: fc.nat() }), weight: 2 },
+);
+
+t.test("agrees with the reference on wide, clustered and extreme times (rungs, spreads, overflow)", (t) => {
+  let deepest = 0;
+  fc.assert(
+    fc.property(fc.array(wideOpArb, { minLength: 100, maxLength: 600, size: "max" }), (ops) => {
+      const queue = new EventQueue({ initialCapacity: 1 });
+      const failure = compare(ops, queue, (q) => {
+        deepest = Math.max(deepest, q.depth);
+      });
+      if (failure) throw new Error(failure);
+    }),
+    { seed: 314159, numRuns: 400 },
+  );
+  t.ok(deepest >= 2, `crowded buckets were spread over finer rungs (deepest ${deepest})`);
+  t.end();
+});
+
+t.test("a hold workload agrees with a sorted reference: exponential, zero, constant and far delays, with cancels", (t) => {
+  const rng = new Rng("queue-hold");
+  const q = new EventQueue();
+  const ref = new SortedReference();
+  const handles: number[] = [];
+  let deepest = 0;
+  for (let i = 0; i < 5000; i++) {
+    const time = Math.round(rng.exponential(100_000));
+    handles.push(q.push(time, 0, 0, i));
+    ref.add(time, 0, i, handles[i]);
+  }
+  let mismatches = 0;
+  for (let step = 0; step < 60_000; step++) {
+    const want = ref.pop();
+    const kind = q.take(Number.MAX_SAFE_INTEGER);
+    if (want === undefined || kind < 0 || q.lastTarget !== want.target || q.lastTime !== want.time) mismatches++;
+    if (want === undefined) break;
+    deepest = Math.max(deepest, q.depth);
+    const draw = rng.next();
+    const delay =
+      draw < 0.6 ? Math.round(rng.exponential(100_000)) : draw < 0.75 ? 0 : draw < 0.9 ? 250 : draw < 0.99 ? Math.round(rng.exponential(10)) : 3_600_000_000;
+    const handle = q.push(want.time + delay, draw < 0.8 ? 0 : -1, 0, want.target);
+    ref.add(want.time + delay, draw < 0.8 ? 0 : -1, want.target, handle);
+    handles[want.target] = handle;
+    if (draw > 0.97) {
+      const victim = handles[rng.int(0, handles.length - 1)];
+      if (q.cancel(victim) !== ref.cancel(victim)) mismatches++;
+    }
+  }
+  t.equal(mismatches, 0, "every pop and cancel agreed");
+  t.equal(q.pending, ref.size);
+  t.ok(deepest >= 2, `the crowded buckets went to finer rungs (deepest ${deepest})`);
+  t.end();
+});
+
+t.test("an event at every time across the rungs' boundaries lands in order", (t) => {
+  // 200 events crowded into [0, 64) under one far event: rung 0's first bucket is spread, and its
+  // first bucket again, and so on. Then an event at every time from the last taken on, so that
+  // some fall just before, at and after each rung's next bucket.
+  const q = new EventQueue();
+  const ref = new SortedReference();
+  let target = 0;
+  const push = (time: number): void => {
+    ref.add(time, 0, target, q.push(time, 0, 0, target));
+    target++;
+  };
+  push(2 ** 30);
+  for (let i = 0; i < 200; i++) push((i * 37) % 64);
+  let wrong = 0;
+  const pop = (): void => {
+    const want = ref.pop();
+    q.take(Number.MAX_SAFE_INTEGER);
+    if (q.lastTarget !== want?.target) wrong++;
+  };
+  for (let i = 0; i < 60; i++) pop();
+  t.ok(q.depth >= 3, `rungs in use: ${q.depth}`);
+  for (let time = q.lastTime; time < q.lastTime + 20_000; time++) push(time);
+  while (ref.size > 0) pop();
+  t.equal(wrong, 0, "every event came out in reference order");
+  t.equal(q.take(Number.MAX_SAFE_INTEGER), -1);
+  t.end();
+});
+
 t.test("renumbering sequences keeps the order (sequence limit lowered to exercise it)", (t) => {
   fc.assert(
-    fc.property(fc.array(opArb, { maxLength: 300 }), (ops) => {
+    fc.property(fc.array(opArb, { maxLength: 300, size: "max" }), (ops) => {
       const failure = compare(ops, new EventQueue({ initialCapacity: 2, sequenceLimit: 7 }));
       if (failure) throw new Error(failure);
     }),
@@ -197,7 +325,7 @@ t.test("grows by doubling from a tiny capacity", (t) => {
   const q = new EventQueue({ initialCapacity: 1 });
   for (let i = 0; i < 3000; i++) q.push((i * 7919) % 1000, 0, 0, i);
   t.equal(q.pending, 3000);
-  t.equal(q.bytes, 4096 * 32 + 24);
+  t.equal(q.bytes, 4096 * 36, "36 bytes per slot; no buckets before the first take");
   let last = -1;
   while (q.take(Number.MAX_SAFE_INTEGER) >= 0) {
     t.ok(q.lastTime >= last);

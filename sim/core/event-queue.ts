@@ -1,24 +1,28 @@
 /**
- * The pending-event queue: a 4-ary min-heap in struct-of-arrays form, ordered by
- * (time, priority, insertion sequence), that allocates nothing per event.
+ * The pending-event queue, ordered by (time, priority, insertion sequence), allocating nothing per
+ * event: a ladder queue (Tang, Goh and Thng, 2005) with a small binary heap at its foot.
  *
- * Heap positions hold the time and the tie-break key priority * 2^32 + sequence (two
- * Float64Arrays; the key is exact, since |priority| <= 2^20 and sequence < 2^32) and a slot index
- * (an Int32Array). Everything else sits in per-slot storage that never moves: kind, target and
- * generation (one Int32Array, three to a slot). Free slots are chained through their target field.
- * Four children per node halve the levels a sift walks, and the tie-break key beside the time
- * spares a random read per equal time: both count once the heap outgrows the caches (a million
- * pending events, where equal times are common), and each level's four times sit in one or two
- * cache lines.
+ * - The heap ("bottom") holds the events of the bucket opened last, and any event scheduled before
+ *   that bucket ends; it orders them by the full key, so the queue's order is exact.
+ * - Above it, rungs of time buckets: unsorted lists, each bucket covering a fixed span of time (a
+ *   power of two of microseconds, so a bucket index is an exact multiply and floor). Rung 0 covers
+ *   the times pending at the last rebuild; an event beyond it waits in an unsorted overflow list.
+ * - When the heap empties, the deepest rung's next non-empty bucket is opened: a few events move
+ *   into the heap; a crowded bucket (more than RUNG_THRESHOLD events) is spread over a finer rung
+ *   of its own instead. When a rung runs out it is dropped; when rung 0 runs out, the overflow is
+ *   spread over a fresh rung 0 sized to it (about two buckets per event).
  *
- * A handle is generation * 2^26 + slot; cancelling bumps the generation and marks the slot, and the
- * heap entry is dropped lazily when it reaches the top (or by compaction when dead entries
- * dominate). Memory: 20 bytes per heap position + 12 per slot = 32 bytes per unit of capacity.
+ * An event is touched a few times between scheduling and running, whatever the number pending, so
+ * a hold step costs O(1) where a heap's sift costs O(log n) reads across memory; the heap only
+ * orders a bucket's few events. Events at one single time cannot be spread and go through the heap.
  *
- * Removal of the top is deferred: take() leaves a hole at the root, and the next push() drops its
- * entry into the hole, reusing the hole's slot, and sifts it down, so the usual "an event schedules
- * its successor" step costs one sift and no free-list traffic. Any other operation settles the hole
- * first (frees its slot and moves the last entry up).
+ * Per event (a slot that never moves): time and tie-break key priority * 2^32 + sequence (two
+ * Float64Arrays; exact, since |priority| <= 2^20 and sequence < 2^32) and four int32s: kind,
+ * target, generation, and the link of the list it is on (bucket, overflow or free list). A handle
+ * is generation * 2^26 + slot; cancelling bumps the generation and marks the slot, and the entry is
+ * dropped when it reaches the heap's top, its bucket opens or the overflow is spread, or by
+ * compaction when dead entries dominate. Memory: 36 bytes per slot (with its heap position) and 4
+ * per bucket.
  */
 import { InvalidParameterError, SchedulingError } from "./errors.ts";
 
@@ -31,9 +35,15 @@ const TWO_POW_32 = 4294967296;
 const DEFAULT_SEQUENCE_LIMIT = TWO_POW_32;
 const FREE = -1;
 const CANCELLED = -2;
-/** Compaction only pays once the heap is large and mostly dead. */
+/** Compaction only pays once the queue is large and mostly dead. */
 const COMPACT_MIN_DEAD = 1024;
 const INITIAL_CAPACITY = 1024;
+/** Buckets per event when a rung is made: fewer buckets put more events through the heap. */
+const BUCKETS_PER_EVENT = 2;
+/** An opened bucket with more events than this is spread over a finer rung rather than the heap. */
+const RUNG_THRESHOLD = 32;
+/** Widths halve at least once per rung, from at most 2^53: rungs never nest deeper. */
+const MAX_RUNGS = 54;
 
 export interface EventQueueOptions {
   initialCapacity?: number;
@@ -47,18 +57,39 @@ export class EventQueue {
   lastTarget = 0;
 
   private capacity = 0;
-  private heapTime: Float64Array;
-  private heapSlot: Int32Array;
-  private heapTie: Float64Array;
-  /**
-   * Per-slot integers, three to a slot: kind at 3s, target at 3s + 1, generation at 3s + 2. One
-   * array rather than three, so that the hot path loads one array's base pointer, not three, and
-   * a slot's fields share a cache line.
-   */
+  private slotTime: Float64Array;
+  private slotTie: Float64Array;
+  /** Per-slot integers, four to a slot: kind at 4s, target at 4s + 1, generation at 4s + 2, link at 4s + 3. */
   private slots: Int32Array;
-  /** Heap entries, counting cancelled ones and the hole. */
+  /** The heap of slots, by (time, tie). */
+  private bottom: Int32Array;
+  private bottomSize = 0;
+  /** Every event before this time is in the heap: the start of the deepest rung's next bucket. */
+  private bottomEnd = Number.NEGATIVE_INFINITY;
+  /** Rungs in use (0: none yet, everything waits in the overflow). */
+  private rungs = 0;
+  /**
+   * Per rung r: bucket k covers [base + k * width, base + (k + 1) * width) for k < count, and
+   * buckets from cursor on are unopened; rung r + 1 spreads rung r's bucket cursor - 1.
+   */
+  private readonly rungBase = new Float64Array(MAX_RUNGS);
+  private readonly rungWidth = new Float64Array(MAX_RUNGS);
+  private readonly rungCount = new Int32Array(MAX_RUNGS);
+  private readonly rungCursor = new Int32Array(MAX_RUNGS);
+  /** Bucket lists (-1 for empty), one array per rung, kept for reuse. */
+  private readonly rungHeads: Int32Array[] = [];
+  /** Rung 0, copied out of the arrays above for push(): its bucket lists, base, 1 / width (exact, a power of two). */
+  private heads0: Int32Array = new Int32Array(0);
+  private base0 = 0;
+  private inverseWidth0 = 1;
+  /** The start of rung 0's next bucket: events from here to top go to rung 0. */
+  private start0 = Number.POSITIVE_INFINITY;
+  /** The end of rung 0: events from here on go to the overflow list. */
+  private top = Number.NEGATIVE_INFINITY;
+  private overflow = -1;
+  private overflowSize = 0;
+  /** Entries held, counting cancelled ones. */
   private size = 0;
-  private hole = false;
   private dead = 0;
   private slotsUsed = 0;
   private freeHead = -1;
@@ -76,20 +107,27 @@ export class EventQueue {
     }
     this.sequenceLimit = sequenceLimit;
     this.capacity = capacity;
-    this.heapTime = new Float64Array(capacity + 3).fill(Infinity);
-    this.heapSlot = new Int32Array(capacity);
-    this.heapTie = new Float64Array(capacity);
+    this.slotTime = new Float64Array(capacity);
+    this.slotTie = new Float64Array(capacity);
     this.slots = newSlots(capacity, 0);
+    this.bottom = new Int32Array(capacity);
   }
 
   /** Live (not cancelled, not yet run) events. */
   get pending(): number {
-    return this.size - this.dead - (this.hole ? 1 : 0);
+    return this.size - this.dead;
   }
 
-  /** Bytes held by the typed arrays (with the three +Infinity sentinels after the heap). */
+  /** Rungs in use now: 1 for a plain calendar, more where crowded buckets were spread (for tests and diagnostics). */
+  get depth(): number {
+    return this.rungs;
+  }
+
+  /** Bytes held by the typed arrays. */
   get bytes(): number {
-    return this.capacity * 32 + 24;
+    let buckets = 0;
+    for (const heads of this.rungHeads) buckets += heads.length;
+    return this.capacity * 36 + buckets * 4;
   }
 
   /**
@@ -103,64 +141,61 @@ export class EventQueue {
     let seq = this.sequence;
     if (seq >= this.sequenceLimit) seq = this.renumber();
     this.sequence = seq + 1;
+    let slot = this.freeHead;
+    if (slot >= 0) this.freeHead = this.slots[4 * slot + 3];
+    else slot = this.freshSlot();
+    const slots = this.slots;
     // Literals rather than module constants in the hot methods (TWO_POW_32, SLOT_SPAN): a
     // module-level const costs a context load and a TDZ check per use.
-    const tie = priority * 4294967296 + seq;
-    const slot = this.hole ? this.fillHole(time, tie, kind, target) : this.insert(time, tie, kind, target);
-    return this.slots[3 * slot + 2] * 67108864 + slot;
-  }
-
-  /** Puts an event into the hole take() left, reusing its slot, and sifts it down. */
-  private fillHole(time: number, tie: number, kind: number, target: number): number {
-    const slot = this.heapSlot[0];
-    const slots = this.slots;
-    slots[3 * slot] = kind;
-    slots[3 * slot + 1] = target;
-    this.heapTie[0] = tie;
-    this.hole = false;
-    this.heapTime[0] = time;
-    this.siftDown(0);
-    return slot;
-  }
-
-  /** Puts an event in a free slot at the end of the heap and sifts it up. */
-  private insert(time: number, tie: number, kind: number, target: number): number {
-    const slot = this.allocSlot();
-    const slots = this.slots;
-    slots[3 * slot] = kind;
-    slots[3 * slot + 1] = target;
-    const i = this.size++;
-    this.heapTie[i] = tie;
-    this.heapTime[i] = time;
-    this.heapSlot[i] = slot;
-    this.siftUp(i);
-    return slot;
+    this.slotTie[slot] = priority * 4294967296 + seq;
+    this.slotTime[slot] = time;
+    slots[4 * slot] = kind;
+    slots[4 * slot + 1] = target;
+    this.size++;
+    if (time < this.top) {
+      if (time >= this.start0) {
+        const k = Math.floor((time - this.base0) * this.inverseWidth0);
+        const heads = this.heads0;
+        slots[4 * slot + 3] = heads[k];
+        heads[k] = slot;
+      } else if (time < this.bottomEnd) {
+        this.bottomPush(slot);
+      } else {
+        this.insertDeep(slot, time);
+      }
+    } else {
+      slots[4 * slot + 3] = this.overflow;
+      this.overflow = slot;
+      this.overflowSize++;
+    }
+    return slots[4 * slot + 2] * 67108864 + slot;
   }
 
   /** The time of the earliest live event, or -1 when there is none. */
   peekTime(): number {
-    if (this.hole) this.settleHole();
-    if (this.dead !== 0) this.dropCancelledTop();
-    return this.size === 0 ? -1 : this.heapTime[0];
+    if ((this.bottomSize === 0 || this.dead !== 0) && this.settleTop() < 0) return -1;
+    return this.slotTime[this.bottom[0]];
   }
 
   /**
    * Takes the earliest live event if its time is <= limit: returns its kind and leaves its time and
    * target in lastTime and lastTarget. Returns -1, taking nothing, when there is no such event.
-   * The slot stays with the hole for the next push to reuse; the event's handle dies now.
    */
   take(limit: number): number {
-    if (this.hole) this.settleHole();
-    if (this.dead !== 0) this.dropCancelledTop();
-    if (this.size === 0 || this.heapTime[0] > limit) return -1;
-    const slot = this.heapSlot[0];
-    this.lastTime = this.heapTime[0];
+    if ((this.bottomSize === 0 || this.dead !== 0) && this.settleTop() < 0) return -1;
+    const slot = this.bottom[0];
+    const time = this.slotTime[slot];
+    if (time > limit) return -1;
+    this.bottomPop();
+    this.lastTime = time;
     const slots = this.slots;
-    this.lastTarget = slots[3 * slot + 1];
-    const gen = slots[3 * slot + 2] + 1;
-    slots[3 * slot + 2] = gen === 134217728 ? 1 : gen;
-    this.hole = true;
-    return slots[3 * slot];
+    this.lastTarget = slots[4 * slot + 1];
+    const gen = slots[4 * slot + 2] + 1;
+    slots[4 * slot + 2] = gen === 134217728 ? 1 : gen;
+    slots[4 * slot + 3] = this.freeHead;
+    this.freeHead = slot;
+    this.size--;
+    return slots[4 * slot];
   }
 
   isPending(handle: number): boolean {
@@ -170,58 +205,293 @@ export class EventQueue {
   cancel(handle: number): boolean {
     const slot = this.liveSlot(handle);
     if (slot < 0) return false;
-    this.slots[3 * slot] = CANCELLED;
+    this.slots[4 * slot] = CANCELLED;
     this.bumpGeneration(slot);
     this.dead++;
     if (this.dead >= COMPACT_MIN_DEAD && 2 * this.dead > this.size) this.compact();
     return true;
   }
 
-  /** Drops every cancelled entry and rebuilds the heap in O(n). Pop order is unchanged. */
+  /**
+   * Drops every cancelled entry, gathering the live ones into the overflow list for the next
+   * rebuild to spread out again. O(n); pop order is unchanged, as it depends on keys alone.
+   */
   compact(): void {
-    if (this.hole) this.settleHole();
-    const time = this.heapTime;
-    const slots = this.heapSlot;
+    let list = -1;
     let kept = 0;
-    for (let i = 0; i < this.size; i++) {
-      const slot = slots[i];
-      if (this.slots[3 * slot] === CANCELLED) {
+    const keep = (slot: number): void => {
+      if (this.slots[4 * slot] === CANCELLED) {
         this.freeSlot(slot);
-        continue;
+        return;
       }
-      time[kept] = time[i];
-      this.heapTie[kept] = this.heapTie[i];
-      slots[kept] = slot;
+      this.slots[4 * slot + 3] = list;
+      list = slot;
       kept++;
+    };
+    for (let i = 0; i < this.bottomSize; i++) keep(this.bottom[i]);
+    for (let r = 0; r < this.rungs; r++) {
+      const heads = this.rungHeads[r];
+      for (let k = this.rungCursor[r]; k < this.rungCount[r]; k++) {
+        for (let s = heads[k]; s >= 0; ) {
+          const next = this.slots[4 * s + 3];
+          keep(s);
+          s = next;
+        }
+        heads[k] = -1;
+      }
     }
-    time.fill(Infinity, kept, this.size);
+    for (let s = this.overflow; s >= 0; ) {
+      const next = this.slots[4 * s + 3];
+      keep(s);
+      s = next;
+    }
+    this.overflow = list;
+    this.overflowSize = kept;
     this.size = kept;
     this.dead = 0;
-    for (let i = (kept - 2) >> 2; i >= 0; i--) this.siftDown(i);
+    this.bottomSize = 0;
+    this.bottomEnd = Number.NEGATIVE_INFINITY;
+    this.rungs = 0;
+    this.start0 = Number.POSITIVE_INFINITY;
+    this.top = Number.NEGATIVE_INFINITY;
   }
 
-  /** A free slot: the most recently freed one, else a never-used one (growing when full). */
-  private allocSlot(): number {
-    const slot = this.freeHead;
-    if (slot >= 0) {
-      this.freeHead = this.slots[3 * slot + 1];
-      return slot;
+  /**
+   * Makes the heap's top the earliest live event: drops cancelled tops, opens the deepest rung's
+   * next bucket when the heap is empty, drops rungs that have run out and rebuilds rung 0 from the
+   * overflow. Returns the top slot, or -1 when nothing is pending.
+   */
+  private settleTop(): number {
+    for (;;) {
+      while (this.bottomSize > 0) {
+        const slot = this.bottom[0];
+        if (this.slots[4 * slot] !== CANCELLED) return slot;
+        this.bottomPop();
+        this.freeSlot(slot);
+        this.dead--;
+        this.size--;
+      }
+      if (this.rungs === 0) {
+        if (this.overflowSize === 0) return -1;
+        this.rebuild();
+      } else {
+        this.openNextBucket();
+      }
     }
+  }
+
+  /**
+   * Opens the deepest rung's next non-empty bucket: into the heap, or over a finer rung when
+   * crowded; drops the rung when it has none left.
+   */
+  private openNextBucket(): void {
+    const r = this.rungs - 1;
+    const heads = this.rungHeads[r];
+    const count = this.rungCount[r];
+    let k = this.rungCursor[r];
+    while (k < count && heads[k] < 0) k++;
+    this.rungCursor[r] = k;
+    if (k === count) {
+      this.dropRung(r);
+      return;
+    }
+    let list = heads[k];
+    heads[k] = -1;
+    this.rungCursor[r] = k + 1;
+    const width = this.rungWidth[r];
+    const end = this.rungBase[r] + (k + 1) * width;
+    if (r === 0) this.start0 = end;
+    this.bottomEnd = end;
+    // Into the heap as the list is walked (one pass over the slots); a crowded bucket is taken
+    // back out and spread instead.
+    const slots = this.slots;
+    let n = 0;
+    while (list >= 0) {
+      const next = slots[4 * list + 3];
+      this.bottomPush(list);
+      list = next;
+      if (++n > RUNG_THRESHOLD && list >= 0 && width > 1 && this.rungs < MAX_RUNGS) {
+        this.spreadCrowded(list, end - width, width);
+        return;
+      }
+    }
+  }
+
+  /** Drops rung r, which has run out: the rung above (if any) goes on from its next bucket. */
+  private dropRung(r: number): void {
+    this.rungs = r;
+    if (r === 0) {
+      this.start0 = Number.POSITIVE_INFINITY;
+      this.top = Number.NEGATIVE_INFINITY;
+      this.bottomEnd = Number.NEGATIVE_INFINITY;
+    } else {
+      this.bottomEnd = this.rungStart(r - 1);
+    }
+  }
+
+  /**
+   * Spreads a crowded bucket (times in [start, start + width)), now partly in the heap and the rest
+   * in a list, over a new deepest rung of finer buckets, about BUCKETS_PER_EVENT per event.
+   */
+  private spreadCrowded(rest: number, start: number, width: number): void {
+    const slots = this.slots;
+    let list = rest;
+    let n = 0;
+    for (let s = rest; s >= 0; s = slots[4 * s + 3]) n++;
+    for (let i = 0; i < this.bottomSize; i++) {
+      const s = this.bottom[i];
+      slots[4 * s + 3] = list;
+      list = s;
+    }
+    n += this.bottomSize;
+    this.bottomSize = 0;
+    let fine = width;
+    while (fine > 1 && width / fine < BUCKETS_PER_EVENT * n) fine /= 2;
+    this.openRung(list, start, fine, width / fine);
+  }
+
+  /** Where rung r's next bucket starts. */
+  private rungStart(r: number): number {
+    return this.rungBase[r] + this.rungCursor[r] * this.rungWidth[r];
+  }
+
+  /** Puts an event on the deepest rung from 1 on whose unopened buckets cover its time. */
+  private insertDeep(slot: number, time: number): void {
+    for (let r = 1; r < this.rungs; r++) {
+      if (time < this.rungStart(r)) continue;
+      const heads = this.rungHeads[r];
+      const k = Math.floor((time - this.rungBase[r]) / this.rungWidth[r]);
+      this.slots[4 * slot + 3] = heads[k];
+      heads[k] = slot;
+      return;
+    }
+    throw new Error(`event queue: no rung for t=${time}`);
+  }
+
+  /** Spreads the overflow list over a fresh rung 0 covering its times (dropping cancelled entries). */
+  private rebuild(): void {
+    const slots = this.slots;
+    const slotTime = this.slotTime;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    let live = -1;
+    let n = 0;
+    for (let s = this.overflow; s >= 0; ) {
+      const next = slots[4 * s + 3];
+      if (slots[4 * s] === CANCELLED) {
+        this.freeSlot(s);
+        this.dead--;
+        this.size--;
+      } else {
+        const t = slotTime[s];
+        if (t < lo) lo = t;
+        if (t > hi) hi = t;
+        slots[4 * s + 3] = live;
+        live = s;
+        n++;
+      }
+      s = next;
+    }
+    this.overflow = -1;
+    this.overflowSize = 0;
+    if (n === 0) return;
+    // The smallest power-of-two width that covers the span with about BUCKETS_PER_EVENT * n buckets.
+    const span = hi - lo + 1;
+    let width = 1;
+    while (width * BUCKETS_PER_EVENT * n < span) width *= 2;
+    this.openRung(live, lo, width, Math.ceil(span / width));
+  }
+
+  /** Makes a new deepest rung of count buckets of width from start, and spreads the list over it. */
+  private openRung(list: number, start: number, width: number, count: number): void {
+    const r = this.rungs++;
+    let heads = this.rungHeads[r];
+    if (heads === undefined || heads.length < count) {
+      heads = new Int32Array(Math.max(count, 2 * (heads?.length ?? 0)));
+      this.rungHeads[r] = heads;
+    }
+    heads.fill(-1, 0, count);
+    this.rungBase[r] = start;
+    this.rungWidth[r] = width;
+    this.rungCount[r] = count;
+    this.rungCursor[r] = 0;
+    this.bottomEnd = start;
+    if (r === 0) {
+      this.heads0 = heads;
+      this.base0 = start;
+      this.inverseWidth0 = 1 / width;
+      this.start0 = start;
+      this.top = start + count * width;
+    }
+    const inverse = 1 / width;
+    const slots = this.slots;
+    const slotTime = this.slotTime;
+    for (let s = list; s >= 0; ) {
+      const next = slots[4 * s + 3];
+      const k = Math.floor((slotTime[s] - start) * inverse);
+      slots[4 * s + 3] = heads[k];
+      heads[k] = s;
+      s = next;
+    }
+  }
+
+  /** Adds a slot to the heap (sift up by (time, tie)). */
+  private bottomPush(slot: number): void {
+    const bottom = this.bottom;
+    const slotTime = this.slotTime;
+    const slotTie = this.slotTie;
+    const time = slotTime[slot];
+    const tie = slotTie[slot];
+    let i = this.bottomSize++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const p = bottom[parent];
+      const pt = slotTime[p];
+      if (pt < time || (pt === time && slotTie[p] < tie)) break;
+      bottom[i] = p;
+      i = parent;
+    }
+    bottom[i] = slot;
+  }
+
+  /** Removes the heap's top (sift the last entry down by (time, tie)). */
+  private bottomPop(): void {
+    const n = --this.bottomSize;
+    if (n === 0) return;
+    const bottom = this.bottom;
+    const slotTime = this.slotTime;
+    const slotTie = this.slotTie;
+    const slot = bottom[n];
+    const time = slotTime[slot];
+    const tie = slotTie[slot];
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= n) break;
+      let cs = bottom[c];
+      let ct = slotTime[cs];
+      if (c + 1 < n) {
+        const ds = bottom[c + 1];
+        const dt = slotTime[ds];
+        if (dt < ct || (dt === ct && slotTie[ds] < slotTie[cs])) {
+          c++;
+          cs = ds;
+          ct = dt;
+        }
+      }
+      if (time < ct || (time === ct && tie < slotTie[cs])) break;
+      bottom[i] = cs;
+      i = c;
+    }
+    bottom[i] = slot;
+  }
+
+  /** A never-used slot, growing the arrays when full. */
+  private freshSlot(): number {
     const fresh = this.slotsUsed;
     if (fresh === this.capacity) this.grow();
     this.slotsUsed = fresh + 1;
     return fresh;
-  }
-
-  /** Pops cancelled entries off the top until a live one (or nothing) is there. */
-  private dropCancelledTop(): void {
-    while (this.size > 0) {
-      const slot = this.heapSlot[0];
-      if (this.slots[3 * slot] !== CANCELLED) return;
-      this.dead--;
-      this.freeSlot(slot);
-      this.removeRoot();
-    }
   }
 
   /** The slot of a handle that is still pending, or -1. */
@@ -229,145 +499,20 @@ export class EventQueue {
     if (!(handle >= 0 && handle <= Number.MAX_SAFE_INTEGER) || handle % 1 !== 0) return -1;
     const slot = handle % SLOT_SPAN;
     if (slot >= this.slotsUsed) return -1;
-    if (this.slots[3 * slot + 2] !== (handle - slot) / SLOT_SPAN) return -1;
-    return this.slots[3 * slot] >= 0 ? slot : -1;
+    if (this.slots[4 * slot + 2] !== (handle - slot) / SLOT_SPAN) return -1;
+    return this.slots[4 * slot] >= 0 ? slot : -1;
   }
 
   private bumpGeneration(slot: number): void {
-    const gen = this.slots[3 * slot + 2] + 1;
-    this.slots[3 * slot + 2] = gen === GEN_SPAN ? 1 : gen;
+    const gen = this.slots[4 * slot + 2] + 1;
+    this.slots[4 * slot + 2] = gen === GEN_SPAN ? 1 : gen;
   }
 
+  /** Returns a cancelled entry's slot to the free list. */
   private freeSlot(slot: number): void {
-    this.slots[3 * slot] = FREE;
-    this.slots[3 * slot + 1] = this.freeHead;
+    this.slots[4 * slot] = FREE;
+    this.slots[4 * slot + 3] = this.freeHead;
     this.freeHead = slot;
-  }
-
-  /** Frees the hole's slot and closes the hole. */
-  private settleHole(): void {
-    this.freeSlot(this.heapSlot[0]);
-    this.removeRoot();
-  }
-
-  private removeRoot(): void {
-    this.hole = false;
-    const last = --this.size;
-    const heapTime = this.heapTime;
-    if (last > 0) {
-      heapTime[0] = heapTime[last];
-      this.heapTie[0] = this.heapTie[last];
-      this.heapSlot[0] = this.heapSlot[last];
-      heapTime[last] = Infinity;
-      this.siftDown(0);
-    } else {
-      heapTime[0] = Infinity;
-    }
-  }
-
-  /** Moves the entry at position i up to its place. */
-  private siftUp(i: number): void {
-    const heapTime = this.heapTime;
-    const heapSlot = this.heapSlot;
-    const time = heapTime[i];
-    const slot = heapSlot[i];
-    const heapTie = this.heapTie;
-    const tie = heapTie[i];
-    while (i > 0) {
-      const parent = (i - 1) >> 2;
-      const pt = heapTime[parent];
-      if (pt <= time && (pt !== time || heapTie[parent] < tie)) break;
-      heapTime[i] = pt;
-      heapTie[i] = heapTie[parent];
-      heapSlot[i] = heapSlot[parent];
-      i = parent;
-    }
-    heapTime[i] = time;
-    heapTie[i] = tie;
-    heapSlot[i] = slot;
-  }
-
-  /**
-   * Moves the entry at position i down to its place. The heap is 4-ary: half the levels of a
-   * binary heap, and a node's four children share a cache line or two. Positions size .. size + 2
-   * always hold +Infinity, so a node's child group is read whole without bounds tests. The
-   * smallest child is picked without branches (booleans added as 0 or 1): those choices are coin
-   * flips a CPU cannot predict. Any equal time on the way goes to siftDownTies, which breaks ties.
-   */
-  private siftDown(i: number): void {
-    const heapTime = this.heapTime;
-    const heapSlot = this.heapSlot;
-    const heapTie = this.heapTie;
-    const size = this.size;
-    const time = heapTime[i];
-    const tie = heapTie[i];
-    const slot = heapSlot[i];
-    for (;;) {
-      const c = ((i << 2) + 1) | 0;
-      if (c >= size) break;
-      const t0 = heapTime[c];
-      const t1 = heapTime[(c + 1) | 0];
-      const t2 = heapTime[(c + 2) | 0];
-      const t3 = heapTime[(c + 3) | 0];
-      const a = (c + +(t1 < t0)) | 0;
-      const b = (c + 2 + +(t3 < t2)) | 0;
-      const ta = heapTime[a];
-      const tb = heapTime[b];
-      const m = a ^ ((a ^ b) & ((+(tb < ta) << 31) >> 31));
-      const mt = heapTime[m];
-      if (time < mt) break;
-      if (time === mt || t0 === t1 || t2 === t3 || ta === tb) {
-        heapTime[i] = time;
-        heapTie[i] = tie;
-        heapSlot[i] = slot;
-        this.siftDownTies(i);
-        return;
-      }
-      heapTime[i] = mt;
-      heapTie[i] = heapTie[m];
-      heapSlot[i] = heapSlot[m];
-      i = m;
-    }
-    heapTime[i] = time;
-    heapTie[i] = tie;
-    heapSlot[i] = slot;
-  }
-
-  /** siftDown with the tie-break: (time, tie) order among the entry and each child group. */
-  private siftDownTies(i: number): void {
-    const heapTime = this.heapTime;
-    const heapSlot = this.heapSlot;
-    const heapTie = this.heapTie;
-    const size = this.size;
-    const time = heapTime[i];
-    const slot = heapSlot[i];
-    const tie = heapTie[i];
-    for (;;) {
-      const c = 4 * i + 1;
-      if (c >= size) break;
-      let m = c;
-      let mt = heapTime[c];
-      let mtie = heapTie[c];
-      const end = Math.min(c + 4, size);
-      for (let k = c + 1; k < end; k++) {
-        const kt = heapTime[k];
-        if (kt > mt) continue;
-        const ktie = heapTie[k];
-        if (kt < mt || ktie < mtie) {
-          m = k;
-          mt = kt;
-          mtie = ktie;
-        }
-      }
-      if (time < mt || (time === mt && tie < mtie)) break;
-      heapTime[i] = mt;
-      heapTie[i] = mtie;
-      heapSlot[i] = heapSlot[m];
-      i = m;
-    }
-    heapTime[i] = time;
-    heapTie[i] = tie;
-    heapSlot[i] = slot;
   }
 
   private grow(): void {
@@ -377,10 +522,9 @@ export class EventQueue {
       });
     }
     const capacity = Math.min(2 * this.capacity, SLOT_SPAN);
-    this.heapTime = growFloat(this.heapTime, capacity + 3);
-    this.heapTime.fill(Infinity, this.size);
-    this.heapSlot = growInt(this.heapSlot, capacity);
-    this.heapTie = growFloat(this.heapTie, capacity);
+    this.slotTime = growFloat(this.slotTime, capacity);
+    this.slotTie = growFloat(this.slotTie, capacity);
+    this.bottom = growInt(this.bottom, capacity);
     const slots = newSlots(capacity, this.capacity);
     slots.set(this.slots);
     this.slots = slots;
@@ -389,27 +533,27 @@ export class EventQueue {
 
   /**
    * Gives the queued entries sequence numbers 0..n-1 in their current order and returns n, the
-   * next free number. Relative order is kept, so the heap stays valid; it runs once per 2^32
-   * insertions.
+   * next free number. Relative order is kept; it runs once per 2^32 insertions.
    */
   private renumber(): number {
-    if (this.hole) this.settleHole();
-    const n = this.size;
-    const tie = this.heapTie;
-    const positions = Array.from({ length: n }, (_, p) => p);
-    const priorityOf = (p: number): number => Math.floor(tie[p] / TWO_POW_32);
-    const seqOf = (p: number): number => tie[p] - priorityOf(p) * TWO_POW_32;
-    positions.sort((x, y) => seqOf(x) - seqOf(y));
-    const priorities = positions.map(priorityOf);
-    for (let rank = 0; rank < n; rank++) tie[positions[rank]] = priorities[rank] * TWO_POW_32 + rank;
-    return n;
+    this.compact();
+    const tie = this.slotTie;
+    const held: number[] = [];
+    for (let s = this.overflow; s >= 0; s = this.slots[4 * s + 3]) held.push(s);
+    const priorityOf = (s: number): number => Math.floor(tie[s] / TWO_POW_32);
+    const seqOf = (s: number): number => tie[s] - priorityOf(s) * TWO_POW_32;
+    held.sort((x, y) => seqOf(x) - seqOf(y));
+    held.forEach((s, rank) => {
+      tie[s] = priorityOf(s) * TWO_POW_32 + rank;
+    });
+    return held.length;
   }
 }
 
 /** Slot storage for capacity slots; generations from slot `from` on start at 1. */
 function newSlots(capacity: number, from: number): Int32Array {
-  const slots = new Int32Array(3 * capacity);
-  for (let s = from; s < capacity; s++) slots[3 * s + 2] = 1;
+  const slots = new Int32Array(4 * capacity);
+  for (let s = from; s < capacity; s++) slots[4 * s + 2] = 1;
   return slots;
 }
 
