@@ -6,15 +6,29 @@
  * those words (`get_app_by_name`, `get_environment_by_name` answer None then).
  */
 import type { CpuFlavor } from "../../catalog/index.ts";
-import { type FlashApp, type FlashEnvironment, type GlobalVolume, artifactPath } from "../../domain/resources/index.ts";
+import { type FlashApp, type FlashEnvironment, type GlobalVolume, artifactPath, ownEndpoint } from "../../domain/resources/index.ts";
+import { endpointObject, networkVolumeObject } from "./resource-objects.ts";
 import { GraphqlCode, userError } from "./error-codes.ts";
 import { unwrap } from "./resource-resolvers.ts";
 import type { ResolverContext } from "./resolver-context.ts";
 
 const store = (ctx: ResolverContext) => ctx.platform.resources.apps;
 
-function environmentObject(env: FlashEnvironment) {
-  return { id: env.id, name: env.name, state: env.state, activeBuildId: env.activeBuildId, createdAt: env.createdAt, endpoints: [], networkVolumes: [] };
+/** An environment with the endpoints deployed to it (saveEndpoint's flashEnvironmentId) and their network volumes. */
+function environmentObject(ctx: ResolverContext, env: FlashEnvironment) {
+  const { platform, principal } = ctx;
+  const endpoints = () => store(ctx).endpointsOf(env.id).flatMap((id) => {
+    const own = ownEndpoint(platform, principal.accountId, id);
+    return own === undefined ? [] : [endpointObject(platform, own)];
+  });
+  const networkVolumes = () => {
+    const ids = new Set(store(ctx).endpointsOf(env.id).flatMap((id) => ownEndpoint(platform, principal.accountId, id)?.extra.networkVolumeIds ?? []));
+    return [...ids].flatMap((id) => {
+      const v = platform.resources.get("networkVolumes", id);
+      return v === undefined ? [] : [networkVolumeObject(v)];
+    });
+  };
+  return { id: env.id, name: env.name, state: env.state, activeBuildId: env.activeBuildId, createdAt: env.createdAt, endpoints, networkVolumes };
 }
 
 function appObject(ctx: ResolverContext, app: FlashApp) {
@@ -22,7 +36,7 @@ function appObject(ctx: ResolverContext, app: FlashApp) {
     id: app.id,
     name: app.name,
     createdAt: app.createdAt,
-    flashEnvironments: () => store(ctx).environmentsOf(app.id).map(environmentObject),
+    flashEnvironments: () => store(ctx).environmentsOf(app.id).map((e) => environmentObject(ctx, e)),
     flashBuilds: () => store(ctx).buildsOf(app.id).map((b) => ({ id: b.id, createdAt: b.createdAt, manifest: b.manifest })),
   };
 }
@@ -68,11 +82,11 @@ export function deleteFlashApp(args: { flashAppId: string }, ctx: ResolverContex
 }
 
 export function createFlashEnvironment(args: { input: { flashAppId: string; name: string } }, ctx: ResolverContext) {
-  return environmentObject(unwrap(store(ctx).createEnvironment(ctx.principal.accountId, args.input.flashAppId, args.input.name, ctx.now), "createFlashEnvironment"));
+  return environmentObject(ctx, unwrap(store(ctx).createEnvironment(ctx.principal.accountId, args.input.flashAppId, args.input.name, ctx.now), "createFlashEnvironment"));
 }
 
 export function flashEnvironmentByName(args: { input: { flashAppId: string; name: string } }, ctx: ResolverContext) {
-  return environmentObject(unwrap(store(ctx).environmentByName(ctx.principal.accountId, args.input.flashAppId, args.input.name), "flashEnvironmentByName"));
+  return environmentObject(ctx, unwrap(store(ctx).environmentByName(ctx.principal.accountId, args.input.flashAppId, args.input.name), "flashEnvironmentByName"));
 }
 
 export function deleteFlashEnvironment(args: { flashEnvironmentId: string }, ctx: ResolverContext): boolean {
@@ -92,7 +106,7 @@ export function finalizeFlashArtifactUpload(args: { input: { flashAppId: string;
 }
 
 export function deployBuildToEnvironment(args: { input: { flashEnvironmentId: string; flashBuildId: string } }, ctx: ResolverContext) {
-  return environmentObject(unwrap(store(ctx).deployBuild(ctx.principal.accountId, args.input.flashEnvironmentId, args.input.flashBuildId), "deployBuildToEnvironment"));
+  return environmentObject(ctx, unwrap(store(ctx).deployBuild(ctx.principal.accountId, args.input.flashEnvironmentId, args.input.flashBuildId), "deployBuildToEnvironment"));
 }
 
 /**

@@ -14,8 +14,9 @@ type Secret { id: ID! name: String description: String createdAt: String }
 type FlashBuild { id: String! createdAt: String manifest: JSON }
 
 """
-An app's environment. state: PENDING until a build is deployed to it, then HEALTHY. endpoints:
-always empty (the emulator does not start a manifest's resources); networkVolumes likewise.
+An app's environment. state: PENDING until a build is deployed to it, then HEALTHY. endpoints: those
+a saveEndpoint deployed to it (flashEnvironmentId; the emulator does not start a manifest's
+resources itself); networkVolumes: theirs. It cannot be deleted while one of its endpoints is left.
 """
 type FlashEnvironment {
   id: String!
@@ -55,7 +56,11 @@ input SpecificsInput { dataCenterId: String instanceId: String isSls: Boolean }
 
 extend input GpuLowestPriceInput { includeAiApi: Boolean }
 
-extend type Endpoint { instanceIds: [String] }
+extend type Endpoint {
+  instanceIds: [String]
+  "The Hugging Face models (owner/name[:revision]) its saveEndpoint named; recorded, not staged."
+  modelReferences: [String!]!
+}
 
 extend input EndpointInput {
   "CPU instance ids (cpu3c-2-4 ...), in order of preference: a CPU endpoint, whose workers take CPU stock and no GPUs (leave gpuIds out)."
@@ -66,6 +71,12 @@ extend input EndpointInput {
   networkVolumeIds: [NetworkVolumeIdInput!]
   "Your global volumes for the workers (OBJECT_STORE_VOLUME): checked, then not mounted (no container runs)."
   volumes: [EndpointVolumeInput!]
+  "One of your Flash environments: the endpoint is deployed to it (its endpoints list shows it), for good."
+  flashEnvironmentId: String
+  "Hugging Face models (owner/name[:revision], at most 8) to stage for the workers: checked and recorded; nothing is staged."
+  modelReferences: [String]
+  "The lowest CUDA version for the workers (12.8): checked for its form, then not used (as REST's gpu.minCudaVersion)."
+  minCudaVersion: String
 }
 
 enum VolumeType { NETWORK_VOLUME OBJECT_STORE_VOLUME }
@@ -79,13 +90,19 @@ input VolumeMountInput { volumeId: String! volumeType: VolumeType! mountPath: St
 
 extend input PodFindAndDeployOnDemandInput {
   volumeMounts: [VolumeMountInput]
-  "One data center here (as dataCenterId)."
+  "Data centers in order of preference (with dataCenterId first); the platform's that this catalog does not hold are left out."
   dataCenterIds: [String]
+  "Your registry credential for pulling imageName."
+  containerRegistryAuthId: String
 }
 extend input deployCpuPodInput {
   volumeMounts: [VolumeMountInput]
-  "One data center here (as dataCenterId)."
+  "Data centers in order of preference (with dataCenterId first); the platform's that this catalog does not hold are left out."
   dataCenterIds: [String]
+  "Your registry credential for pulling imageName."
+  containerRegistryAuthId: String
+  "Checked to be a date-time, then not used (the model has no timers for it), as on a GPU pod."
+  terminateAfter: String
 }
 
 """

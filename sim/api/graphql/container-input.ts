@@ -86,6 +86,10 @@ export function containerFields(
 ): ContainerFields {
   const template = findTemplate(catalog, accountId, input.templateId);
   if (!input.name) problems.add("name", 'name is missing or empty; send a non-empty pod name, e.g. name: "my-pod".');
+  // terminateAfter (Flash task pods' safety net) has no timer in the model; its form is still checked.
+  if (input.terminateAfter && (input.terminateAfter.length > 64 || Number.isNaN(Date.parse(input.terminateAfter)))) {
+    problems.add("terminateAfter", `terminateAfter ${JSON.stringify(input.terminateAfter.slice(0, 64))} is not a date-time; send ISO 8601, e.g. "2026-01-01T12:00:00+00:00", or leave it out.`);
+  }
 
   const given = input.imageName ?? "";
   const image = given === "" || (given === PYTHON_NONE && template) ? (template?.image ?? "") : given;

@@ -58,7 +58,7 @@ export function deployCpuPod(args: { readonly input: DeployCpuPodInput }, ctx: R
   const { platform, principal } = ctx;
   const index = catalogIndex(platform.catalog);
   const problems = new InputProblems();
-  const input = foldVolumeMounts(args.input, globalVolumeIds(ctx), problems);
+  const input = foldVolumeMounts(args.input, globalVolumeIds(ctx), platform.catalog, problems);
   const fields = containerFields(input, "cpu", platform.catalog, principal.accountId, problems);
   const instance = parseInstanceId(input.instanceId, index.cpuFlavor, problems);
   if (input.dataCenterId && !index.dataCenter.has(input.dataCenterId)) {
@@ -78,7 +78,9 @@ export function deployCpuPod(args: { readonly input: DeployCpuPodInput }, ctx: R
     cpu: { id: instance.flavor.id, vcpuCount: instance.vcpuCount },
     ...(mounts ? { mounts } : {}),
     ...(cloud !== "ALL" ? { cloud } : {}),
-    ...(input.dataCenterId ? { dataCenterIds: [input.dataCenterId] } : {}),
+    ...(input.dataCenterIds !== undefined && input.dataCenterIds.length > 0 ? { dataCenterIds: input.dataCenterIds } : input.dataCenterId ? { dataCenterIds: [input.dataCenterId] } : {}),
+    // `containerRegistryAuthId: ""` is the client's "none", as in saveTemplate.
+    ...(input.containerRegistryAuthId ? { registry: input.containerRegistryAuthId } : {}),
   };
   const valid = validateAsCreatePod(platform, principal.accountId, body, problems);
   if (!valid) throw problems.toError(MUTATION);
@@ -95,6 +97,7 @@ export function deployCpuPod(args: { readonly input: DeployCpuPodInput }, ctx: R
     cloud,
     dataCenterIds: valid.dataCenterIds,
     template: fields.template,
+    registry: valid.registry,
   });
   if (!out.ok) throw podRefusalError(out, "");
   return podObject(out.pod, ctx.now, ctx.platform.gpuStock);

@@ -6,13 +6,15 @@
  * of gpuTypeIdList, tried in that order until one places; gpuCount (default 1); storage as
  * mount-input.ts says; dataCenterId (null: any) → the one preferred data center;
  * allowedCudaVersions, minVcpuCount and minMemoryInGb → the scheduler's constraints;
+ * containerRegistryAuthId → the pod's registry credential (yours);
  * globalNetwork → global networking. startSsh, startJupyter, supportPublicIp, countryCode,
  * minDownload, minUpload, stopAfter, terminateAfter, volumeKey and deployCost are accepted and
  * ignored: the model has no network speeds, countries or timers for them.
  */
-import type { GpuType } from "../../catalog/index.ts";
+import type { Catalog, GpuType } from "../../catalog/index.ts";
 import type { CloudChoice } from "../../domain/gpu-pool.ts";
 import type { PodRefusal } from "../../domain/pods/index.ts";
+import { gpuTypesInCatalog } from "../../domain/resources/index.ts";
 import { catalogIndex } from "../../domain/scheduler/index.ts";
 import { containerFields } from "./container-input.ts";
 import { GraphqlCode, userError } from "./error-codes.ts";
@@ -29,9 +31,15 @@ const MUTATION = "podFindAndDeployOnDemand";
 
 const nonNull = <T>(x: T | null | undefined): x is T => x !== null && x !== undefined;
 
-/** gpuTypeId first, then gpuTypeIdList, without repeats. */
-export function gpuTypeIdsOf(input: PodFindAndDeployOnDemandInput): string[] {
-  return [...new Set([input.gpuTypeId, ...(input.gpuTypeIdList ?? [])].filter(nonNull))];
+/**
+ * gpuTypeId first, then gpuTypeIdList, without repeats. The list is a preference (Flash tasks send
+ * every device of a pool, or every device for "any GPU"): the platform's GPU types the catalog does
+ * not hold are left out of it, as platform-places.ts says; gpuTypeId is taken as sent.
+ */
+export function gpuTypeIdsOf(input: PodFindAndDeployOnDemandInput, catalog: Catalog, problems: InputProblems): string[] {
+  const listed = gpuTypesInCatalog((input.gpuTypeIdList ?? []).filter(nonNull), catalog);
+  if (!listed.ok) problems.add("gpuTypeIdList", `gpuTypeIdList: ${listed.message}.`);
+  return [...new Set([input.gpuTypeId, ...(listed.ok ? listed.ids : [])].filter(nonNull))];
 }
 
 function checkGpuFields(input: PodFindAndDeployOnDemandInput, ctx: ResolverContext, ids: readonly string[], problems: InputProblems): GpuType[] {
@@ -72,9 +80,9 @@ export function podFindAndDeployOnDemand(args: { readonly input?: PodFindAndDepl
   if (args.input === null || args.input === undefined) throw userError(GraphqlCode.BAD_USER_INPUT, `${MUTATION}: send input {gpuTypeId, imageName or templateId, ...}.`);
   const { platform, principal } = ctx;
   const problems = new InputProblems();
-  const input = foldVolumeMounts(args.input, globalVolumeIds(ctx), problems);
+  const input = foldVolumeMounts(args.input, globalVolumeIds(ctx), platform.catalog, problems);
   const fields = containerFields(input, "gpu", platform.catalog, principal.accountId, problems);
-  const ids = gpuTypeIdsOf(input);
+  const ids = gpuTypeIdsOf(input, platform.catalog, problems);
   checkGpuFields(input, ctx, ids, problems);
   const mounts = mountsOf(fields, input, "gpu", platform.catalog, principal.accountId, problems);
   if (!problems.empty) throw problems.toError(MUTATION);
@@ -92,7 +100,9 @@ export function podFindAndDeployOnDemand(args: { readonly input?: PodFindAndDepl
     ...(mounts ? { mounts } : {}),
     // createPod knows SECURE and COMMUNITY; ALL is GraphQL's and goes to the scheduler directly.
     ...(cloud !== "ALL" ? { cloud } : {}),
-    ...(input.dataCenterId ? { dataCenterIds: [input.dataCenterId] } : {}),
+    ...(input.dataCenterIds !== undefined && input.dataCenterIds.length > 0 ? { dataCenterIds: input.dataCenterIds } : input.dataCenterId ? { dataCenterIds: [input.dataCenterId] } : {}),
+    // `containerRegistryAuthId: ""` is the client's "none", as in saveTemplate.
+    ...(input.containerRegistryAuthId ? { registry: input.containerRegistryAuthId } : {}),
     globalNetworking: input.globalNetwork === true,
   };
   const valid = validateAsCreatePod(platform, principal.accountId, body, problems);
@@ -116,6 +126,7 @@ export function podFindAndDeployOnDemand(args: { readonly input?: PodFindAndDepl
       ...(input.minVcpuCount != null ? { minVcpuCount: input.minVcpuCount } : {}),
       ...(input.minMemoryInGb != null ? { minMemoryInGb: input.minMemoryInGb } : {}),
       template: fields.template,
+      registry: valid.registry,
     });
     if (out.ok) return podObject(out.pod, ctx.now, ctx.platform.gpuStock);
     refusal = out;

@@ -28,6 +28,8 @@ export interface ContainerInput {
   /** The newest client's mounts and placement (volume-mounts-input.ts folds them into the fields above). */
   readonly volumeMounts?: Opt<ReadonlyArray<VolumeMountInput | null>>;
   readonly dataCenterIds?: Opt<ReadonlyArray<string | null>>;
+  readonly containerRegistryAuthId?: Opt<string>;
+  readonly terminateAfter?: Opt<string>;
 }
 
 export interface VolumeMountInput {

@@ -102,7 +102,8 @@ t.test("mounts: a task pod's volumeMounts and an endpoint's networkVolumeIds and
   t.match(gql(platform, BETA, D.MUTATION_DEPLOY_POD, { input: { ...task, volumeMounts: [mounts[1]], dataCenterIds: [] } }).body.errors?.[0]?.message, /not one of your global volumes/, "another account's global volume");
   t.match(refused({ volumeMounts: [{ ...mounts[0], mountPath: "data" }] }), /must be an absolute path/);
   t.match(refused({ volumeMounts: [mounts[0], { ...mounts[0], mountPath: "/other" }] }), /more than one NETWORK_VOLUME/);
-  t.match(refused({ dataCenterIds: ["US-TX-3", "US-GA-1"] }), /one here/);
+  t.match(refused({ dataCenterIds: ["US-TX-3", "MARS-1"] }), /data center "MARS-1" is unknown/, "dataCenterIds is a preference list; an id nobody knows is refused");
+  t.match(refused({ dataCenterIds: ["US-GA-1"] }), /is in US-TX-3, but dataCenterId is "US-GA-1"/, "the network volume's data center must be among them");
   t.match(refused({ volumeMounts: [{ ...mounts[0], volumeType: "TAPE" }] }), /VolumeType/, "the type is an enum");
 
   // attach_endpoint_volumes: networkVolumeIds [{networkVolumeId}], volumes [{volumeId, volumeType}] (both [] when none).

@@ -72,5 +72,6 @@ export function endpointObject(platform: Platform, a: EndpointAnswer) {
     version: extra.version,
     env: envPairs(template?.env ?? {}),
     createdAt: extra.createdAt,
+    modelReferences: () => platform.resources.apps.modelReferencesOf(e.id),
   };
 }

@@ -126,6 +126,9 @@ interface EndpointInput {
   template?: Opt<SaveTemplateInput>;
   networkVolumeIds?: Opt<ReadonlyArray<{ networkVolumeId: string }>>;
   volumes?: Opt<ReadonlyArray<{ volumeId: string; volumeType: string }>>;
+  flashEnvironmentId?: Opt<string>;
+  modelReferences?: Opt<ReadonlyArray<string | null>>;
+  minCudaVersion?: Opt<string>;
 }
 
 const SCALER_TYPES: Readonly<Record<string, EndpointFields["scalerType"]>> = { QUEUE_DELAY: "QueueDelay", REQUEST_COUNT: "RequestCount", WORKER_COUNT: "RequestCount" };
@@ -197,13 +200,35 @@ function computePatch(i: EndpointInput, platform: ResolverContext["platform"]): 
   return out;
 }
 
+/**
+ * What `flash deploy` adds (runpod/apps/deploy.py's _deployed_endpoint_input): the Flash environment
+ * the endpoint is deployed to, its model references and a CUDA floor; checked before anything is
+ * saved, so a refusal leaves nothing behind.
+ */
+function checkFlashFields(i: EndpointInput, ctx: ResolverContext): { environmentId?: string; models?: string[] } {
+  const apps = ctx.platform.resources.apps;
+  const environmentId = given(i.flashEnvironmentId);
+  const models = i.modelReferences === undefined || i.modelReferences === null ? undefined : i.modelReferences.filter((m): m is string => m !== null);
+  const refusal =
+    (environmentId === undefined ? undefined : apps.checkBinding(ctx.principal.accountId, environmentId, given(i.id))) ??
+    (models === undefined ? undefined : apps.checkModelReferences(models));
+  if (refusal) unwrap(refusal, "saveEndpoint");
+  const cuda = given(i.minCudaVersion);
+  if (cuda !== undefined && !/^[0-9]{1,3}\.[0-9]{1,3}$/.test(cuda)) throw userError(GraphqlCode.BAD_USER_INPUT, `saveEndpoint: minCudaVersion ${JSON.stringify(cuda.slice(0, 32))} is not a CUDA version; send major.minor, e.g. "12.8".`);
+  return { ...(environmentId !== undefined ? { environmentId } : {}), ...(models !== undefined ? { models } : {}) };
+}
+
 /** A nested template: made for a new endpoint (or an existing one without), changed in place on update. */
 export function saveEndpoint(args: { input: EndpointInput }, ctx: ResolverContext) {
   const { platform, principal } = ctx;
   checkGlobalVolumes(args.input, ctx);
+  const flash = checkFlashFields(args.input, ctx);
   // A nested template is the endpoint's own: made with it, changed with it, deleted with it.
   const template = args.input.template ? templatePatch(args.input.template) : undefined;
-  return endpointObject(platform, unwrap(saveEndpointWithTemplate(platform, principal.accountId, given(args.input.id), { ...endpointPatch(args.input), ...computePatch(args.input, platform) }, template), "saveEndpoint"));
+  const saved = unwrap(saveEndpointWithTemplate(platform, principal.accountId, given(args.input.id), { ...endpointPatch(args.input), ...computePatch(args.input, platform) }, template), "saveEndpoint");
+  if (flash.environmentId !== undefined) platform.resources.apps.bindEndpoint(flash.environmentId, saved.endpoint.id);
+  if (flash.models !== undefined) platform.resources.apps.setModelReferences(saved.endpoint.id, flash.models);
+  return endpointObject(platform, saved);
 }
 
 export function updateEndpointTemplate(args: { input?: Opt<{ endpointId?: Opt<string>; id?: Opt<string>; templateId: string }> }, ctx: ResolverContext) {

@@ -25,6 +25,7 @@ const FIELD_OF: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/cloud/, "cloudType"],
   [/^\/dataCenterIds/, "dataCenterId"],
   [/^\/globalNetworking/, "globalNetwork"],
+  [/^\/registry/, "containerRegistryAuthId"],
 ];
 
 export function graphqlFieldOf(pointer: string): string {

@@ -7,7 +7,11 @@
  * Choices where the platform is silent (README, "Resources you create"):
  * - a secret's value is checked for presence and never kept nor shown;
  * - an environment is `PENDING` until a build is deployed to it, then `HEALTHY` with that build
- *   active; the emulator does not start the manifest's endpoints (its endpoints list is empty);
+ *   active; the emulator does not start the manifest's endpoints: its endpoints are those a
+ *   `saveEndpoint` bound to it (`flashEnvironmentId`), as `flash deploy` does, and it cannot be
+ *   deleted while one of them is left (the client deletes them first);
+ * - an endpoint's `modelReferences` (Hugging Face `owner/name[:revision]`) are checked and
+ *   recorded: no weights are staged, and cold starts do not change;
  * - a build needs an upload prepared by the same app (its `objectKey`);
  * - a login request stays `PENDING` (no browser can approve it here) until it expires.
  */
@@ -87,6 +91,10 @@ export const APP_LIMITS = Object.freeze({ apps: 50, secrets: 100, environmentsPe
 /** How long an upload or a login request stays open, in microseconds of model time (10 minutes). */
 const OPEN_FOR_US = 10 * 60 * 1_000_000;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** runpod/apps/model.py's rule for a model reference: `owner/name`, then an optional `:revision`. */
+const MODEL_REFERENCE = /^[\w.-]+\/[\w.-]+(?::[\w.\-/]{1,100})?$/;
+/** At most this many model references per endpoint (the client sends one). */
+export const MODEL_REFERENCE_LIMIT = 8;
 
 /** The apps surface's name rule (secrets, apps, environments, global volumes): 1-64 characters, no spaces. */
 export const badName = (what: string, name: string): Refusal | undefined =>
@@ -99,6 +107,10 @@ export class AppStore {
   private readonly builds = new Map<string, FlashBuild>();
   private readonly uploads = new Map<string, ArtifactUpload & { readonly expiresAtUs: number }>();
   private readonly authRequests = new Map<string, { readonly approvesAtUs: number; readonly expiresAtUs: number; readonly expiresAt: string; readonly accountId: string; consumed: boolean }>();
+  /** Endpoint id → the environment a saveEndpoint bound it to (`flashEnvironmentId`). */
+  private readonly bindings = new Map<string, string>();
+  /** Endpoint id → its model references, as sent. */
+  private readonly models = new Map<string, readonly string[]>();
   private readonly ids: Readonly<Record<"secrets" | "apps" | "environments" | "builds" | "uploads" | "auth", Rng>>;
 
   constructor(rng: Rng) {
@@ -171,6 +183,8 @@ export class AppStore {
   /** Deletes the app with its environments, builds and open uploads. */
   deleteApp(accountId: string, id: string): Done<true> {
     if (!this.ownApp(accountId, id)) return notAmongYours("flash app", id);
+    const left = this.boundInUse(this.environmentsOf(id).map((e) => e.id));
+    if (left) return left;
     for (const e of this.environmentsOf(id)) this.environments.delete(e.id);
     for (const b of this.buildsOf(id)) this.builds.delete(b.id);
     for (const [k, u] of this.uploads) if (u.appId === id) this.uploads.delete(k);
@@ -203,8 +217,61 @@ export class AppStore {
 
   deleteEnvironment(accountId: string, id: string): Done<true> {
     if (!this.ownEnvironment(accountId, id)) return notAmongYours("flash environment", id);
+    const left = this.boundInUse([id]);
+    if (left) return left;
     this.environments.delete(id);
     return done(true);
+  }
+
+  // ---------------------------------------------------------- endpoints of an environment
+
+  /** Refused while endpoints are bound to one of these environments (the client deletes them first). */
+  private boundInUse(environmentIds: readonly string[]): Refusal | undefined {
+    const ids = [...this.bindings].filter(([, env]) => environmentIds.includes(env)).map(([endpoint]) => endpoint);
+    return ids.length === 0 ? undefined : refuse("conflict", `endpoints ${ids.join(", ")} are deployed to the environment; delete them first (deleteEndpoint)`);
+  }
+
+  /**
+   * Whether `endpointId` (undefined: a new endpoint) may be bound to the caller's environment:
+   * an endpoint belongs to one environment, for good.
+   */
+  checkBinding(accountId: string, environmentId: string, endpointId: string | undefined): Refusal | undefined {
+    if (!this.ownEnvironment(accountId, environmentId)) return notAmongYours("flash environment", environmentId);
+    const bound = endpointId === undefined ? undefined : this.bindings.get(endpointId);
+    if (bound !== undefined && bound !== environmentId) return refuse("conflict", `endpoint ${endpointId} is deployed to flash environment ${bound}; an endpoint stays in the environment it was deployed to`);
+    return undefined;
+  }
+
+  /** After checkBinding and a saved endpoint. */
+  bindEndpoint(environmentId: string, endpointId: string): void {
+    this.bindings.set(endpointId, environmentId);
+  }
+
+  /** The ids of the endpoints bound to the environment, in binding order. */
+  endpointsOf(environmentId: string): string[] {
+    return [...this.bindings].filter(([, env]) => env === environmentId).map(([endpoint]) => endpoint);
+  }
+
+  checkModelReferences(references: readonly string[]): Refusal | undefined {
+    if (references.length > MODEL_REFERENCE_LIMIT) return refuse("invalid", `${references.length} model references were sent; an endpoint takes at most ${MODEL_REFERENCE_LIMIT}`);
+    const bad = references.find((r) => !MODEL_REFERENCE.test(r));
+    return bad === undefined ? undefined : refuse("invalid", `model reference ${JSON.stringify(bad)} must be "owner/name" or "owner/name:revision" (a Hugging Face repository)`);
+  }
+
+  /** After checkModelReferences and a saved endpoint; an empty list clears them. */
+  setModelReferences(endpointId: string, references: readonly string[]): void {
+    if (references.length === 0) this.models.delete(endpointId);
+    else this.models.set(endpointId, Object.freeze([...references]));
+  }
+
+  modelReferencesOf(endpointId: string): readonly string[] {
+    return this.models.get(endpointId) ?? [];
+  }
+
+  /** The endpoint was deleted: it leaves its environment and its model references. */
+  forgetEndpoint(endpointId: string): void {
+    this.bindings.delete(endpointId);
+    this.models.delete(endpointId);
   }
 
   // ---------------------------------------------------------- builds

@@ -14,6 +14,7 @@ import type { CpuInstanceSize } from "../gpu-pool.ts";
 import { isoFromMicros } from "../iso-time.ts";
 import type { Platform } from "../platform.ts";
 import { resolveGpuIds } from "./gpu-pools.ts";
+import { dataCentersInCatalog } from "./platform-places.ts";
 import type { EndpointExtra, EndpointType } from "./resources.ts";
 
 export type Refusal = { readonly ok: false; readonly reason: "invalid" | "not-found" | "conflict" | "limit"; readonly message: string };
@@ -327,7 +328,6 @@ function checkEndpoint(platform: Platform, accountId: string, f: EndpointFields,
     int("scalerValue", f.scalerValue, 1, b.scalerValue) ??
     int("executionTimeoutMs", f.executionTimeoutMs, 5000, 604_800_000);
   if (bad) return bad.message.startsWith("workersMin") ? refuse("invalid", `${bad.message} (workersMin may not exceed workersMax)`) : bad;
-  for (const d of f.dataCenterIds) if (!platform.catalog.dataCenters.some((x) => x.id === d)) return refuse("invalid", `data center ${JSON.stringify(d)} is unknown; list them with GET /v2/catalog/datacenters`);
   for (const v of f.networkVolumeIds) {
     const volume = ownVolume(platform, accountId, v);
     if (volume === undefined) return refuse("invalid", `network volume ${JSON.stringify(v)} is not one of yours; list them with GET /v2/networkvolumes`);
@@ -372,9 +372,22 @@ function extraOf(f: EndpointFields, createdAt: string, version: number): Endpoin
   return { templateId: f.templateId, networkVolumeIds: f.networkVolumeIds, dataCenterIds: f.dataCenterIds, gpuIds: f.gpuIds.join(","), flashboot: f.flashboot, type: f.type, createdAt, version };
 }
 
+/**
+ * The fields with their data centers as the catalog holds them: the platform's that the catalog
+ * lacks are left out (the newest client's default `locations` names all of the platform's), an id
+ * neither knows is refused (platform-places.ts).
+ */
+function inCatalogPlaces(platform: Platform, f: EndpointFields): Done<EndpointFields> {
+  const places = dataCentersInCatalog(f.dataCenterIds, platform.catalog);
+  return places.ok ? done({ ...f, dataCenterIds: places.ids }) : refuse("invalid", places.message);
+}
+
 /** Creates the record and the live endpoint: jobs can be sent to its id at once. */
-export function createEndpoint(platform: Platform, accountId: string, f: EndpointFields): Done<EndpointAnswer> {
+export function createEndpoint(platform: Platform, accountId: string, fields: EndpointFields): Done<EndpointAnswer> {
   if (platform.resources.countOwned("endpoints", accountId) >= RESOURCE_LIMITS.endpoints) return refuse("limit", `you hold ${RESOURCE_LIMITS.endpoints} serverless endpoints, the limit; delete one first`);
+  const placed = inCatalogPlaces(platform, fields);
+  if (!placed.ok) return placed;
+  const f = placed.value;
   const checked = checkEndpoint(platform, accountId, f);
   if (!checked.ok) return checked;
   const endpoint = endpointRecord(platform.resources.newId("endpoints"), accountId, f, checked.value, platform.resources.endpointHandler);
@@ -413,7 +426,9 @@ export function updateEndpoint(platform: Platform, accountId: string, id: string
   if (old === undefined) return notYours("serverless endpoint", id, "/v2/endpoints");
   const before = endpointFields(old);
   if (patch.type !== undefined && patch.type !== before.type) return refuse("invalid", `endpoint ${id} is ${before.type}; the type is fixed at creation, so make a new endpoint of type ${patch.type}`);
-  const f: EndpointFields = { ...before, ...definedOnly(patch) };
+  const placed = inCatalogPlaces(platform, { ...before, ...definedOnly(patch) });
+  if (!placed.ok) return placed;
+  const f = placed.value;
   // Moving between GPU and CPU workers: the new selection replaces the old one.
   if (patch.cpu !== undefined && patch.cpu.length > 0 && patch.gpuIds === undefined) (f as { gpuIds: readonly string[] }).gpuIds = [];
   if (patch.gpuIds !== undefined && patch.gpuIds.length > 0 && patch.cpu === undefined) (f as { cpu: EndpointFields["cpu"] }).cpu = [];
@@ -477,6 +492,7 @@ export function deleteEndpoint(platform: Platform, accountId: string, id: string
   const cancelledJobs = platform.serverless.removeEndpoint(id) ?? 0;
   const bound = platform.resources.boundTemplate(id);
   platform.resources.delete("endpoints", id);
+  platform.resources.apps.forgetEndpoint(id);
   // A template made with the endpoint (GraphQL saveEndpoint's nested template) goes with it.
   if (bound !== undefined) platform.resources.delete("templates", bound);
   return done({ endpoint: old.endpoint, cancelledJobs });

@@ -8,7 +8,7 @@
 import type { Catalog } from "../../catalog/index.ts";
 
 export const GPU_POOLS: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  AMPERE_16: ["NVIDIA RTX A4000", "NVIDIA RTX A4500", "NVIDIA RTX 4000 Ada Generation"],
+  AMPERE_16: ["NVIDIA RTX A4000", "NVIDIA RTX A4500", "NVIDIA RTX 4000 Ada Generation", "NVIDIA RTX 2000 Ada Generation"],
   AMPERE_24: ["NVIDIA RTX A5000", "NVIDIA L4", "NVIDIA GeForce RTX 3090"],
   ADA_24: ["NVIDIA GeForce RTX 4090"],
   ADA_32_PRO: ["NVIDIA GeForce RTX 5090"],
@@ -17,6 +17,8 @@ export const GPU_POOLS: Readonly<Record<string, readonly string[]>> = Object.fre
   AMPERE_80: ["NVIDIA A100 80GB PCIe", "NVIDIA A100-SXM4-80GB"],
   ADA_80_PRO: ["NVIDIA H100 PCIe", "NVIDIA H100 80GB HBM3", "NVIDIA H100 NVL"],
   HOPPER_141: ["NVIDIA H200"],
+  BLACKWELL_96: ["NVIDIA RTX PRO 6000 Blackwell Server Edition", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition"],
+  BLACKWELL_180: ["NVIDIA B200"],
 });
 
 export type GpuIdsResult = { readonly ok: true; readonly gpuTypeIds: string[] } | { readonly ok: false; readonly message: string };

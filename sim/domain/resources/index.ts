@@ -2,6 +2,7 @@
 export { Resources, RESOURCE_LIMIT_PER_ACCOUNT } from "./resources.ts";
 export type { EndpointExtra } from "./resources.ts";
 export { GPU_POOLS, resolveGpuIds, splitGpuIds } from "./gpu-pools.ts";
+export { PLATFORM_DATA_CENTERS, dataCentersInCatalog, gpuTypesInCatalog } from "./platform-places.ts";
 export * from "./commands.ts";
 export { AppStore, APP_LIMITS } from "./apps.ts";
 export type { ArtifactUpload, AuthRequest, FlashApp, FlashBuild, FlashEnvironment, Secret, TarballReceipt } from "./apps.ts";
