@@ -166,3 +166,23 @@ t.test("save_endpoint over REST with cpu (a CPU endpoint) and type LOAD_BALANCER
   t.equal((await rest("PATCH", `/v2/serverless/${lb.body.id}`, { type: "QUEUE" })).status, 400, "the type is fixed at creation");
   t.equal((await rest("DELETE", `/v2/serverless/${lb.body.id}`)).status, 204);
 });
+
+t.test("save_endpoint over REST with the newest client's defaults: every pool, every data center, a CUDA floor", async (t) => {
+  const emu = await startEmulator({ clock: "manual", logger: false });
+  t.teardown(() => emu.close());
+  const rest = (method: string, path: string, body?: unknown) => call(emu.baseUrl, method, path, { headers, ...(body !== undefined ? { body } : {}) });
+  // _rest_endpoint_input of a dev payload with gpuIds gpu_ids_value(None) (every pool), locations every DataCenter
+  // (runpod/apps/datacenter.py) and minCudaVersion: gpu.pools, dataCenterIds, gpu.minCudaVersion.
+  const pools = ["ADA_24", "ADA_32_PRO", "ADA_48_PRO", "ADA_80_PRO", "AMPERE_16", "AMPERE_24", "AMPERE_48", "AMPERE_80", "HOPPER_141", "BLACKWELL_96", "BLACKWELL_180"];
+  const dataCenterIds = ["US-CA-2", "US-IL-1", "US-KS-2", "US-MO-1", "US-MO-2", "US-NC-2", "US-NE-1", "US-WA-1", "EU-CZ-1", "EU-RO-1", "EUR-NO-1"];
+  const body = {
+    image: "runpod/queue:py3.12-latest", disk: 10, args: "", env: { RUNPOD_DEV_GENERATION: "1" }, name: "dev-shop-chat", flashboot: "FLASHBOOT", type: "QUEUE",
+    dataCenterIds, gpu: { pools, excludedTypes: [], count: 1, minCudaVersion: "12.8" }, workers: { min: 0, max: 3, idleTimeout: 60 }, scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+  };
+  const made = await rest("POST", "/v2/serverless", body);
+  t.equal(made.status, 201, JSON.stringify(made.body));
+  const held = ((await rest("GET", "/v2/catalog/datacenters")).body.dataCenters as { id: string }[]).map((d) => d.id);
+  t.same(made.body.dataCenterIds, dataCenterIds.filter((d) => held.includes(d)), "the platform's data centers this catalog lacks are left out");
+  t.same(made.body.gpu.pools, pools);
+  t.equal((await rest("POST", "/v2/serverless", { ...body, name: "typo", dataCenterIds: ["EU-RO-1", "EU-RO-9"] })).status, 400, "an id nobody knows");
+});
