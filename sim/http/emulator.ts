@@ -20,6 +20,8 @@ import { createDefaultBackend } from "./default-backend.ts";
 import { controlRefusal } from "./control-guard.ts";
 import { ListenError, PortInUseError } from "./errors.ts";
 import { type JournalRecord, type StateJournal, openJournal } from "./state-journal.ts";
+
+const FLASH_HEADERS = ["x-flash-app", "x-flash-environment", "x-flash-endpoint"] as const;
 import { BodyRejection, contentTypeProblem, parseJsonBody } from "./json-body.ts";
 import { isLargeBody, writeJsonStream } from "./json-stream.ts";
 import { type EmulatorLimits, type EmulatorOptions, resolveOptions } from "./options.ts";
@@ -334,6 +336,8 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     const length = r.headers["content-length"];
     if (auth !== undefined) h.authorization = auth;
     if (length !== undefined) h["content-length"] = length;
+    // The Flash sentinel's headers name the endpoint a job route reaches (ops/jobs/job-params.ts).
+    for (const name of FLASH_HEADERS) if (r.headers[name] !== undefined) h[name] = r.headers[name]!;
     journal.append({
       k: "req",
       t,
