@@ -69,6 +69,10 @@ t.test("SentinelTarget.invoke and submit reach the endpoint deployed under that 
   const direct = await call(emu.serverlessUrl, "GET", `/v2/${endpointId}/status/${run.body.id}`, { headers: { authorization: `Bearer ${KEY}` } });
   t.match(direct, { status: 200, body: { id: run.body.id } }, "the same job on the endpoint's own id");
 
+  // Job.cancel and Job.stream through the sentinel (the newest targets.py's cancel_job, stream_job).
+  t.match(await call(emu.serverlessUrl, "GET", `/v2/flash/stream/${run.body.id}`, { headers }), { status: 200, body: { status: String } });
+  t.match(await call(emu.serverlessUrl, "POST", `/v2/flash/cancel/${run.body.id}`, { headers }), { status: 200, body: { id: run.body.id, status: "CANCELLED" } });
+
   // What does not resolve is 404, which the client reads as EndpointNotFound.
   for (const [label, h] of [
     ["another name", sentinelHeaders(KEY, "shop", "production", "embed")],
