@@ -95,6 +95,33 @@ t.test("pod_logs and stream_pod_logs as aiohttp sends them", async (t) => {
   t.equal((await get(HAPI, `/v1/pod/${podId}/logs?type=all`, undefined)).status, 401, "no key");
 });
 
+t.test("a job's workerId, as monitor.py's PodLogStream follows it during a dev call", async (t) => {
+  const emulator = await startEmulator({ clock: "manual", seed: 1, logger: false });
+  t.teardown(() => emulator.close());
+  const HAPI = emulator.baseUrl;
+  const call = async (base: string, method: "GET" | "POST", path: string, body?: unknown) => {
+    const res = await request(`${base}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return JSON.parse(await res.body.text()) as Json;
+  };
+  // A dev endpoint with a standing worker; a job runs on it; on_status reads its workerId.
+  const made = await call(emulator.baseUrl, "POST", "/v2/serverless", { name: "dev-shop-chat", image: "runpod/queue:py3.12-latest", gpu: { pools: ["ADA_24"], count: 1 }, workers: { min: 1, max: 1, idleTimeout: 60 }, scaling: { type: "QUEUE_DELAY", queueDelay: 4 } });
+  await call(emulator.baseUrl, "POST", "/_sim/clock/advance", { ms: 60_000 });
+  const job = await call(emulator.serverlessUrl, "POST", `/v2/${made.id}/run`, { input: { op: "sleep", ms: 120_000 } });
+  await call(emulator.baseUrl, "POST", "/_sim/clock/advance", { ms: 1_000 });
+  const status = await call(emulator.serverlessUrl, "GET", `/v2/${made.id}/status/${job.id}`);
+  t.equal(status.status, "IN_PROGRESS");
+  const workerId = status.workerId as string;
+  t.match(workerId, /^[a-z0-9]+$/);
+  const restLines = dataFrames(await (await request(`${emulator.baseUrl}/v2/serverless/${made.id}/workers/${workerId}/logs`, { headers: { authorization: `Bearer ${KEY}` } })).body.text());
+  t.match(restLines, [{ source: "system", line: new RegExp(`^Worker ${workerId} is RUNNING`) }]);
+  // stream_pod_logs(worker_id, log_type="container", tail=1000, since=...) and the snapshot fallback.
+  const stream = await get(HAPI, `/v1/pod/${workerId}/logs?stream=true&type=container&tail=1000&since=2026-01-01T00%3A00%3A00%2B00%3A00`, KEY);
+  t.equal(stream.status, 200, stream.text);
+  t.same(dataFrames(stream.text), [], "no container lines: no container runs");
+  t.same(JSON.parse((await get(HAPI, `/v1/pod/${workerId}/logs?type=all`, KEY)).text), { container: [], system: restLines.map((l) => l.line) }, "the worker's line, as the REST worker-log route has it");
+  t.equal((await get(HAPI, `/v1/pod/${workerId}/logs?type=all`, BETA)).status, 404, "another account's worker: as unknown");
+});
+
 t.test("the OpenAPI document describes the host-API log route", async (t) => {
   const op = openApiDocument("test").paths["/v1/pod/{podId}/logs"]!["get"] as Json;
   t.same(op.parameters.map((p: Json) => p.name), ["podId", "type", "stream", "tail", "since"]);

@@ -123,7 +123,24 @@ export const workerLogs: Operation = (ctx) => {
   if (index === undefined) return respond(noEndpoint(id));
   const worker = platform.serverless.workersOf(index).find((w) => w.id === params.workerId);
   if (worker === undefined) return respond(problem(404, `Endpoint ${id} has no worker ${JSON.stringify(params.workerId ?? "")} now; list them with GET /v2/serverless/${id}/workers.`));
-  const on = worker.gpuTypeId === null ? "waiting for GPUs" : `on ${worker.gpuCount}x ${worker.gpuTypeId} in ${worker.dataCenterId}`;
-  const line = `Worker ${worker.id} is ${worker.status} ${on}${worker.jobId ? `, running job ${worker.jobId}` : ""}`;
-  return respond(eventStream(ctx, [{ ts: isoFromMicros(now), source: "system", line }]));
+  return respond(eventStream(ctx, workerSystemLines(worker, now)));
 };
+
+type Worker = ReturnType<Platform["serverless"]["workersOf"]>[number];
+
+/** What the model records of a worker now, as one system line. */
+export function workerSystemLines(worker: Worker, now: Micros): LogLine[] {
+  const on = worker.gpuTypeId === null ? "waiting for GPUs" : `on ${worker.gpuCount}x ${worker.gpuTypeId} in ${worker.dataCenterId}`;
+  return [{ ts: isoFromMicros(now), source: "system", line: `Worker ${worker.id} is ${worker.status} ${on}${worker.jobId ? `, running job ${worker.jobId}` : ""}` }];
+}
+
+/** A worker of one of the caller's endpoints by its id (a job status's workerId), if it is up now. */
+export function ownWorker(platform: Platform, accountId: string, workerId: string): Worker | undefined {
+  for (const e of platform.catalog.endpoints) {
+    if (e.accountId !== accountId) continue;
+    const index = platform.serverless.endpointIndex(e.id);
+    const worker = index < 0 ? undefined : platform.serverless.workersOf(index).find((w) => w.id === workerId);
+    if (worker !== undefined) return worker;
+  }
+  return undefined;
+}
