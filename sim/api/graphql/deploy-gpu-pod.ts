@@ -44,7 +44,8 @@ export function gpuTypeIdsOf(input: PodFindAndDeployOnDemandInput, catalog: Cata
 
 function checkGpuFields(input: PodFindAndDeployOnDemandInput, ctx: ResolverContext, ids: readonly string[], problems: InputProblems): GpuType[] {
   const index = catalogIndex(ctx.platform.catalog);
-  if (ids.length === 0) {
+  // A gpuTypeIdList that named only unknown types was refused already (gpuTypeIdsOf).
+  if (ids.length === 0 && (input.gpuTypeIdList ?? []).length === 0) {
     problems.add("gpuTypeId", 'No GPU type was named; send gpuTypeId (an id listed by gpuTypes { id }, e.g. "NVIDIA GeForce RTX 4090") or gpuTypeIdList. For a CPU pod use deployCpuPod.');
   }
   const types: GpuType[] = [];
