@@ -17,6 +17,14 @@ import { defaultTargetFacts, factsView, type FactUse, type TargetFacts } from ".
 
 /** The most one property may take against a real-time target, its shrinking included. */
 export const REALTIME_PROPERTY_LIMIT_MS = 45_000;
+/**
+ * Against a real-time target, how long the suite waits for a pod to reach RUNNING, and how long
+ * a property whose runs need one may take before its first verdict: a pod takes tens of seconds
+ * to minutes to start (the image pull), beyond REALTIME_PROPERTY_LIMIT_MS. Once a run judged,
+ * such a property draws no new run after REALTIME_PROPERTY_LIMIT_MS.
+ */
+export const REALTIME_RUNNING_WAIT_MS = 120_000;
+export const REALTIME_RUNNING_PROPERTY_LIMIT_MS = REALTIME_RUNNING_WAIT_MS + 30_000;
 
 export interface ContextInput {
   readonly check: CheckDefinition;
@@ -35,6 +43,8 @@ export interface ContextInput {
   readonly facts?: TargetFacts;
   /** Where the rules that read each fact are noted. */
   readonly factUse?: FactUse;
+  /** Aborted when the check is over (run-check.ts); never, by default. */
+  readonly signal?: AbortSignal;
 }
 
 function isFailure(f: Failure | FailureInput): f is Failure {
@@ -77,6 +87,7 @@ export function makeContext(input: ContextInput): CheckContext {
     },
     oracle: input.oracle,
     deadline,
+    signal: input.signal ?? new AbortController().signal,
     controlApi: input.controlApi ?? false,
     facts: factsView(input.facts ?? defaultTargetFacts(), rule.id, input.factUse),
     log: input.log,

@@ -54,6 +54,13 @@ export interface CheckContext {
   readonly oracle: Oracle;
   /** When the run must end (--max-duration), as a Date.now() value; waits and properties stop by then. */
   readonly deadline: number;
+  /**
+   * Aborted once the check is over: it returned, or its property was cut by its time bound
+   * (fast-check then leaves the cut run going, unawaited). Waits end at once and polling loops
+   * stop, so a cut run sends a few requests more at most (its clean-up), never minutes of polls or
+   * clock advances under the next check.
+   */
+  readonly signal: AbortSignal;
   /** Whether the target serves the emulator's control API (`/_sim/clock`): virtual time can be advanced. */
   readonly controlApi: boolean;
   /** How this target does what the spec does not show (action paths, volume lists, model slugs), and where each fact came from. */

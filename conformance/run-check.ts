@@ -62,7 +62,7 @@ const baseOf = (rule: Rule) => ({ id: rule.id, title: rule.title, spec: rule.spe
  * then), is no verdict and no bug: only the skip, saying so.
  */
 function escaped(err: unknown, ruleIds: readonly string[], input: Pick<RunCheckInput, "deadline" | "options">): { outcome: CheckOutcome; errors: TargetErrorRecord[] } {
-  if (err instanceof PropertyInterrupted) return { outcome: { status: "skip", reason: `interrupted: ${err.message} (45 s per property against a real-time target, or --max-duration)` }, errors: [] };
+  if (err instanceof PropertyInterrupted) return { outcome: { status: "skip", reason: `interrupted: ${err.message} (against a real-time target 45 s per property, 150 s where a pod must first start; or --max-duration)` }, errors: [] };
   if (Date.now() >= (input.deadline ?? Number.POSITIVE_INFINITY)) {
     return { outcome: { status: "skip", reason: `interrupted: the run's bound (--max-duration ${input.options.maxDurationS} s) ran out while this rule ran` }, errors: [] };
   }
@@ -98,7 +98,8 @@ export async function runCheck(input: RunCheckInput): Promise<RunCheckResult> {
   const reason = skipReason(check, rule, input.options, input.controlApi);
   if (reason) return { result: skippedResult(rule, reason), targetErrors: [] };
 
-  const ctx = makeContext(input);
+  const over = new AbortController();
+  const ctx = makeContext({ ...input, signal: over.signal });
   const started = input.now();
   let outcome: CheckOutcome;
   const targetErrors: TargetErrorRecord[] = [];
@@ -108,6 +109,8 @@ export async function runCheck(input: RunCheckInput): Promise<RunCheckResult> {
     const e = escaped(err, [rule.id], input);
     outcome = e.outcome;
     targetErrors.push(...e.errors);
+  } finally {
+    over.abort();
   }
   return { result: resultOf(rule, outcome, input.now() - started, ctx.client.sent), targetErrors };
 }
@@ -128,10 +131,11 @@ export async function runGroup(
 ): Promise<{ results: RuleResult[]; targetErrors: TargetErrorRecord[] }> {
   const results = new Map<string, RuleResult>();
   const contexts = new Map<string, CheckContext>();
+  const over = new AbortController();
   for (const m of members) {
     const reason = skipReason(m.check, m.rule, input.options, input.controlApi);
     if (reason) results.set(m.rule.id, skippedResult(m.rule, reason));
-    else contexts.set(m.rule.id, makeContext({ ...input, check: m.check, rule: m.rule }));
+    else contexts.set(m.rule.id, makeContext({ ...input, check: m.check, rule: m.rule, signal: over.signal }));
   }
   const targetErrors: TargetErrorRecord[] = [];
   const group = members[0]?.check.group;
@@ -146,6 +150,8 @@ export async function runGroup(
       const e = escaped(err, [...contexts.keys()].slice(0, 1), input);
       failure = e.outcome;
       targetErrors.push(...e.errors);
+    } finally {
+      over.abort();
     }
     const durationMs = input.now() - started;
     // The shared run reads the target's facts through its lead's context: every member it judged used them.

@@ -141,7 +141,7 @@ registerCheck(
                   exchange: refused.answers[refused.answers.length - 1].res.exchange,
                 },
         ),
-      { numRuns: fewRuns(ctx, 2), shrinkBudget: 5 },
+      { numRuns: fewRuns(ctx, 2), shrinkBudget: 5, waitsForRunning: true },
     ),
   { needs: { keys: ["api"] } },
 );

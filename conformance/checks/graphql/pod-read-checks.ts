@@ -143,7 +143,7 @@ registerCheck(
           if (listed.length > 0) return { expected: `runtime shaped as the spec says ${rule}; ${listed.slice(0, 8).join("; ")}`, exchange: read.exchange, ...story(ctx, pod, read.exchange) };
           return undefined;
         }),
-      { numRuns: fewRuns(ctx, 1) },
+      { numRuns: fewRuns(ctx, 1), waitsForRunning: true },
     ),
   { needs: { keys: ["api"] } },
 );

@@ -5,8 +5,9 @@
  * `pod` query offers.
  */
 import type { CheckContext } from "../../check.ts";
-import { adaptivePauses } from "../support/poll.ts";
-import { advance } from "../support/time.ts";
+import { REALTIME_RUNNING_WAIT_MS } from "../../check-context.ts";
+import { adaptivePauses, describeWait } from "../support/poll.ts";
+import { advance, waitIsOver } from "../support/time.ts";
 import { gqlString } from "./graphql-literal.ts";
 import { gql, rootObject, type GqlAnswer } from "./graphql-request.ts";
 import { isObj, type Obj } from "./json-shape.ts";
@@ -22,12 +23,12 @@ export function podQuery(podId: string, selection = `id name ${RUNTIME_SELECTION
 /**
  * The pauses between tries. Virtual time: even steps (an hour in all for a start, ten seconds
  * for a short wait). Real time: from 100 ms, growing to five seconds at most (support/poll.ts),
- * so a fast target is not kept waiting and a slow one is not polled needlessly (ten minutes in
- * all for a start, twenty seconds for a short wait).
+ * so a fast target is not kept waiting and a slow one is not polled needlessly (two minutes in
+ * all for a start, REALTIME_RUNNING_WAIT_MS, twenty seconds for a short wait).
  */
 function pauses(ctx: CheckContext, long: boolean): number[] {
   if (ctx.controlApi) return long ? Array<number>(120).fill(30_000) : Array<number>(5).fill(2_000);
-  return adaptivePauses(long ? 600_000 : 20_000, long ? 5_000 : 2_000);
+  return adaptivePauses(long ? REALTIME_RUNNING_WAIT_MS : 20_000, long ? 5_000 : 2_000);
 }
 
 export interface PodRead {
@@ -58,7 +59,7 @@ export async function waitForPod(ctx: CheckContext, podId: string, accept: (pod:
     const pod = rootObject(answer, "pod");
     if (answer.ok && pod && accept(pod)) return { answer, pod };
     if (long && !ctx.controlApi && ++tries % 4 === 0 && SETTLED.has((await restStatus(ctx, podId)) ?? "")) return undefined;
-    if (pause !== undefined && !ctx.controlApi && Date.now() >= ctx.deadline) return undefined;
+    if (pause !== undefined && waitIsOver(ctx)) return undefined;
     if (pause !== undefined) await advance(ctx, pause);
   }
   return undefined;
@@ -71,4 +72,4 @@ export const waitVisible = (ctx: CheckContext, podId: string, selection?: string
 export const waitRunning = (ctx: CheckContext, podId: string, selection?: string) => waitForPod(ctx, podId, (p) => isObj(p.runtime), true, selection);
 
 /** How long waitRunning waits, in words, for skip reasons. */
-export const runningBound = (ctx: CheckContext): string => (ctx.controlApi ? "an hour of virtual time" : "ten minutes of real time");
+export const runningBound = (ctx: CheckContext): string => (ctx.controlApi ? "an hour of virtual time" : describeWait(REALTIME_RUNNING_WAIT_MS, false));

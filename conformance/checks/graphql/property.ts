@@ -12,11 +12,18 @@ import fc from "fast-check";
 import type { CheckContext, CheckOutcome, FailureInput } from "../../check.ts";
 import { withGraphqlCaptures } from "./captures.ts";
 import { throwIfOnlyInterrupted } from "../support/interrupted.ts";
+import { REALTIME_PROPERTY_LIMIT_MS, REALTIME_RUNNING_PROPERTY_LIMIT_MS } from "../../check-context.ts";
 
 export interface PropertyOptions {
   readonly numRuns: number;
   /** Runs allowed after the first failure, for shrinking (default 10). */
   readonly shrinkBudget?: number;
+  /**
+   * The runs wait for a deployed pod to run: against a real-time target the property may take
+   * REALTIME_RUNNING_PROPERTY_LIMIT_MS until its first verdict (a pod's start alone may outlast
+   * the usual bound), and starts no new run after REALTIME_PROPERTY_LIMIT_MS once one judged.
+   */
+  readonly waitsForRunning?: boolean;
 }
 
 /** A run that could not judge the rule, and why. */
@@ -41,8 +48,11 @@ export async function checkProperty<T>(
   let judged = 0;
   let inconclusive: string | undefined;
   const budget = opts.shrinkBudget ?? 10;
+  const longer = opts.waitsForRunning === true && !ctx.controlApi;
+  const started = Date.now();
   const property = fc.asyncProperty(arb, async (value) => {
     if (thrown || (last && afterFailure++ >= budget)) return true;
+    if (longer && !last && judged > 0 && Date.now() - started >= REALTIME_PROPERTY_LIMIT_MS) return true;
     try {
       const result = await probe(value);
       if (result instanceof Inconclusive) {
@@ -58,7 +68,8 @@ export async function checkProperty<T>(
       return true;
     }
   });
-  const details = await fc.check(property, { ...ctx.fc, numRuns: opts.numRuns });
+  const limit = Math.max(1, Math.min(REALTIME_RUNNING_PROPERTY_LIMIT_MS, ctx.deadline - Date.now()));
+  const details = await fc.check(property, { ...ctx.fc, numRuns: opts.numRuns, ...(longer ? { plugins: [fc.interruptAfterTimeLimit(limit)] } : {}) });
   if (thrown) throw thrown.error;
   if (details.failed) {
     throwIfOnlyInterrupted(details, last !== undefined);

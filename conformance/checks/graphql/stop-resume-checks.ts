@@ -68,6 +68,7 @@ function register(ruleId: string, withResume: boolean, judge: (ctx: CheckContext
       checkProperty(ctx, basicDeployArb, (d) => withBasicPod(ctx, d, (pod) => tell(ctx, pod, withResume, (s) => judge(ctx, s))), {
         numRuns: fewRuns(ctx, 2),
         shrinkBudget: 4,
+        waitsForRunning: true,
       }),
     { needs: { keys: ["api"] } },
   );

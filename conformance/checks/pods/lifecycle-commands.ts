@@ -13,7 +13,9 @@ import { isNvidia } from "../../../sim/api/validate/sample-catalog.ts";
 import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import { createPod, deletePod, isSuccess, jsonObject, listPods, patchPod, podAction, routeMissing } from "./lifecycle-pods.ts";
 import type { CommandKind, TrackedPod } from "./lifecycle-observation.ts";
-import { MAX_CREATED_PODS, MAX_LIVE_PODS, type LifecycleSession } from "./lifecycle-session.ts";
+import { MAX_CREATED_PODS, MAX_LIVE_PODS, REAL_WAIT_CAP_MS, type LifecycleSession } from "./lifecycle-session.ts";
+import { REALTIME_RUNNING_WAIT_MS } from "../../check-context.ts";
+import { adaptivePauses } from "../support/poll.ts";
 
 type Command = fc.AsyncCommand<LifecycleSession, LifecycleSession, false>;
 
@@ -37,6 +39,32 @@ class CreatePod implements Command {
   }
   toString(): string {
     return `create(${this.body.cpu ? "cpu" : "gpu"}${this.body.mounts?.network ? ",network" : this.body.mounts?.persistent ? ",persistent" : ""}${this.body.globalNetworking ? ",global" : ""})`;
+  }
+}
+
+/** Statuses a pod does not leave on its own towards RUNNING: reading it longer is pointless. */
+const SETTLED = new Set(["ERROR", "EXITED", "TERMINATED"]);
+
+/**
+ * Creates a pod, then reads it until it is RUNNING (or settled, or gone), bounded: 10 virtual
+ * minutes with the control API, REALTIME_RUNNING_WAIT_MS of real time elsewhere (a pod's start,
+ * an image pull, may take minutes). The rules on RUNNING pods are judged on what it reads.
+ */
+class CreateRunning extends CreatePod {
+  override async run(m: LifecycleSession, s: LifecycleSession): Promise<void> {
+    const before = s.pods.length;
+    await super.run(m, s);
+    const pod = s.pods.length > before ? s.pods[s.pods.length - 1]! : undefined;
+    if (pod === undefined) return;
+    const pauses = s.ctx.controlApi ? Array<number>(40).fill(15_000) : adaptivePauses(REALTIME_RUNNING_WAIT_MS, REAL_WAIT_CAP_MS);
+    for (const ms of pauses) {
+      if (pod.gone || pod.terminated || pod.status === "RUNNING" || SETTLED.has(pod.status ?? "") || s.over()) return;
+      await s.wait(ms);
+      await s.refresh(pod);
+    }
+  }
+  override toString(): string {
+    return `${super.toString()},until-running`;
   }
 }
 
@@ -273,4 +301,22 @@ export function globalFirstRunArb(o: CommandOptions): fc.Arbitrary<LifecycleRun>
     .filter((b) => b.globalNetworking === true)
     .map(({ cloud: _cloud, ...b }) => b);
   return fc.record({ first: global.map((b): Command | undefined => new CreatePod(b)), commands: lifecycleCommands(o) });
+}
+
+/**
+ * A run whose first pod is read until it is RUNNING, or undefined when the catalog allows no
+ * create: against a real-time target whose pods start slowly, the drawn runs may end before any
+ * pod runs, and the rules on RUNNING pods would go unjudged.
+ */
+export function runningFirstRunArb(o: CommandOptions): fc.Arbitrary<LifecycleRun> | undefined {
+  if (!canCreate(o.catalog)) return undefined;
+  return fc.record({ first: createBodyArb(o.catalog).map((b): Command | undefined => new CreateRunning(b)), commands: lifecycleCommands(o) });
+}
+
+/**
+ * The command as fast-check runs it, refused once the session is over (its property's time bound
+ * spent, or the check ended): a run fast-check cut then skips its remaining commands.
+ */
+export function guarded(c: Command): Command {
+  return { check: (s) => !s.over() && c.check(s), run: (m, s) => c.run(m, s), toString: () => c.toString() };
 }

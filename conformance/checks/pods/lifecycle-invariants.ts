@@ -191,6 +191,7 @@ export const preferredDataCenter = viewChecker({
 export const runtimeAvailableWhenRunning: InvariantChecker = {
   notApplicable: "no pod was observed RUNNING",
   focus: { advance: 6 },
+  runningPods: true,
   applies: (obs) => obs.kind === "view" && obs.view.status === "RUNNING",
   check: async (obs, env) => {
     if (obs.kind !== "view" || isObject(obs.view.runtime)) return undefined;

@@ -87,6 +87,8 @@ export interface InvariantChecker {
   readonly globalPods?: boolean;
   /** Whether the rule speaks of pods mounting a network volume: left unjudged by the draws, it gets a run whose first pod mounts one. */
   readonly volumePods?: boolean;
+  /** Whether the rule speaks of RUNNING pods: left unjudged by the draws (a slow start), it gets a run whose first pod is read until RUNNING. */
+  readonly runningPods?: boolean;
 }
 
 export type CommandKind = "create" | "get" | "list" | "advance" | "action" | "delete" | "patch";

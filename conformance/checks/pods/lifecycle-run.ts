@@ -15,13 +15,13 @@ import fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import { missingFact } from "../../target-facts/index.ts";
 import { advance } from "../support/time.ts";
-import { globalFirstRunArb, lifecycleRunArb, volumeFirstRunArb, type LifecycleRun } from "./lifecycle-commands.ts";
+import { globalFirstRunArb, guarded, lifecycleRunArb, runningFirstRunArb, volumeFirstRunArb, type LifecycleRun } from "./lifecycle-commands.ts";
 import { scaledRuns } from "./lifecycle-property.ts";
 import type { CommandKind, InvariantChecker } from "./lifecycle-observation.ts";
 import { LifecycleSession, LifecycleViolation, REAL_WAIT_CAP_MS, type LifecycleEnv, type RuleChecker } from "./lifecycle-session.ts";
 import { readTargetCatalog } from "./lifecycle-target.ts";
 import { throwIfOnlyInterrupted } from "../support/interrupted.ts";
-import { REALTIME_PROPERTY_LIMIT_MS } from "../../check-context.ts";
+import { REALTIME_PROPERTY_LIMIT_MS, REALTIME_RUNNING_PROPERTY_LIMIT_MS } from "../../check-context.ts";
 
 /** Runs of the shared model at the embedded default --runs, and commands per run, by kind of target. */
 export const MODEL_RUNS = 40;
@@ -68,7 +68,9 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
     return outcomes;
   }
   const rules: RuleChecker[] = [...checkers].map(([ruleId, checker]) => ({ ruleId, checker, applicable: 0 }));
-  const env: LifecycleEnv = { ctx, target, checkers: rules, support: { action: true, delete: true, patch: true, list: true } };
+  // The first property's bound, as ctx.fc's time limit sets it (check-context.ts).
+  const runUntil = ctx.controlApi ? ctx.deadline : Math.min(ctx.deadline, Date.now() + REALTIME_PROPERTY_LIMIT_MS);
+  const env: LifecycleEnv = { ctx, target, checkers: rules, support: { action: true, delete: true, patch: true, list: true }, runUntil };
   // A target error (or a bug of the check) is no verdict: it stops the runs and is rethrown as it is.
   let fatal: unknown;
   const all = [...checkers.values()];
@@ -87,7 +89,7 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
     if (fatal !== undefined || (!violated && done())) return;
     const session = new LifecycleSession(env);
     try {
-      await fc.asyncModelRun(() => ({ model: session, real: session }), first ? [first, ...commands] : commands);
+      await fc.asyncModelRun(() => ({ model: session, real: session }), [...(first ? [first] : []), ...commands].map(guarded));
     } catch (err) {
       if (err instanceof LifecycleViolation) {
         violated = true;
@@ -109,15 +111,18 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
   // to three more runs each, each first creating such a pod (a target may have no capacity for
   // one body), until one is placed; seeded as the rule is, so a replay draws them again. The
   // first check's runs are as they were; these shrink as they do.
+  // A pod's start may outlast the usual bound against a real-time target: that run gets longer.
   const focused = [
-    { arb: volumeFirstRunArb(options), flag: "volumePods", what: "mounts a network volume" },
-    { arb: globalFirstRunArb(options), flag: "globalPods", what: "asks for global networking" },
+    { arb: volumeFirstRunArb(options), flag: "volumePods", what: "mounts a network volume", realtimeMs: REALTIME_PROPERTY_LIMIT_MS },
+    { arb: globalFirstRunArb(options), flag: "globalPods", what: "asks for global networking", realtimeMs: REALTIME_PROPERTY_LIMIT_MS },
+    { arb: runningFirstRunArb(options), flag: "runningPods", what: "is read until RUNNING", realtimeMs: REALTIME_RUNNING_PROPERTY_LIMIT_MS },
   ] as const;
-  for (const { arb, flag, what } of focused) {
+  for (const { arb, flag, what, realtimeMs } of focused) {
     const unjudged = () => rules.some((rc) => rc.checker[flag] === true && rc.applicable === 0 && rc.violation === undefined);
     if (arb === undefined || fatal !== undefined || details.failed || !unjudged() || Date.now() >= ctx.deadline) continue;
     ctx.log(`the pod lifecycle: runs whose first pod ${what}`);
-    const limit = Math.max(1, Math.min(ctx.controlApi ? 60_000 : REALTIME_PROPERTY_LIMIT_MS, ctx.deadline - Date.now()));
+    const limit = Math.max(1, Math.min(ctx.controlApi ? 60_000 : realtimeMs, ctx.deadline - Date.now()));
+    env.runUntil = Date.now() + limit;
     const extra = await fc.check(property(arb, () => !unjudged()), { seed: ctx.seed, numRuns: FOCUSED_RUNS, plugins: [fc.interruptAfterTimeLimit(limit)] });
     // Cut short by its bound before the run ended: what it observed counts, it gives no verdict.
     if (!(extra.failed && extra.interrupted && !(extra.errorInstance instanceof LifecycleViolation))) details = extra;

@@ -42,6 +42,12 @@ export interface LifecycleEnv {
   readonly checkers: readonly RuleChecker[];
   readonly support: RouteSupport;
   /**
+   * When the property in progress must stop (a Date.now() value): its time bound. fast-check
+   * leaves a run it cut going, unawaited; that run's next commands are skipped (`over`) and it
+   * goes straight to its clean-up, so it never overlaps the next property's runs.
+   */
+  runUntil: number;
+  /**
    * The rule whose violation fast-check is shrinking: once one rule broke, only its violations
    * stop a run, so the shrunk sequence is that rule's; the others' are noted as they come.
    */
@@ -69,7 +75,11 @@ export class LifecycleSession {
   /** The platform model's pods beside the target's: each command the target accepted is sent to them, each state read is adopted. */
   private readonly shadow: ShadowPlatform;
 
+  /** The bound of the property this run belongs to (env.runUntil when it began). */
+  private readonly runUntil: number;
+
   constructor(readonly env: LifecycleEnv) {
+    this.runUntil = env.runUntil;
     const volumes = new Map((env.target.volumes ?? []).map((v) => [v.id, v.dataCenterId]));
     this.checkerEnv = {
       profile: env.ctx.options.profile,
@@ -91,6 +101,11 @@ export class LifecycleSession {
 
   get ctx(): CheckContext {
     return this.env.ctx;
+  }
+
+  /** Whether the run must end now: the check is over, or the time bound of its property is spent. */
+  over(): boolean {
+    return this.ctx.signal.aborted || Date.now() >= this.runUntil;
   }
 
   live(): TrackedPod[] {

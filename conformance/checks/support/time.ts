@@ -9,16 +9,37 @@ import { adaptivePauses } from "./poll.ts";
 /** The most one advance or sleep may ask for: a limit on everything. */
 export const MAX_ADVANCE_MS = 7 * 24 * 3600 * 1000;
 
+/**
+ * Lets `ms` pass. Once the check is over (`ctx.signal`: a run its time bound cut goes on
+ * unawaited) it does nothing: the clock is the next check's, and a wait ends at once.
+ */
 export async function advance(ctx: CheckContext, ms: number): Promise<void> {
   const amount = Math.max(0, Math.min(MAX_ADVANCE_MS, Math.round(ms)));
+  if (ctx.signal.aborted) return;
   if (ctx.controlApi) {
     await ctx.client.request({ method: "POST", url: new URL("/_sim/clock/advance", ctx.target.rest).href, json: { ms: amount } });
     return;
   }
   // Never past the run's bound (--max-duration): the wait just ends sooner and the check sees less.
-  const left = Math.max(0, ctx.deadline - Date.now());
-  await new Promise((resolve) => setTimeout(resolve, Math.min(amount, left)));
+  await pause(Math.min(amount, Math.max(0, ctx.deadline - Date.now())), ctx.signal);
 }
+
+/** A real pause of `ms`, ended early when `signal` aborts. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted || ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Whether a wait of the check should stop: the check is over, or (real time) the run's bound is spent. */
+export const waitIsOver = (ctx: CheckContext): boolean => ctx.signal.aborted || (!ctx.controlApi && Date.now() >= ctx.deadline);
 
 /**
  * Polls `probe` until it returns a value; undefined when it never did within `stepMs × maxSteps`.
@@ -31,7 +52,7 @@ export async function until<T>(ctx: CheckContext, probe: () => Promise<T | undef
   for (let i = 0; i <= pauses.length; i++) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (i === pauses.length || (!ctx.controlApi && Date.now() >= ctx.deadline)) return undefined;
+    if (i === pauses.length || waitIsOver(ctx)) return undefined;
     await advance(ctx, pauses[i]!);
   }
   return undefined;

@@ -12,7 +12,7 @@ import type { CurlCapture } from "../../../curl.ts";
 import { TargetError } from "../../../errors.ts";
 import type { Exchange } from "../../../recorder.ts";
 import { DEFAULT_MAX_PAUSE_MS, describeWait, FIRST_PAUSE_MS } from "../../support/poll.ts";
-import { MAX_ADVANCE_MS } from "../../support/time.ts";
+import { MAX_ADVANCE_MS, pause, waitIsOver } from "../../support/time.ts";
 import { asJob, isFinal, isJobStatus, isObject, type JobBody } from "./job-body.ts";
 import { JobTrace } from "./job-trace.ts";
 
@@ -94,8 +94,10 @@ export class JobSession {
    */
   async advance(ms: number): Promise<void> {
     const amount = Math.max(0, Math.min(MAX_ADVANCE_MS, Math.round(ms)));
+    // Once the check is over (a cut run goes on unawaited) time is left alone: it is the next check's.
+    if (this.ctx.signal.aborted) return;
     if (!this.virtual) {
-      await realSleep(Math.min(amount, Math.max(0, this.ctx.deadline - Date.now())));
+      await pause(Math.min(amount, Math.max(0, this.ctx.deadline - Date.now())), this.ctx.signal);
       return;
     }
     const res = await this.ctx.client.request({ method: "POST", url: new URL("/_sim/clock/advance", this.ctx.target.rest).href, json: { ms: amount } });
@@ -194,7 +196,7 @@ export class JobSession {
       () => undefined,
     );
     try {
-      for (let waited = 0; !done && waited <= waitMs + stepMs; waited += stepMs) {
+      for (let waited = 0; !done && !this.ctx.signal.aborted && waited <= waitMs + stepMs; waited += stepMs) {
         await Promise.race([settled, realSleep(5)]);
         if (done) break;
         await this.advance(stepMs);
@@ -258,7 +260,7 @@ export class JobSession {
       const job = is2xx(res) ? asJob(res.json) : undefined;
       if (done(job, res)) return { res, ...(job ? { job } : {}), met: true };
       const spent = this.now() - start;
-      if (spent >= options.budgetMs || (!this.virtual && Date.now() >= this.ctx.deadline)) return { res, ...(job ? { job } : {}), met: false };
+      if (spent >= options.budgetMs || waitIsOver(this.ctx)) return { res, ...(job ? { job } : {}), met: false };
       await this.advance(this.virtual ? step : Math.min(step, options.budgetMs - spent));
       if (!this.virtual) step = Math.min(ceiling, Math.round(step * 1.5));
     }
