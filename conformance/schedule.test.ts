@@ -62,3 +62,18 @@ t.test("only the selected members of a group join its unit; each member also run
   t.same(await r.get("pods.actions-enum")!.run(ctx), { status: "pass" });
   t.same(runs, [["pods.actions-enum"]], "alone, the group runs with that member only");
 });
+
+t.test("GraphQL's stop and resume rules, a pod's whole start each, run in two lanes of their own beside the rest of GraphQL", async (t) => {
+  const r = new CheckRegistry();
+  for (const id of ["graphql.envelope", "graphql.pod-stop.fields", "graphql.pod-resume.running", "graphql.pod-stop.exited", "graphql.pod-resume.fields", "graphql.runtime.types"]) r.register(id, () => {});
+  const plan = planLanes(r.list().map((c) => c.ruleId), r, true);
+  t.same(
+    plan.concurrent.map((l) => [l.name, l.units.map((u) => u.ids[0])]),
+    [
+      ["graphql", ["graphql.envelope", "graphql.runtime.types"]],
+      ["graphql-stop", ["graphql.pod-stop.fields", "graphql.pod-stop.exited"]],
+      ["graphql-resume", ["graphql.pod-resume.running", "graphql.pod-resume.fields"]],
+    ],
+  );
+  t.equal(planLanes(r.list().map((c) => c.ruleId), r, false).concurrent.length, 1, "where the suite moves the clock, still one lane");
+});

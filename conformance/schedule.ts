@@ -2,6 +2,7 @@
  * Which rules run beside which. Against a target whose time is real, the areas that share no
  * resource run concurrently, each in its own lane: the pod lifecycle model, the other REST pod
  * rules (create, update, errors, catalog, versioning), GraphQL, the job endpoints, and auth.
+ * GraphQL's stop and resume rules, a pod's whole start each, have two lanes of their own.
  * Each lane makes its own pods or jobs and judges only those. Two things are shared and handled
  * here rather than hoped for:
  *
@@ -51,12 +52,25 @@ const LANE_OF_AREA: Readonly<Record<string, string>> = {
   ratelimit: "ratelimit",
 };
 
+/**
+ * GraphQL rules whose runs wait for a deployed pod to run, then stop (and resume) it: a minute or
+ * more each against a real-time target. Two lanes of their own, so they pass beside the rest of
+ * GraphQL rather than after it; each holds one pod at a time.
+ */
+const LANE_OF_RULE: Readonly<Record<string, string>> = {
+  "graphql.pod-stop.fields": "graphql-stop",
+  "graphql.pod-stop.exited": "graphql-stop",
+  "graphql.pod-resume.fields": "graphql-resume",
+  "graphql.pod-resume.running": "graphql-resume",
+};
+
 /** The rate-limit rules that spend the other account's window: the auth lane's, after the auth rules. */
 const OTHER_ACCOUNT_EXHAUSTION = new Set(["ratelimit.429-when-spent", "ratelimit.retry-after", "ratelimit.429-detail-names-window"]);
 
 export function laneName(ruleId: string, groupId?: string): string {
   if (groupId) return groupId;
   if (OTHER_ACCOUNT_EXHAUSTION.has(ruleId)) return "auth";
+  if (LANE_OF_RULE[ruleId] !== undefined) return LANE_OF_RULE[ruleId];
   const area = ruleId.split(".")[0] ?? ruleId;
   return LANE_OF_AREA[area] ?? area;
 }

@@ -21,7 +21,8 @@ export interface PropertyOptions {
   /**
    * The runs wait for a deployed pod to run: against a real-time target the property may take
    * REALTIME_RUNNING_PROPERTY_LIMIT_MS until its first verdict (a pod's start alone may outlast
-   * the usual bound), and starts no new run after REALTIME_PROPERTY_LIMIT_MS once one judged.
+   * the usual bound), and starts no new run after REALTIME_PROPERTY_LIMIT_MS once one judged;
+   * it then makes one run unless `--runs` was given (a run is a pod's whole start).
    */
   readonly waitsForRunning?: boolean;
 }
@@ -69,7 +70,8 @@ export async function checkProperty<T>(
     }
   });
   const limit = Math.max(1, Math.min(REALTIME_RUNNING_PROPERTY_LIMIT_MS, ctx.deadline - Date.now()));
-  const details = await fc.check(property, { ...ctx.fc, numRuns: opts.numRuns, ...(longer ? { plugins: [fc.interruptAfterTimeLimit(limit)] } : {}) });
+  const numRuns = longer && !ctx.options.runsGiven ? 1 : opts.numRuns;
+  const details = await fc.check(property, { ...ctx.fc, numRuns, ...(longer ? { plugins: [fc.interruptAfterTimeLimit(limit)] } : {}) });
   if (thrown) throw thrown.error;
   if (details.failed) {
     throwIfOnlyInterrupted(details, last !== undefined);
