@@ -1,4 +1,4 @@
-// Kept rather than structured-headers: that library reads RFC 9651 (Dates, Display Strings) and returns Integers and Decimals alike as numbers, so `r=1.0` would pass as a count; the suite judges RFC 8941 exactly. structured-fields-library.test.ts checks both agree everywhere else.
+// Kept rather than structured-headers: that library reads RFC 9651 (Dates, Display Strings) and returns Integers and Decimals alike as numbers, so `r=1.0` would pass as a count; the suite judges RFC 8941 exactly. structured-fields-library.part.test.ts checks both agree everywhere else.
 /**
  * RFC 8941 structured-field Lists, parsed strictly, and the two rate-limit headers built on them:
  *

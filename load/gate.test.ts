@@ -127,12 +127,15 @@ t.test("usage and configuration errors exit 2 and say what to do", async (t) => 
 t.test("--engine k6 runs the exported script with the k6 on PATH and reads its summary back", async (t) => {
   const dir = t.testdir();
   // A stand-in k6: checks what cpsim passes (the script, the target in the environment) and
-  // writes the summary the script's handleSummary would.
+  // writes the summary the script's handleSummary would. Its program is a .cjs file, which node
+  // reads as CommonJS wherever it stands (an extensionless file in this `type: module` package
+  // would be read as an ES module, or not, depending on the loaders in NODE_OPTIONS); `k6` on
+  // PATH is a shell script that runs it.
   const fake = join(dir, "k6");
+  await writeFile(fake, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, "k6.cjs"))} "$@"\n`);
   await writeFile(
-    fake,
-    `#!${process.execPath}
-const { writeFileSync, readFileSync } = require("node:fs");
+    join(dir, "k6.cjs"),
+    `const { writeFileSync, readFileSync } = require("node:fs");
 const script = process.argv[process.argv.length - 1];
 const name = script.split("/").pop().replace(/\\.js$/, "");
 if (process.argv[2] !== "run" || !readFileSync(script, "utf8").includes("constant-arrival-rate")) process.exit(3);

@@ -4,7 +4,7 @@
  * JSON, and the plan keeps the fleet's shape deliberate: a few hundred GPUs of each popular
  * type, scarce H200 and MI300X, consumer cards mostly in the community cloud, some types in
  * one cloud only. Nothing here is random; the same plan always gives the same file, which
- * generate-hosts.test.ts checks against the committed JSON.
+ * generate-hosts.part.test.ts checks against the committed JSON.
  *
  * Regenerate after editing the plan:  node --import tsx sim/catalog/generate-hosts.ts
  */

@@ -230,11 +230,32 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
           : {}),
       };
       const readyLine = `${JSON.stringify(ready)}\n`;
+      // The stop signals are handled before anything says the server is ready: a script that
+      // stops it as soon as the --ready-file or the --json line appears must see it stop
+      // gracefully (exit 0), not die of the signal's default action.
+      let signals = 0;
+      let removeSignals = () => {};
+      const stopped = new Promise<void>((resolve) => {
+        removeSignals = (deps.onStopSignal ?? processStopSignals)(() => {
+          signals++;
+          if (signals === 1) {
+            io.stderr("cpsim serve: stopping; in-flight requests finish (signal again to drop them)\n");
+            emulator.close().then(() => {
+              removeSignals();
+              resolve();
+            }, resolve);
+          } else {
+            // A second signal: stop waiting for slow clients.
+            emulator.forceClose();
+          }
+        });
+      });
       if (readyFile !== undefined) {
         try {
           // With the pid: `npx` does not pass a signal on to the server, so a script stops it by pid.
           writeReadyFile(readyFile, `${JSON.stringify({ ...ready, pid: process.pid })}\n`);
         } catch (err) {
+          removeSignals();
           await emulator.close();
           await closeRuntimes();
           io.stderr(`cpsim serve: cannot write --ready-file ${readyFile}: ${(err as Error).message}; give a path in a writable directory\n`);
@@ -253,22 +274,7 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
       }
       deps.onListening?.(emulator);
 
-      let signals = 0;
-      await new Promise<void>((resolve) => {
-        const remove = (deps.onStopSignal ?? processStopSignals)(() => {
-          signals++;
-          if (signals === 1) {
-            io.stderr("cpsim serve: stopping; in-flight requests finish (signal again to drop them)\n");
-            emulator.close().then(() => {
-              remove();
-              resolve();
-            }, resolve);
-          } else {
-            // A second signal: stop waiting for slow clients.
-            emulator.forceClose();
-          }
-        });
-      });
+      await stopped;
       await closeRuntimes();
       if (readyFile !== undefined) rmSync(readyFile, { force: true });
       io.stderr("cpsim serve: stopped\n");

@@ -4,7 +4,7 @@
  * a different, equally valid one, by a layer around the running emulator's backend (requests and
  * answers rewritten, a renamed catalog, a real clock) rather than edits inside sim/api. The
  * lenient suite must pass it with zero failures, and judge on it every rule it judges on the
- * emulator (conformance/variant.test.ts).
+ * emulator (conformance/variant/).
  *
  * | switch                 | the emulator (choices.md)                        | the variant                                                  |
  * |------------------------|--------------------------------------------------|--------------------------------------------------------------|

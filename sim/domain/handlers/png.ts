@@ -1,4 +1,4 @@
-// Kept rather than pngjs: pngjs deflates with node:zlib, whose bytes vary with the zlib build and CPU (see zlib-rle.ts), and the simulated images must be the same bytes on every machine; png-determinism.test.ts pins them and decodes them with pngjs.
+// Kept rather than pngjs: pngjs deflates with node:zlib, whose bytes vary with the zlib build and CPU (see zlib-rle.ts), and the simulated images must be the same bytes on every machine; png-determinism.part.test.ts pins them and decodes them with pngjs.
 // PNG writing and header reading (ISO/IEC 15948). The simulated image-generation endpoint returns
 // real PNGs, and the conformance suite checks images it receives from any target with
 // decodePngHeader, so the reader verifies every chunk's CRC rather than trusting the header.

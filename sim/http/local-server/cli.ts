@@ -102,6 +102,14 @@ export function createHandlerCommand(deps: HandlerDeps = {}): CommandModule {
         }
         throw err;
       }
+      // The stop signals are handled before the server says it listens: a script that stops it as
+      // soon as that line appears must see it stop gracefully, not die of the signal's default action.
+      const stopped = new Promise<void>((resolve) => {
+        const remove = (deps.onStopSignal ?? processStopSignals)(() => {
+          remove();
+          resolve();
+        });
+      });
       if (f.json === true) io.stdout(`${JSON.stringify({ url: server.url, port: server.port, handler: file, generator: runtime.generator, concurrency: runtime.concurrency })}\n`);
       else {
         io.stdout(
@@ -112,12 +120,7 @@ export function createHandlerCommand(deps: HandlerDeps = {}): CommandModule {
         );
       }
       deps.onListening?.(server);
-      await new Promise<void>((resolve) => {
-        const remove = (deps.onStopSignal ?? processStopSignals)(() => {
-          remove();
-          resolve();
-        });
-      });
+      await stopped;
       await server.close();
       await runtime.close();
       io.stderr("cpsim handler: stopped\n");

@@ -53,7 +53,7 @@ t.test("apps: get_app_by_name, create_app, create_environment, list_apps, builds
   // flash deploy: prepare the upload, (the PUT), finalize into a build, deploy it.
   const upload = execute(platform, ALPHA, D.MUTATION_PREPARE_ARTIFACT_UPLOAD, { input: { flashAppId: app.id, tarballSize: 12345 } }).prepareFlashArtifactUpload;
   t.same(Object.keys(upload), ["uploadUrl", "objectKey", "expiresAt"]);
-  t.equal(upload.uploadUrl, null, "a request without a Host header gets no upload URL (over HTTP: flash-upload.test.ts)");
+  t.equal(upload.uploadUrl, null, "a request without a Host header gets no upload URL (over HTTP: sim/http/flash-upload.part.test.ts)");
   t.throws(() => execute(platform, ALPHA, D.MUTATION_PREPARE_ARTIFACT_UPLOAD, { input: { flashAppId: app.id, tarballSize: 0 } }), /tarballSize/);
   const manifest = { version: "1.0", resources: { hello: { kind: "queue", name: "hello", gpuCount: 1, workersMin: 0, workersMax: 3, idleTimeout: 60 } } };
   const build = execute(platform, ALPHA, D.MUTATION_FINALIZE_ARTIFACT_UPLOAD, { input: { flashAppId: app.id, objectKey: upload.objectKey, manifest } }).finalizeFlashArtifactUpload;

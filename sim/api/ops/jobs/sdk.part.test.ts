@@ -39,7 +39,7 @@ t.test("runpod-sdk drives the job operations end to end", async (t) => {
 
   const health = await endpoint.health();
   t.match(health, { jobs: { completed: Number, failed: 0, inProgress: Number, inQueue: Number, retried: 0 }, workers: { idle: Number, ready: Number } });
-  // Exact counters are health.test.ts's business: at 1000× a result's retention is seconds of wall time.
+  // Exact counters are health.part.test.ts's business: at 1000× a result's retention is seconds of wall time.
   t.match(await endpoint.purgeQueue(), { removed: Number, status: String });
 
   // A non-streaming model: the SDK's stream loop ends on the final status without chunks.
