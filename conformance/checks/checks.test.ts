@@ -8,3 +8,4 @@ import "./auth/ratelimit/read-rate-limit.part.test.ts";
 import "./graphql/helpers.part.test.ts";
 import "./jobs/payload-checks.part.test.ts";
 import "./jobs/support/job-trace.part.test.ts";
+import "./pods/lifecycle-slow-start.part.test.ts";
