@@ -6,6 +6,7 @@
  */
 import type { CheckContext } from "../../check.ts";
 import { REALTIME_RUNNING_WAIT_MS } from "../../check-context.ts";
+import { SETTLED_POD_STATUSES } from "../support/pod-settled.ts";
 import { adaptivePauses, describeWait } from "../support/poll.ts";
 import { advance, waitIsOver } from "../support/time.ts";
 import { gqlString } from "./graphql-literal.ts";
@@ -36,9 +37,6 @@ export interface PodRead {
   readonly pod: Obj;
 }
 
-/** Statuses a pod does not leave on its own towards RUNNING: waiting longer for a runtime is pointless. */
-const SETTLED = new Set(["ERROR", "EXITED", "TERMINATED"]);
-
 /** The pod's REST status (getPod), or undefined when the target does not answer one. */
 async function restStatus(ctx: CheckContext, podId: string): Promise<string | undefined> {
   const res = await ctx.client.request({ method: "GET", url: new URL(`/v2/pods/${encodeURIComponent(podId)}`, ctx.target.rest).href, auth: { key: "api" } });
@@ -49,7 +47,7 @@ async function restStatus(ctx: CheckContext, podId: string): Promise<string | un
 /**
  * The pod once `accept` holds of it; undefined when it never did within the bound. A long wait
  * in real time also reads the pod's REST status now and then, and ends as soon as the pod
- * settled in ERROR, EXITED or TERMINATED (the spec allows a pod to fail): ten minutes of polling
+ * settled in ERROR, EXITED or TERMINATED (the spec allows a pod to fail): two minutes of polling
  * a failed pod would judge nothing.
  */
 export async function waitForPod(ctx: CheckContext, podId: string, accept: (pod: Obj) => boolean, long: boolean, selection?: string): Promise<PodRead | undefined> {
@@ -58,7 +56,7 @@ export async function waitForPod(ctx: CheckContext, podId: string, accept: (pod:
     const answer = await gql(ctx, podQuery(podId, selection));
     const pod = rootObject(answer, "pod");
     if (answer.ok && pod && accept(pod)) return { answer, pod };
-    if (long && !ctx.controlApi && ++tries % 4 === 0 && SETTLED.has((await restStatus(ctx, podId)) ?? "")) return undefined;
+    if (long && !ctx.controlApi && ++tries % 4 === 0 && SETTLED_POD_STATUSES.has((await restStatus(ctx, podId)) ?? "")) return undefined;
     if (pause !== undefined && waitIsOver(ctx)) return undefined;
     if (pause !== undefined) await advance(ctx, pause);
   }

@@ -15,6 +15,7 @@ import { createPod, deletePod, isSuccess, jsonObject, listPods, patchPod, podAct
 import type { CommandKind, TrackedPod } from "./lifecycle-observation.ts";
 import { MAX_CREATED_PODS, MAX_LIVE_PODS, REAL_WAIT_CAP_MS, type LifecycleSession } from "./lifecycle-session.ts";
 import { REALTIME_RUNNING_WAIT_MS } from "../../check-context.ts";
+import { SETTLED_POD_STATUSES } from "../support/pod-settled.ts";
 import { adaptivePauses } from "../support/poll.ts";
 
 type Command = fc.AsyncCommand<LifecycleSession, LifecycleSession, false>;
@@ -42,9 +43,6 @@ class CreatePod implements Command {
   }
 }
 
-/** Statuses a pod does not leave on its own towards RUNNING: reading it longer is pointless. */
-const SETTLED = new Set(["ERROR", "EXITED", "TERMINATED"]);
-
 /**
  * Creates a pod, then reads it until it is RUNNING (or settled, or gone), bounded: 10 virtual
  * minutes with the control API, REALTIME_RUNNING_WAIT_MS of real time elsewhere (a pod's start,
@@ -58,7 +56,7 @@ class CreateRunning extends CreatePod {
     if (pod === undefined) return;
     const pauses = s.ctx.controlApi ? Array<number>(40).fill(15_000) : adaptivePauses(REALTIME_RUNNING_WAIT_MS, REAL_WAIT_CAP_MS);
     for (const ms of pauses) {
-      if (pod.gone || pod.terminated || pod.status === "RUNNING" || SETTLED.has(pod.status ?? "") || s.over()) return;
+      if (pod.gone || pod.terminated || pod.status === "RUNNING" || SETTLED_POD_STATUSES.has(pod.status ?? "") || s.over()) return;
       await s.wait(ms);
       await s.refresh(pod);
     }
