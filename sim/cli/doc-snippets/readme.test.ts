@@ -8,7 +8,9 @@ import { packagePath, packageRoot } from "../../package-root.ts";
 import { bareCpsimCalls, docFiles, extractSnippets, parseMarker, readSnippets, scriptLanguages, shellLanguages } from "./extract.ts";
 import { filesOfGroup } from "./groups.ts";
 import { brokenLinks, slug } from "./links.ts";
+import { runSnippet } from "./run-snippet.ts";
 import { testSnippetsOf } from "./snippet-tests.ts";
+import { makeWorkdir } from "./workdir.ts";
 
 t.setTimeout(600_000);
 const files = docFiles(packageRoot);
@@ -25,6 +27,22 @@ t.test("markers are read as documented", async (t) => {
   t.match(s, { line: 3, lang: "sh", code: "npx cpsim nope", marker: { kind: "run", exit: 2 } });
   t.same(bareCpsimCalls("npx cpsim serve &\ncpsim conform\nx=$(cpsim rules)\n# cpsim in a comment\necho cpsim"), ["cpsim conform", "x=$(cpsim rules)"]);
   t.equal(slug("`cpsim plan`: capacity planning"), "cpsim-plan-capacity-planning");
+});
+
+t.test("the runner finds what a snippet leaves behind", async (t) => {
+  const work = makeWorkdir(packageRoot);
+  try {
+    const run = await runSnippet("shell", "sleep 30 &\necho made > stray.txt\necho done", { cwd: work.dir, env: { ...process.env, TMPDIR: work.tmp }, timeoutMs: 20_000, settleMs: 300 });
+    t.equal(run.code, 0);
+    t.equal(run.stdout, "done\n");
+    t.match(run.leftovers, [/^\d+ sleep 30$/], "the background sleep is reported, then killed");
+    t.same(work.strays(), ["stray.txt"], "a file written into the working directory is reported");
+    const failed = await runSnippet("script", "process.exit(3)", { cwd: work.dir, env: process.env, timeoutMs: 20_000 });
+    t.equal(failed.code, 3);
+    t.same(failed.leftovers, []);
+  } finally {
+    work.remove();
+  }
 });
 
 t.test("every shell and script block is marked, and calls cpsim through npx", async (t) => {
@@ -60,6 +78,18 @@ t.test("the README is a front door that states the commands CI runs", async (t) 
   t.match(pkg.scripts.start, /cpsim\.js conform$/, "npm start is the conformance suite against the embedded emulator");
   for (const page of ["conform", "serve", "load", "plan", "simulate", "handler", "mutation", "rules", "proxy"]) {
     t.match(readme, `(docs/${page}.md)`, `the README links the ${page} page`);
+  }
+});
+
+t.test("the library page declares every export of the package and runs every function in an example", async (t) => {
+  const api = (await import("../../../index.ts")) as Record<string, unknown>;
+  const blocks = readSnippets(packageRoot, "docs/library.md");
+  const declared = blocks.filter((b) => b.lang === "ts").map((b) => b.code).join("\n");
+  const examples = blocks.filter((b) => b.lang === "js" && typeof b.marker === "object" && b.marker?.kind === "run").map((b) => b.code).join("\n");
+  for (const [name, value] of Object.entries(api)) {
+    t.match(declared, new RegExp(`(?:function|class|const)\\s+${name}\\b|[\\s,]${name}\\s*[,:]`), `${name} is declared in a ts block of docs/library.md`);
+    const isClass = typeof value === "function" && /^class\b/.test(Function.prototype.toString.call(value));
+    if (typeof value === "function" && !isClass) t.match(examples, new RegExp(`\\b${name}\\(`), `${name} is called in a runnable example`);
   }
 });
 
