@@ -17,14 +17,15 @@ const files = docFiles(packageRoot);
 
 t.test("markers are read as documented", async (t) => {
   t.equal(parseMarker("not a marker"), null);
-  t.same(parseMarker("<!-- readme-test -->"), { kind: "run", exit: 0, target: false, expect: [], timeoutS: 120 });
-  t.same(parseMarker('<!-- readme-test exit=1 target timeout=30 expect="a b" expect="c" -->'), { kind: "run", exit: 1, target: true, expect: ["a b", "c"], timeoutS: 30 });
-  t.same(parseMarker(`<!-- readme-test expect='"a": 1' -->`), { kind: "run", exit: 0, target: false, expect: ['"a": 1'], timeoutS: 120 });
+  t.same(parseMarker("<!-- readme-test -->"), { kind: "run", exit: [0], target: false, expect: [], timeoutS: 120 });
+  t.same(parseMarker('<!-- readme-test exit=1 target timeout=30 expect="a b" expect="c" -->'), { kind: "run", exit: [1], target: true, expect: ["a b", "c"], timeoutS: 30 });
+  t.same(parseMarker(`<!-- readme-test expect='"a": 1' -->`), { kind: "run", exit: [0], target: false, expect: ['"a": 1'], timeoutS: 120 });
   t.same(parseMarker("<!-- readme-test skip: needs a Kubernetes cluster -->"), { kind: "skip", reason: "needs a Kubernetes cluster" });
   t.match(parseMarker("<!-- readme-test skip: -->"), /reason/);
   t.match(parseMarker("<!-- readme-test exit=x -->"), /unknown marker option/);
+  t.match(parseMarker("<!-- readme-test exit=0|1 -->"), { exit: [0, 1] });
   const [s] = extractSnippets("x.md", "text\n<!-- readme-test exit=2 -->\n```sh\nnpx cpsim nope\n```\n");
-  t.match(s, { line: 3, lang: "sh", code: "npx cpsim nope", marker: { kind: "run", exit: 2 } });
+  t.match(s, { line: 3, lang: "sh", code: "npx cpsim nope", marker: { kind: "run", exit: [2] } });
   t.same(bareCpsimCalls("npx cpsim serve &\ncpsim conform\nx=$(cpsim rules)\n# cpsim in a comment\necho cpsim"), ["cpsim conform", "x=$(cpsim rules)"]);
   t.equal(slug("`cpsim plan`: capacity planning"), "cpsim-plan-capacity-planning");
 });

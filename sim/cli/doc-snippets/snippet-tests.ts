@@ -53,7 +53,7 @@ export function testSnippetsOf(t: Test, files: readonly string[]): void {
           });
           const output = `${run.stdout}\n${run.stderr}`;
           t.notOk(run.timedOut, `ended within its ${marker.timeoutS} s bound`);
-          t.equal(run.code, marker.exit, `exit code ${marker.exit}; stdout: ${run.stdout.slice(-2000)}\nstderr: ${run.stderr.slice(-3000)}`);
+          t.ok(run.code !== null && marker.exit.includes(run.code), `exit code ${run.code}, expected ${marker.exit.join(" or ")}; stdout: ${run.stdout.slice(-2000)}\nstderr: ${run.stderr.slice(-3000)}`);
           for (const text of marker.expect) t.ok(output.includes(text), `prints ${JSON.stringify(text)}`);
           t.same(run.leftovers, [], "leaves no process running");
           t.same(work.strays(), [], "writes nothing into its working directory (the clone)");
