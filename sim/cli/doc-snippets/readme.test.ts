@@ -17,13 +17,14 @@ const files = docFiles(packageRoot);
 
 t.test("markers are read as documented", async (t) => {
   t.equal(parseMarker("not a marker"), null);
-  t.same(parseMarker("<!-- readme-test -->"), { kind: "run", exit: [0], target: false, expect: [], timeoutS: 120 });
-  t.same(parseMarker('<!-- readme-test exit=1 target timeout=30 expect="a b" expect="c" -->'), { kind: "run", exit: [1], target: true, expect: ["a b", "c"], timeoutS: 30 });
-  t.same(parseMarker(`<!-- readme-test expect='"a": 1' -->`), { kind: "run", exit: [0], target: false, expect: ['"a": 1'], timeoutS: 120 });
+  t.same(parseMarker("<!-- readme-test -->"), { kind: "run", exit: [0], target: false, expect: [], timeoutS: 120, needs: [] });
+  t.same(parseMarker('<!-- readme-test exit=1 target timeout=30 expect="a b" expect="c" -->'), { kind: "run", exit: [1], target: true, expect: ["a b", "c"], timeoutS: 30, needs: [] });
+  t.same(parseMarker(`<!-- readme-test expect='"a": 1' -->`), { kind: "run", exit: [0], target: false, expect: ['"a": 1'], timeoutS: 120, needs: [] });
   t.same(parseMarker("<!-- readme-test skip: needs a Kubernetes cluster -->"), { kind: "skip", reason: "needs a Kubernetes cluster" });
   t.match(parseMarker("<!-- readme-test skip: -->"), /reason/);
   t.match(parseMarker("<!-- readme-test exit=x -->"), /unknown marker option/);
   t.match(parseMarker("<!-- readme-test exit=0|1 -->"), { exit: [0, 1] });
+  t.match(parseMarker("<!-- readme-test needs=python3 needs=curl -->"), { needs: ["python3", "curl"] });
   const [s] = extractSnippets("x.md", "text\n<!-- readme-test exit=2 -->\n```sh\nnpx cpsim nope\n```\n");
   t.match(s, { line: 3, lang: "sh", code: "npx cpsim nope", marker: { kind: "run", exit: [2] } });
   t.same(bareCpsimCalls("npx cpsim serve &\ncpsim conform\nx=$(cpsim rules)\n# cpsim in a comment\necho cpsim"), ["cpsim conform", "x=$(cpsim rules)"]);
