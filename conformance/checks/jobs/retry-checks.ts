@@ -6,7 +6,7 @@
  */
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
-import { accepts, acceptedText } from "../support/statuses.ts";
+import { acceptsServed, acceptedText } from "../support/statuses.ts";
 import { schemaErrors } from "../support/schema.ts";
 import { FINISH_BUDGET_MS, STEP_MS } from "./support/budgets.ts";
 import { FINAL_STATUSES, asJob, has, isFinal, show } from "./support/job-body.ts";
@@ -43,12 +43,15 @@ function retryProperty(ctx: CheckContext, body: (session: JobSession, job: { id:
 
 export async function checkRetryOnlyFailed(ctx: CheckContext): Promise<CheckOutcome | void> {
   return scenario(ctx, async (session) => {
+    // The states a retry was judged in: none, and the rule was not judged at all.
+    const judged: string[] = [];
     const refuse = async (id: string, state: string) => {
       const res = await session.retry(id);
+      judged.push(state);
       // Lenient reading: a retry answered with the job's own final status moved nothing (an
       // idempotent answer that keeps "retry works only for FAILED or TIMED_OUT").
       if (ctx.options.profile === "lenient" && is2xx(res) && asJob(res.json)?.status === state && FINAL_STATUSES.has(state)) return;
-      if (!accepts(ctx, res.status)) {
+      if (!(await acceptsServed(ctx, res))) {
         violated(session, res.exchange, `${acceptedText(ctx)} for retry of a ${state} job: retry works only for FAILED or TIMED_OUT jobs; got ${res.status} ${show(res.json)}`);
       }
     };
@@ -73,6 +76,7 @@ export async function checkRetryOnlyFailed(ctx: CheckContext): Promise<CheckOutc
       const cancel = await session.cancel(victim);
       if (is2xx(cancel)) await refuse(victim, "CANCELLED");
     }
+    if (judged.length === 0) return ctx.skip("nothing was judged: no job reached a state to retry it in (COMPLETED, IN_QUEUE, IN_PROGRESS or CANCELLED)");
     return undefined;
   });
 }

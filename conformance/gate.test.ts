@@ -1,0 +1,110 @@
+/**
+ * Verdicts a CI gate can trust (issue 22, points 1 and 2): against targets that would fool a
+ * suite whose verdicts are not earned (one that answers 404 to everything, one that serves a
+ * job endpoint's health and nothing else, one that refuses a key), no rule passes vacuously,
+ * a refused full-access key or a missing job endpoint is a configuration error (exit 2), and a
+ * run that judged nothing exits 2.
+ */
+import t from "tap";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ConformanceReport } from "../reports/conformance-report.ts";
+import { run } from "./cli.ts";
+import { healthOnly, keyedHealth, notFoundEverywhere } from "./test-support/gate-targets.ts";
+
+const KEY = "sk-gate-0123456789";
+const RESTRICTED = "sk-gate-readonly-0123456789";
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s) }, out: () => out.join(""), err: () => err.join("") };
+}
+
+async function conformRun(args: readonly string[]) {
+  const c = capture();
+  const code = await run([...args, "--seed", "22"], c.io, { controlApi: false, terminalWidth: 100, tty: false });
+  return { code, stdout: c.out(), stderr: c.err() };
+}
+
+const readReport = async (dir: string) => JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as ConformanceReport;
+
+t.test("a target that answers 404 to everything: the missing job endpoint stops the run (exit 2) before any rule", async (t) => {
+  const target = await notFoundEverywhere();
+  t.teardown(() => target.close());
+  for (const only of [[], ["--only", "jobs.transition-legal"], ["--only", "jobs.submit.input-object,jobs.runsync.wait-range,jobs.retry.only-failed"]]) {
+    const dir = t.testdir();
+    const r = await conformRun(["--target", target.url, "--api-key", KEY, ...only, "--report-dir", dir]);
+    t.equal(r.code, 2, `exit 2 (${only.join(" ") || "every rule"})`);
+    t.match(r.stderr, /the job endpoint "conformance" is missing: GET \/v2\/conformance\/health answered 404, as does the made-up path/);
+    t.notMatch(r.stdout, /PASSED/);
+  }
+});
+
+t.test("--only/--skip that leave nothing exit 2 before any request", async (t) => {
+  const target = await notFoundEverywhere();
+  t.teardown(() => target.close());
+  for (const selection of [["--skip", "*"], ["--only", "jobs.*", "--skip", "jobs.*"], ["--only", "jobs.transition-legal", "--skip", "jobs.*", "--min-coverage", "0"]]) {
+    const r = await conformRun(["--target", target.url, "--api-key", KEY, ...selection, "--report-dir", t.testdir()]);
+    t.equal(r.code, 2, selection.join(" "));
+    t.match(r.stderr, /leaves no rule to run, so nothing would be judged/);
+  }
+  t.same(target.seen, [], "nothing was sent");
+});
+
+t.test("a target serving only the endpoint's health: refusals from routes it does not serve, and transitions never seen, pass nothing", async (t) => {
+  const target = await healthOnly();
+  t.teardown(() => target.close());
+  const dir = t.testdir();
+  const rules = ["jobs.transition-legal", "jobs.submit.input-object", "jobs.runsync.wait-range", "jobs.retry.only-failed"];
+  const r = await conformRun(["--target", target.url, "--api-key", KEY, "--only", rules.join(","), "--min-coverage", "0", "--report-dir", dir]);
+  const report = await readReport(dir);
+  t.same(
+    report.rules.filter((x) => x.status === "pass").map((x) => x.id),
+    [],
+    "no rule passes",
+  );
+  const reason = (id: string) => report.rules.find((x) => x.id === id)?.reason ?? "";
+  t.match(reason("jobs.transition-legal"), /nothing was judged: no transition was observed/);
+  t.match(reason("jobs.submit.input-object"), /from a route the target does not serve|no such route/);
+  t.match(reason("jobs.runsync.wait-range"), /POST \/v2\/conformance\/runsync answered 404, as does the made-up path/);
+  t.match(reason("jobs.retry.only-failed"), /nothing was judged/);
+  t.equal(r.code, 2, "nothing was judged: exit 2, even with --min-coverage 0");
+  t.match(r.stdout, /exit 2: nothing was judged: all 4 selected rules were skipped/);
+});
+
+t.test("a full-access key the target refuses: exit 2 naming the flag, the request and the answer, and no rule run", async (t) => {
+  const target = await keyedHealth(["some-other-key-000000"]);
+  t.teardown(() => target.close());
+  const dir = t.testdir();
+  const r = await conformRun(["--target", target.url, "--api-key", KEY, "--report-dir", dir]);
+  t.equal(r.code, 2);
+  t.match(r.stderr, /the target refused the full-access key given by --api-key/);
+  t.match(r.stderr, new RegExp(`GET ${target.url}/v2/conformance/health answered 401 .*invalid API key`));
+  t.notMatch(r.stderr + r.stdout, KEY, "the key itself is never printed");
+  t.same(target.seen, ["GET /", "GET /v2/conformance/health"], "the reachability check, the key's one read, and nothing after it");
+});
+
+t.test("a read-only key the target refuses: that key's rules are skipped, saying so; the others run", async (t) => {
+  const target = await keyedHealth([KEY]);
+  t.teardown(() => target.close());
+  const dir = t.testdir();
+  const r = await conformRun(["--target", target.url, "--api-key", KEY, "--restricted-api-key", RESTRICTED, "--only", "jobs.health.shape,auth.read-only-forbidden", "--min-coverage", "0", "--report-dir", dir]);
+  const report = await readReport(dir);
+  const ro = report.rules.find((x) => x.id === "auth.read-only-forbidden");
+  t.equal(ro?.status, "skip");
+  t.match(ro?.reason, /--restricted-api-key was refused by the target \(GET .*\/v2\/conformance\/health answered 401/);
+  t.equal(report.rules.find((x) => x.id === "jobs.health.shape")?.status, "pass", "the full-access key's rule is judged");
+  t.equal(r.code, 0);
+  t.match(r.stdout, /--restricted-api-key refused: GET/);
+});
+
+t.test("--discover reports no fact found from a 404 that a made-up path gets too", async (t) => {
+  const target = await notFoundEverywhere();
+  t.teardown(() => target.close());
+  const c = capture();
+  const code = await run(["--target", target.url, "--api-key", KEY, "--discover"], c.io, {});
+  t.equal(code, 0);
+  t.notMatch(c.out() + c.err(), /podDeletePath[^\n]*probe: DELETE/, "no delete path found by a probe");
+  t.match(c.out() + c.err(), /podDeletePath \(default/);
+});
