@@ -12,7 +12,9 @@
  * when no --target is given, `deps.oracle` reaches every check's context, and the checks
  * themselves register in `checks` (check-registry.ts).
  */
+import { appendFile } from "node:fs/promises";
 import { packageVersion } from "../sim/package-root.ts";
+import { renderStepSummary } from "../reports/step-summary.ts";
 import { summarize, type ConformanceReport, type RuleResult } from "../reports/conformance-report.ts";
 import { renderJsonReport } from "../reports/json-report.ts";
 import { renderSummaryTable } from "../reports/summary-table.ts";
@@ -67,6 +69,8 @@ export interface ConformDeps {
   readonly client?: Partial<Omit<ClientOptions, "keys" | "timeoutMs">>;
   readonly now?: () => number;
   readonly cwd?: string;
+  /** Where GITHUB_STEP_SUMMARY is read (default: process.env). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export interface ConformResult {
@@ -269,11 +273,26 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       run.say(`exit 1: ${report.coverage.rules.checked} of ${selectedCatalog.length} rules judged, below --min-coverage ${options.minCoverage}%: see the skip reasons (keys, --slow, the profile)\n`);
     }
     if (options.json) run.io.stdout(renderJsonReport(report));
+    await appendStepSummary(run.env ?? process.env, renderStepSummary(report, exitCode), run.say);
     return { exitCode, report, written, newFailures: fresh };
   } finally {
     // A cut run leaves requests in flight: end them rather than wait for them.
     if (cut) await client.destroy();
     else await client.close();
+  }
+}
+
+/**
+ * Appends Markdown to the file GitHub Actions names in GITHUB_STEP_SUMMARY (the job's summary
+ * page); without that variable, nothing. A file that cannot be written is said, not fatal.
+ */
+export async function appendStepSummary(env: NodeJS.ProcessEnv, markdown: string, say: (text: string) => void): Promise<void> {
+  const file = env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    await appendFile(file, markdown);
+  } catch (err) {
+    say(`could not append the summary to GITHUB_STEP_SUMMARY (${file}): ${err instanceof Error ? err.message : String(err)}\n`);
   }
 }
 

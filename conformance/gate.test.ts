@@ -108,3 +108,74 @@ t.test("--discover reports no fact found from a 404 that a made-up path gets too
   t.notMatch(c.out() + c.err(), /podDeletePath[^\n]*probe: DELETE/, "no delete path found by a probe");
   t.match(c.out() + c.err(), /podDeletePath \(default/);
 });
+
+t.test("GITHUB_STEP_SUMMARY: the verdict, each failure with its reproduce line, and what was skipped and why, appended as Markdown", async (t) => {
+  const target = await healthOnly();
+  t.teardown(() => target.close());
+  const dir = t.testdir({ "summary.md": "# earlier step\n" });
+  const file = join(dir, "summary.md");
+  const c = capture();
+  const code = await run(
+    ["--target", target.url, "--api-key", KEY, "--only", "jobs.health.shape,jobs.run.in-queue,auth.read-only-forbidden", "--min-coverage", "0", "--report-dir", dir, "--seed", "22"],
+    c.io,
+    { controlApi: false, tty: false, env: { GITHUB_STEP_SUMMARY: file } },
+  );
+  t.equal(code, 1);
+  const md = await readFile(file, "utf8");
+  t.match(md, /^# earlier step\n## ❌ cpsim conform: FAILED \(1 failed; 2 of 3 rules judged\)/, "appended after what the file held, verdict first");
+  t.match(md, /#### `jobs\.run\.in-queue` \(error\)/);
+  t.match(md, /- expected: a 2xx answer \{id, status: "IN_QUEUE"\} to run/);
+  t.match(md, new RegExp(`\`\`\`sh\\ncpsim conform --target ${target.url} --api-key "\\$CPSIM_API_KEY" --seed 22 --only jobs\\.run\\.in-queue\\n\`\`\``));
+  t.match(md, /\| 1: `auth\.read-only-forbidden` \| needs --restricted-api-key \|/);
+  t.notMatch(md, KEY);
+  t.notMatch(c.out(), /…/, "no diagnosis cut in the terminal either");
+});
+
+t.test("a configuration error is summarised too, and without the variable nothing is written", async (t) => {
+  const target = await keyedHealth([]);
+  t.teardown(() => target.close());
+  const dir = t.testdir();
+  const file = join(dir, "summary.md");
+  const code = await run(["--target", target.url, "--api-key", KEY, "--report-dir", dir], capture().io, { controlApi: false, env: { GITHUB_STEP_SUMMARY: file } });
+  t.equal(code, 2);
+  t.match(await readFile(file, "utf8"), /^## ❌ cpsim conform: configuration error \(exit 2\)\n\nthe target refused the full-access key given by --api-key/);
+});
+
+t.test("--fail-fast: no rule starts after the first failure; the others are skipped, saying so", async (t) => {
+  const target = await healthOnly();
+  t.teardown(() => target.close());
+  const dir = t.testdir();
+  const rules = ["jobs.run.in-queue", "jobs.runsync.complete-result", "jobs.status.values", "jobs.worker-id"];
+  const r = await conformRun(["--target", target.url, "--api-key", KEY, "--only", rules.join(","), "--fail-fast", "--report-dir", dir]);
+  t.equal(r.code, 1);
+  const report = await readReport(dir);
+  const failed = report.rules.filter((x) => x.status === "fail");
+  t.equal(failed.length, 1, "one failure, then the run stopped");
+  const stopped = report.rules.filter((x) => x.reason === `not run: --fail-fast stopped the run after ${failed[0]!.id} failed`);
+  t.equal(stopped.length, rules.length - 1, "every other rule not run, saying why");
+});
+
+t.test("--config FILE holds any flag; the command line wins; a bad entry names the file", async (t) => {
+  const target = await healthOnly();
+  t.teardown(() => target.close());
+  const dir = t.testdir({
+    "conform.json": JSON.stringify({ $comment: "CI", target: target.url, "api-key": KEY, only: ["jobs.health.shape"], minCoverage: 0, seed: 5, quiet: true }),
+    "bad.json": JSON.stringify({ target: target.url, "min-coverag": 10 }),
+    "badvalue.json": JSON.stringify({ "min-coverage": "lots" }),
+  });
+  const r = await conformRun(["--config", join(dir, "conform.json"), "--report-dir", dir]);
+  t.equal(r.code, 0, r.stderr);
+  const report = await readReport(dir);
+  t.same(report.rules.map((x) => [x.id, x.status]), [["jobs.health.shape", "pass"]]);
+  t.equal(report.seed, 22, "--seed on the command line wins over the file's");
+  t.notMatch(r.stdout, /seed 22\n/, "quiet from the file: no start line");
+  const bad = await conformRun(["--config", join(dir, "bad.json")]);
+  t.equal(bad.code, 2);
+  t.match(bad.stderr, /--config .*bad\.json: "min-coverag" is no flag of cpsim conform/);
+  const badValue = await conformRun(["--config", join(dir, "badvalue.json"), "--target", target.url, "--api-key", KEY]);
+  t.equal(badValue.code, 2);
+  t.match(badValue.stderr, /--min-coverage must be a number, got "lots"/);
+  const missing = await conformRun(["--config", join(dir, "nope.json")]);
+  t.equal(missing.code, 2);
+  t.match(missing.stderr, /--config .*nope\.json: cannot read it \(ENOENT\)/);
+});
