@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ConformanceReport } from "../reports/conformance-report.ts";
 import { run } from "./cli.ts";
-import { healthOnly, keyedHealth, notFoundEverywhere } from "./test-support/gate-targets.ts";
+import { healthOnly, keyedHealth, notFoundEverywhere, oneWorkerEndpoint } from "./test-support/gate-targets.ts";
 
 const KEY = "sk-gate-0123456789";
 const RESTRICTED = "sk-gate-readonly-0123456789";
@@ -178,4 +178,19 @@ t.test("--config FILE holds any flag; the command line wins; a bad entry names t
   const missing = await conformRun(["--config", join(dir, "nope.json")]);
   t.equal(missing.code, 2);
   t.match(missing.stderr, /--config .*nope\.json: cannot read it \(ENOENT\)/);
+});
+
+t.test("a one-worker endpoint: a cancel is judged against the state read right before it, not one seen earlier", async (t) => {
+  // Each job takes 3 s, one at a time: the job the suite saw IN_QUEUE has COMPLETED by the time a
+  // second one is seen IN_PROGRESS, and this target refuses to cancel a finished job (409).
+  const target = await oneWorkerEndpoint({ jobMs: 3_000 });
+  t.teardown(() => target.close());
+  const dir = t.testdir();
+  const r = await conformRun(["--target", target.url, "--api-key", KEY, "--only", "jobs.cancel.response", "--report-dir", dir]);
+  const report = await readReport(dir);
+  const rule = report.rules[0]!;
+  t.equal(rule.status, "pass", `${rule.reason ?? rule.failures[0]?.evidence.expected ?? ""}`);
+  t.equal(r.code, 0);
+  const cancels = target.seen.filter((s) => s.startsWith("POST /v2/conformance/cancel/"));
+  t.ok(cancels.length >= 1, "a cancel was judged");
 });

@@ -92,28 +92,50 @@ export async function checkCancelNeverCompletes(ctx: CheckContext): Promise<Chec
   );
 }
 
+/**
+ * The job's status read right before a command whose meaning depends on it: the state the
+ * command is judged against (a state seen minutes earlier may be long gone on a busy endpoint).
+ */
+export async function stateAtSend(session: JobSession, id: string): Promise<string | undefined> {
+  const read = await session.status(id);
+  const status = is2xx(read) ? asJob(read.json)?.status : undefined;
+  return typeof status === "string" ? status : undefined;
+}
+
 export async function checkCancelResponse(ctx: CheckContext): Promise<CheckOutcome | void> {
   return withSession(ctx, async (session) => {
     const queued = await submitQueued(session);
     const running = await submitRunning(session);
-    const cases = [
-      ...(queued ? [{ id: queued, state: "IN_QUEUE" }] : []),
-      ...(running ? [{ id: running, state: "IN_PROGRESS" }] : []),
-    ];
-    if (cases.length === 0) return ctx.skip("could not get a job IN_QUEUE or IN_PROGRESS to cancel");
-    for (const c of cases) {
-      const res = await session.cancel(c.id);
+    const ids = [...(queued ? [queued] : []), ...(running ? [running] : [])];
+    if (ids.length === 0) return ctx.skip("could not get a job IN_QUEUE or IN_PROGRESS to cancel");
+    const unjudged: string[] = [];
+    for (const id of ids) {
+      // Judged against the state read right before the cancel, not the one seen when the job was set up.
+      const state = await stateAtSend(session, id);
+      if (state !== "IN_QUEUE" && state !== "IN_PROGRESS") {
+        unjudged.push(`job ${id} was ${state ?? "unreadable"} right before the cancel`);
+        continue;
+      }
+      const res = await session.cancel(id);
       const errors = is2xx(res) ? schemaErrors("CancelResponse", res.json) : [];
       const body = asJob(res.json);
-      if (!is2xx(res) || errors.length || body?.["id"] !== c.id || body.status !== "CANCELLED") {
+      if (!is2xx(res) || errors.length || body?.["id"] !== id || body.status !== "CANCELLED") {
+        // A refusal from a job that finished between the read and the cancel is no verdict: the
+        // state at send time is then unknown.
+        const after = is2xx(res) ? undefined : await stateAtSend(session, id);
+        if (after !== undefined && after !== state && after !== "CANCELLED") {
+          unjudged.push(`job ${id} moved from ${state} to ${after} while the cancel was sent`);
+          continue;
+        }
         return ctx.fail(
           session.evidence(
-            `a 2xx {"id": "${c.id}", "status": "CANCELLED"} for cancel of a job ${c.state}${errors.length ? ` (${errors.join("; ")})` : ""}; got ${res.status} ${show(res.json)}`,
+            `a 2xx {"id": "${id}", "status": "CANCELLED"} for cancel of a job ${state} (read right before the cancel)${errors.length ? ` (${errors.join("; ")})` : ""}; got ${res.status} ${show(res.json)}`,
             res.exchange,
           ),
         );
       }
     }
+    if (unjudged.length === ids.length) return ctx.skip(`nothing was judged: ${unjudged.join("; ")}`);
     return undefined;
   });
 }
