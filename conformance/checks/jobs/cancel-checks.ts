@@ -11,7 +11,7 @@ import { schemaErrors } from "../support/schema.ts";
 import { asJob, show } from "./support/job-body.ts";
 import { is2xx, type JobSession } from "./support/job-session.ts";
 import { sleep } from "./support/inputs.ts";
-import { holdMs, submitQueued, submitRunning } from "./support/job-states.ts";
+import { holdMs, stateAtSend, submitQueued, submitRunning } from "./support/job-states.ts";
 import { property, runsFor } from "./support/property.ts";
 import { scenario, violated, withSession } from "./support/with-session.ts";
 import { START_BUDGET_MS } from "./support/budgets.ts";
@@ -90,16 +90,6 @@ export async function checkCancelNeverCompletes(ctx: CheckContext): Promise<Chec
       }),
     { numRuns: runsFor(ctx, 3) },
   );
-}
-
-/**
- * The job's status read right before a command whose meaning depends on it: the state the
- * command is judged against (a state seen minutes earlier may be long gone on a busy endpoint).
- */
-export async function stateAtSend(session: JobSession, id: string): Promise<string | undefined> {
-  const read = await session.status(id);
-  const status = is2xx(read) ? asJob(read.json)?.status : undefined;
-  return typeof status === "string" ? status : undefined;
 }
 
 export async function checkCancelResponse(ctx: CheckContext): Promise<CheckOutcome | void> {

@@ -12,7 +12,7 @@ import { FINISH_BUDGET_MS, STEP_MS } from "./support/budgets.ts";
 import { FINAL_STATUSES, asJob, has, isFinal, show } from "./support/job-body.ts";
 import { is2xx, type JobSession } from "./support/job-session.ts";
 import { fail, failMessageArb, sameJson, sleep, type Input } from "./support/inputs.ts";
-import { submitQueued, submitRunning } from "./support/job-states.ts";
+import { stateAtSend, submitQueued, submitRunning } from "./support/job-states.ts";
 import { property, runsFor } from "./support/property.ts";
 import { scenario, violated, withSession } from "./support/with-session.ts";
 
@@ -45,7 +45,11 @@ export async function checkRetryOnlyFailed(ctx: CheckContext): Promise<CheckOutc
   return scenario(ctx, async (session) => {
     // The states a retry was judged in: none, and the rule was not judged at all.
     const judged: string[] = [];
-    const refuse = async (id: string, state: string) => {
+    const refuse = async (id: string, seen: string) => {
+      // Judged against the status read right before the retry: a job seen queued may have run and
+      // failed since (then a retry is legal, and this case judges nothing).
+      const state = FINAL_STATUSES.has(seen) ? seen : ((await stateAtSend(session, id)) ?? seen);
+      if (state === "FAILED" || state === "TIMED_OUT") return;
       const res = await session.retry(id);
       judged.push(state);
       // Lenient reading: a retry answered with the job's own final status moved nothing (an
