@@ -25,6 +25,7 @@ import { checks as defaultRegistry, type CheckRegistry } from "./check-registry.
 import { Client, type ClientOptions } from "./client.ts";
 import { ConformConfigError, TargetError } from "./errors.ts";
 import { checkKeys } from "./key-check.ts";
+import { forgetRoutes } from "./route-evidence.ts";
 import { KEY_FLAG, type Keys } from "./keys.ts";
 import { describeOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, type ConformOptions, type ResolvedOptions } from "./options.ts";
 import { Progress } from "./progress.ts";
@@ -176,6 +177,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
   let cut = false;
   try {
     if (!options.quiet) run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions({ ...options, target: rest, serverlessUrl: serverless })}\n`);
+    forgetRoutes();
     await assertReachable(client, rest, "--target", options.timeoutMs);
     if (serverless !== rest) await assertReachable(client, serverless, "--serverless-url", options.timeoutMs);
     const selected = selectRules(run.registry.list().map((c) => c.ruleId), options.only, options.skip);

@@ -55,7 +55,14 @@ export async function checkKeys(input: KeyCheckInput): Promise<KeyCheck> {
       if (err instanceof TargetError) throw new ConformConfigError("CPSIM_ERR_TARGET_UNREACHABLE", `the first read with ${KEY_FLAG[role]} (GET ${url}) got no answer: ${err.message}`);
       throw err;
     }
-    const said = `GET ${url} answered ${answer(res)}`;
+    let said = `GET ${url} answered ${answer(res)}`;
+    if (refusedBy(role, res.status)) {
+      // The job endpoints may take the key alone in Authorization too (Authentication rule 1): a
+      // target that refuses only the Bearer form breaks auth.bearer-header, and the key is valid.
+      const raw = await input.client.request({ method: "GET", url, auth: { key: role, via: "raw" }, timeoutMs: Math.min(input.timeoutMs, 30_000) }).catch(() => undefined);
+      if (raw && !refusedBy(role, raw.status)) res = raw;
+      else if (raw) said += `, and ${answer(raw)} with the key alone in Authorization`;
+    }
     lines.push(`${KEY_FLAG[role]}: ${said}`);
     if (refusedBy(role, res.status)) {
       if (role === "api") {

@@ -34,6 +34,11 @@ const MADE_UP = "cpsim-no-such-route";
 const CACHE_LIMIT = 256;
 const served = new Map<string, RouteVerdict>();
 
+/** Forgets every route: each run learns its target afresh (a port may serve another target later). */
+export function forgetRoutes(): void {
+  served.clear();
+}
+
 function idLike(segment: string): boolean {
   return !/^v\d+$/i.test(segment) && /\d/.test(segment) && segment.length >= 6;
 }
