@@ -128,4 +128,8 @@ t.test("a target that takes only http and tcp ports: mounts {} is never blamed f
     t.equal(report.rules[0]?.status, "pass", `seed ${seed}: judged on the bodies the target accepts`);
   }
   t.ok(refusedWithEmptyMounts > 0, `the target refused ${refusedWithEmptyMounts} PATCH bodies with a udp port and mounts, and none was blamed on mounts`);
+  const all = await runChecks(target, "pods.update.*", "lenient");
+  t.equal(all.summary.failed, 0, `no PATCH rule fails on this correct target:\n${summary(all)}`);
+  const unjudged = all.rules.filter((r) => r.status === "skip" && !/choices\.md/.test(r.reason ?? ""));
+  t.same(unjudged.map((r) => `${r.id}: ${r.reason}`), [], "and every one is judged on the bodies it refused for the rule's own reason");
 });
