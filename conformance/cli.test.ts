@@ -289,7 +289,8 @@ t.test("--max-duration: a rule that overruns is cut and the rules not reached ar
   const started = Date.now();
   const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.timeout,self.crash", "--max-duration", "1", "--min-coverage", "0", "--report-dir", dir]);
   t.ok(Date.now() - started < 2_900, "the run ended before the stalled request (3 s) would have");
-  t.equal(r.code, 0, "nothing failed and the floor was 0");
+  t.equal(r.code, 2, "nothing was judged: exit 2, whatever the floor");
+  t.match(r.stdout, /exit 2: nothing was judged: all 2 selected rules were skipped/);
   const report = await readReport(dir);
   t.same(
     report.rules.map((x) => [x.id, x.status, x.reason]),
@@ -390,7 +391,7 @@ t.test("a property stopped by its time bound before any run finished is a skip, 
   });
   const dir = t.testdir();
   const code = await run(["--target", server.url, "--api-key", SECRET, "--only", "self.pass", "--min-coverage", "0", "--report-dir", dir], capture().io, { registry: r });
-  t.equal(code, 0);
+  t.equal(code, 2, "its only rule unjudged: nothing was judged, exit 2");
   const report = await readReport(dir);
   t.match(report.rules[0]?.reason, /^interrupted: the property's time bound ran out before a run could judge the rule/);
   t.same(report.targetErrors, [], "no bug of the suite, no target error");

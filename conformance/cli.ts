@@ -5,7 +5,9 @@
  * variables the reproduction scripts read, so CI secrets need not appear on a command line.
  */
 import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from "../sim/cli/args.ts";
-import { conform, type ConformDeps } from "./conform.ts";
+import { renderStepSummaryError } from "../reports/step-summary.ts";
+import { appendStepSummary, conform, type ConformDeps } from "./conform.ts";
+import { argsFromConfig } from "./config-file.ts";
 import { discoverTarget } from "./discover-target.ts";
 import { probeControlApi, startEmbedded } from "./embedded.ts";
 import "./checks/index.ts";
@@ -19,13 +21,15 @@ export const spec: CommandSpec = {
   usage:
     "cpsim conform [--target URL] [--serverless-url URL] [--api-key KEY] [--restricted-api-key KEY] [--other-api-key KEY] " +
     "[--endpoint ID] [--seed N] [--runs N] [--profile lenient|strict] [--only RULE_GLOB] [--skip RULE_GLOB] [--slow] " +
-    "[--timeout-ms N] [--max-duration S] [--min-coverage PCT] [--concurrency N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json] [--quiet] [--target-profile FILE] [--discover]",
+    "[--timeout-ms N] [--max-duration S] [--min-coverage PCT] [--concurrency N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json] [--quiet] [--target-profile FILE] [--discover] [--fail-fast] [--config FILE]",
   description:
     "Without --target, the embedded emulator is started in a child process and tested. Keys default to $CPSIM_API_KEY, " +
     "$CPSIM_RESTRICTED_API_KEY and $CPSIM_OTHER_API_KEY and are never written into reports. Rule globs: * matches " +
     "any characters, ? one; repeat the flag or separate globs with commas. Against --target a full-access key is required " +
-    "(exit 2 without one), and the run fails when fewer than --min-coverage percent of the selected rules were judged, so a " +
-    "run that checked nothing never passes. How long a run takes: property runs are sized for the target (--runs), the " +
+    "(exit 2 without one), each key is read with once before any rule (a refused --api-key, or a missing job endpoint the " +
+    "selected rules need, is exit 2; a refused other key skips its rules), and the run fails when fewer than --min-coverage " +
+    "percent of the selected rules were judged; a run that judged nothing, or a selection that leaves nothing, exits 2. " +
+    "A 404 counts as a refusal only from a route the target serves. With GITHUB_STEP_SUMMARY set, a Markdown summary is appended to it. How long a run takes: property runs are sized for the target (--runs), the " +
     "areas (pod lifecycle, other pod rules, GraphQL, jobs, auth) run concurrently against a real-time target with at most " +
     "--concurrency requests in flight, rate-limit rules run where no other request on their key can disturb their counting, and " +
     "--max-duration bounds the whole run. " +
@@ -67,6 +71,13 @@ export const spec: CommandSpec = {
     { name: "quiet", type: "boolean", help: "print only the summary and the failures (no progress)" },
     { name: "target-profile", type: "string", value: "FILE", help: "JSON stating the target's facts (podActionPath, podDeletePath, podListPath, networkVolumes, gpuCatalogPath, imageModel, registriesPath, restSegments); wins over discovery" },
     { name: "discover", type: "boolean", help: "only read the target's facts and print them as a ready --target-profile file (exit 0)" },
+    { name: "fail-fast", type: "boolean", help: "start no further rule after the first new failure; the rules not run are reported skipped, saying so" },
+    {
+      name: "config",
+      type: "string",
+      value: "FILE",
+      help: 'a JSON object holding any of these flags, e.g. {"target": "https://api.example.com", "only": ["jobs.*"], "min-coverage": 75}; a flag on the command line wins over the file\'s',
+    },
   ],
   examples: [
     "cpsim conform",
@@ -75,6 +86,7 @@ export const spec: CommandSpec = {
     "cpsim conform --target http://127.0.0.1:8080 --baseline reports/previous/report.json --junit results.xml",
     "cpsim conform --target https://api.example.com --max-duration 600 --min-coverage 75 --quiet",
     "cpsim conform --target https://api.example.com --discover > target.json && cpsim conform --target https://api.example.com --target-profile target.json",
+    "cpsim conform --config conform.json --fail-fast",
   ],
 };
 
@@ -113,13 +125,17 @@ export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.
     concurrency: flags.concurrency as number | undefined,
     targetProfile: str("target-profile"),
     discover: flags.discover === true,
+    failFast: flags["fail-fast"] === true,
   };
 }
 
 /** Parses argv, runs the suite, and returns the exit code; usage and configuration errors are 2. */
 export async function run(argv: readonly string[], io: CliIo, deps: ConformDeps = {}): Promise<number> {
   try {
-    const parsed = parseArgs(spec, argv);
+    let parsed = parseArgs(spec, argv);
+    if (typeof parsed.flags.config === "string" && !parsed.help) {
+      parsed = parseArgs(spec, [...(await argsFromConfig(spec, parsed.flags.config, argv)), ...argv]);
+    }
     if (parsed.help) {
       io.stdout(renderHelp(spec));
       return 0;
@@ -145,6 +161,7 @@ export async function run(argv: readonly string[], io: CliIo, deps: ConformDeps 
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConformConfigError) {
       io.stderr(`cpsim conform: ${err.message}\n`);
+      await appendStepSummary(deps.env ?? process.env, renderStepSummaryError(err.message), io.stderr);
       return 2;
     }
     throw err;

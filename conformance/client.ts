@@ -147,6 +147,8 @@ export class Client {
   private readonly recorder: Recorder;
   /** Requests this client (not the ones scoped from it) sent: one check's count. */
   private sentCount = 0;
+  /** Answers this client got that were not 404 or 405: evidence that a route it asked was served. */
+  private servedCount = 0;
 
   private constructor(
     private readonly shared: Shared,
@@ -189,6 +191,14 @@ export class Client {
   /** Requests sent through this client itself (a check's own count, whatever runs beside it). */
   get sent(): number {
     return this.sentCount;
+  }
+
+  /**
+   * Answers through this client itself that were neither 404 nor 405: a check whose every answer
+   * was one of those met no route of the target, so it judged nothing (route-evidence.ts).
+   */
+  get served(): number {
+    return this.servedCount;
   }
 
   /** Milliseconds spent waiting on rate limits over the run. */
@@ -333,6 +343,7 @@ export class Client {
       };
       const exchange = { request: recorded, response };
       this.recorder.add(exchange);
+      if (response.status !== 404 && response.status !== 405) this.servedCount++;
       let json: unknown;
       try {
         json = text === "" ? undefined : JSON.parse(text);

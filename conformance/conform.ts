@@ -12,8 +12,10 @@
  * when no --target is given, `deps.oracle` reaches every check's context, and the checks
  * themselves register in `checks` (check-registry.ts).
  */
+import { appendFile } from "node:fs/promises";
 import { packageVersion } from "../sim/package-root.ts";
-import { summarize, type ConformanceReport } from "../reports/conformance-report.ts";
+import { renderStepSummary } from "../reports/step-summary.ts";
+import { summarize, type ConformanceReport, type RuleResult } from "../reports/conformance-report.ts";
 import { renderJsonReport } from "../reports/json-report.ts";
 import { renderSummaryTable } from "../reports/summary-table.ts";
 import { writeConformanceReports, type WrittenReports } from "../reports/write-reports.ts";
@@ -22,7 +24,9 @@ import type { Oracle } from "./check.ts";
 import { checks as defaultRegistry, type CheckRegistry } from "./check-registry.ts";
 import { Client, type ClientOptions } from "./client.ts";
 import { ConformConfigError, TargetError } from "./errors.ts";
-import type { Keys } from "./keys.ts";
+import { checkKeys } from "./key-check.ts";
+import { forgetRoutes } from "./route-evidence.ts";
+import { KEY_FLAG, type Keys } from "./keys.ts";
 import { describeOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, type ConformOptions, type ResolvedOptions } from "./options.ts";
 import { Progress } from "./progress.ts";
 import { platformOracle } from "./oracle/platform-oracle.ts";
@@ -66,6 +70,8 @@ export interface ConformDeps {
   readonly client?: Partial<Omit<ClientOptions, "keys" | "timeoutMs">>;
   readonly now?: () => number;
   readonly cwd?: string;
+  /** Where GITHUB_STEP_SUMMARY is read (default: process.env). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export interface ConformResult {
@@ -108,6 +114,11 @@ export async function conform(input: Partial<ConformOptions>, deps: ConformDeps 
   const catalogIds = registry.catalog.rules.map((r) => r.id);
   if (resolved.only.length && selectRules(catalogIds, resolved.only, []).length === 0) {
     throw new ConformConfigError("CPSIM_ERR_CONFIG", `--only ${resolved.only.join(",")} matches no rule of the catalog`);
+  }
+  // A selection that leaves nothing can only pass vacuously: a configuration error, before any request.
+  if (selectRules(registry.list().map((c) => c.ruleId), resolved.only, resolved.skip).length === 0) {
+    const given = [...(resolved.only.length ? [`--only ${resolved.only.join(",")}`] : []), ...(resolved.skip.length ? [`--skip ${resolved.skip.join(",")}`] : [])];
+    throw new ConformConfigError("CPSIM_ERR_NOTHING_SELECTED", `${given.join(" with ") || "the selection"} leaves no rule to run, so nothing would be judged; select at least one rule`);
   }
 
   let embedded: EmbeddedTarget | undefined;
@@ -166,8 +177,20 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
   let cut = false;
   try {
     if (!options.quiet) run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions({ ...options, target: rest, serverlessUrl: serverless })}\n`);
+    forgetRoutes();
     await assertReachable(client, rest, "--target", options.timeoutMs);
     if (serverless !== rest) await assertReachable(client, serverless, "--serverless-url", options.timeoutMs);
+    const selected = selectRules(run.registry.list().map((c) => c.ruleId), options.only, options.skip);
+    // Before any rule: each key's first read, and whether the job endpoint exists (key-check.ts).
+    const keyCheck = await checkKeys({
+      client: client.scoped(),
+      serverless,
+      endpoint: options.endpoint,
+      keys: options.keys,
+      timeoutMs: options.timeoutMs,
+      needsEndpoint: selected.some((id) => id.startsWith("jobs.")),
+    });
+    if (!options.quiet) for (const [role, said] of keyCheck.refused) run.say(`  ${KEY_FLAG[role]} refused: ${said}; its rules are skipped\n`);
     const facts = await discoverTargetFacts({
       client: client.scoped(),
       rest,
@@ -179,7 +202,6 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     const factUse: FactUse = new Map();
     const requestsBefore = client.stats.requests;
 
-    const selected = selectRules(run.registry.list().map((c) => c.ruleId), options.only, options.skip);
     const transitions = new Set<string>();
     const progress = new Progress(options.quiet ? "quiet" : run.tty ? "tty" : "lines", selected.length, run.say, run.terminalWidth ?? 100);
     const oracle = run.embedded?.oracle ?? run.oracle ?? platformOracle(options.profile);
@@ -195,6 +217,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       transitions,
       facts,
       factUse,
+      refusedKeys: keyCheck.refused,
       registry: run.registry,
       baseline: run.baseline,
       progress,
@@ -239,22 +262,48 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     const written = await writeConformanceReports(report, { dir: options.reportDir, ...(options.junit ? { junit: options.junit } : {}) });
     const fresh = newFailures(rules);
     const gate = verdict(report);
-    const exitCode: 0 | 1 | 2 = fresh.length > 0 ? 1 : targetErrors.length > 0 ? 2 : gate.belowCoverage ? 1 : 0;
+    // A run that judged no rule is never a verdict either way: exit 2, saying why.
+    const nothingJudged = checked.size === 0;
+    const exitCode: 0 | 1 | 2 = nothingJudged ? 2 : fresh.length > 0 ? 1 : targetErrors.length > 0 ? 2 : gate.belowCoverage ? 1 : 0;
     run.say(`${options.quiet ? "" : "\n"}${renderSummaryTable(report, { width: run.terminalWidth ?? 100, quiet: options.quiet })}`);
     if (!options.quiet) {
       run.say(`reports: ${written.json}\n         ${written.junit}\n         ${written.html}\n${written.extraJunit ? `         ${written.extraJunit}\n` : ""}`);
     }
-    if (exitCode === 2) run.say(`exit 2: ${targetErrors.length} target error(s) left rules unjudged; see the report\n`);
+    if (nothingJudged) run.say(`exit 2: nothing was judged: ${nothingJudgedWhy(rules)}\n`);
+    else if (exitCode === 2) run.say(`exit 2: ${targetErrors.length} target error(s) left rules unjudged; see the report\n`);
     else if (exitCode === 1 && fresh.length === 0) {
       run.say(`exit 1: ${report.coverage.rules.checked} of ${selectedCatalog.length} rules judged, below --min-coverage ${options.minCoverage}%: see the skip reasons (keys, --slow, the profile)\n`);
     }
     if (options.json) run.io.stdout(renderJsonReport(report));
+    await appendStepSummary(run.env ?? process.env, renderStepSummary(report, exitCode), run.say);
     return { exitCode, report, written, newFailures: fresh };
   } finally {
     // A cut run leaves requests in flight: end them rather than wait for them.
     if (cut) await client.destroy();
     else await client.close();
   }
+}
+
+/**
+ * Appends Markdown to the file GitHub Actions names in GITHUB_STEP_SUMMARY (the job's summary
+ * page); without that variable, nothing. A file that cannot be written is said, not fatal.
+ */
+export async function appendStepSummary(env: NodeJS.ProcessEnv, markdown: string, say: (text: string) => void): Promise<void> {
+  const file = env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    await appendFile(file, markdown);
+  } catch (err) {
+    say(`could not append the summary to GITHUB_STEP_SUMMARY (${file}): ${err instanceof Error ? err.message : String(err)}\n`);
+  }
+}
+
+/** Why no rule was judged: the skip reasons, most frequent first (at most three). */
+function nothingJudgedWhy(rules: readonly RuleResult[]): string {
+  const reasons = new Map<string, number>();
+  for (const r of rules) reasons.set(r.reason ?? r.status, (reasons.get(r.reason ?? r.status) ?? 0) + 1);
+  const top = [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return `all ${rules.length} selected rules were skipped (${top.map(([r, n]) => `${n} × ${r}`).join("; ")}${reasons.size > 3 ? "; ..." : ""})`;
 }
 
 /** Moves the emulator's virtual clock forward by `ms` through its control API. */

@@ -12,6 +12,7 @@ import "./options.part.test.ts";
 import "./oracle/platform-oracle.part.test.ts";
 import "./oracle/shadow-platform.part.test.ts";
 import "./record-body.part.test.ts";
+import "./route-evidence.part.test.ts";
 import "./schedule.part.test.ts";
 import "./structured-fields-library.part.test.ts";
 import "./structured-fields.part.test.ts";

@@ -34,7 +34,14 @@ export class ConformConfigError extends Error {
   override readonly name = "ConformConfigError";
   readonly exitCode = 2;
   constructor(
-    readonly code: "CPSIM_ERR_CONFIG" | "CPSIM_ERR_BASELINE" | "CPSIM_ERR_TARGET_UNREACHABLE" | "CPSIM_ERR_NO_TARGET",
+    readonly code:     | "CPSIM_ERR_CONFIG"
+      | "CPSIM_ERR_BASELINE"
+      | "CPSIM_ERR_TARGET_UNREACHABLE"
+      | "CPSIM_ERR_NO_TARGET"
+      | "CPSIM_ERR_KEY_REFUSED"
+      | "CPSIM_ERR_NO_ENDPOINT"
+      | "CPSIM_ERR_NOTHING_SELECTED"
+      | "CPSIM_ERR_NOTHING_JUDGED",
     message: string,
   ) {
     super(message);

@@ -69,6 +69,8 @@ export interface ConformOptions {
   readonly targetProfile?: string;
   /** Only read the target's facts and print them as a ready --target-profile file. */
   readonly discover: boolean;
+  /** Stop starting rules after the first new failure (the rules not started are skipped, saying so). */
+  readonly failFast: boolean;
 }
 
 /** Property runs when --runs is not given: many cheap runs where the suite moves the target's time, ... */
@@ -88,6 +90,7 @@ export const defaultOptions: ConformOptions = {
   minCoverage: 60,
   concurrency: 8,
   discover: false,
+  failFast: false,
 };
 
 /** The options with every default filled in, the target's URLs normalised and the seed drawn. */
@@ -205,6 +208,7 @@ export function describeOptions(o: ResolvedOptions): string {
     `concurrency ${o.concurrency}`,
     `min-coverage ${o.minCoverage}%`,
     ...(o.maxDurationS !== undefined ? [`max-duration ${o.maxDurationS} s`] : []),
+    ...(o.failFast ? ["fail-fast"] : []),
     `profile ${o.profile}`,
     `only ${o.only.length ? o.only.join(",") : "(all)"}`,
     `skip ${o.skip.length ? o.skip.join(",") : "(none)"}`,

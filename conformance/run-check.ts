@@ -16,6 +16,8 @@ import type { ResolvedOptions } from "./options.ts";
 import { lenientReading } from "../sim/api/rules/index.ts";
 import type { Rule } from "./rule-catalog.ts";
 import type { FactUse, TargetFacts } from "./target-facts/index.ts";
+import { nothingServed, RouteMissing } from "./route-evidence.ts";
+import type { KeyRole } from "./keys.ts";
 
 export interface RunCheckInput {
   readonly check: CheckDefinition;
@@ -33,6 +35,8 @@ export interface RunCheckInput {
   readonly transitions: Set<string>;
   readonly facts?: TargetFacts;
   readonly factUse?: FactUse;
+  /** Keys the target refused in the run's first read (key-check.ts), with what it answered. */
+  readonly refusedKeys?: ReadonlyMap<KeyRole, string>;
 }
 
 export interface RunCheckResult {
@@ -41,10 +45,12 @@ export interface RunCheckResult {
 }
 
 /** Why the rule cannot run in this configuration, or undefined when it can. */
-export function skipReason(check: CheckDefinition, rule: Rule, options: ResolvedOptions, controlApi: boolean): string | undefined {
+export function skipReason(check: CheckDefinition, rule: Rule, options: ResolvedOptions, controlApi: boolean, refusedKeys?: ReadonlyMap<KeyRole, string>): string | undefined {
   if (rule.source === "choices" && options.profile !== "strict") {
     return "the emulator's choice where the spec is silent (choices.md): checked only under --profile strict";
   }
+  const refused = (check.needs.keys ?? []).filter((k) => refusedKeys?.has(k));
+  if (refused.length) return refused.map((k) => `${KEY_FLAG[k]} was refused by the target (${refusedKeys!.get(k)})`).join("; ");
   const missing = (check.needs.keys ?? []).filter((k) => !options.keys[k]);
   if (missing.length) return `needs ${missing.map((k) => KEY_FLAG[k]).join(" and ")}`;
   if (check.needs.slow && !options.slow) return "takes minutes of real time: runs with --slow";
@@ -62,6 +68,7 @@ const baseOf = (rule: Rule) => ({ id: rule.id, title: rule.title, spec: rule.spe
  * then), is no verdict and no bug: only the skip, saying so.
  */
 function escaped(err: unknown, ruleIds: readonly string[], input: Pick<RunCheckInput, "deadline" | "options">): { outcome: CheckOutcome; errors: TargetErrorRecord[] } {
+  if (err instanceof RouteMissing) return { outcome: { status: "skip", reason: err.message }, errors: [] };
   if (err instanceof PropertyInterrupted) return { outcome: { status: "skip", reason: `interrupted: ${err.message} (against a real-time target ${REALTIME_PROPERTY_LIMIT_MS / 1000} s per property, ${REALTIME_RUNNING_PROPERTY_LIMIT_MS / 1000} s where a pod must first start; or --max-duration)` }, errors: [] };
   if (Date.now() >= (input.deadline ?? Number.POSITIVE_INFINITY)) {
     return { outcome: { status: "skip", reason: `interrupted: the run's bound (--max-duration ${input.options.maxDurationS} s) ran out while this rule ran` }, errors: [] };
@@ -95,11 +102,12 @@ export function skippedResult(rule: Rule, reason: string): RuleResult {
 
 export async function runCheck(input: RunCheckInput): Promise<RunCheckResult> {
   const { check, rule } = input;
-  const reason = skipReason(check, rule, input.options, input.controlApi);
+  const reason = skipReason(check, rule, input.options, input.controlApi, input.refusedKeys);
   if (reason) return { result: skippedResult(rule, reason), targetErrors: [] };
 
   const over = new AbortController();
-  const ctx = makeContext({ ...input, signal: over.signal });
+  const transitions = new CountingSet(input.transitions);
+  const ctx = makeContext({ ...input, transitions, signal: over.signal });
   const started = input.now();
   let outcome: CheckOutcome;
   const targetErrors: TargetErrorRecord[] = [];
@@ -112,7 +120,43 @@ export async function runCheck(input: RunCheckInput): Promise<RunCheckResult> {
   } finally {
     over.abort();
   }
+  if (outcome.status === "pass") outcome = await earned(outcome, [rule.id], ctx, transitions);
   return { result: resultOf(rule, outcome, input.now() - started, ctx.client.sent), targetErrors };
+}
+
+/** A set that also adds to the run's: one check's observed transitions, counted. */
+class CountingSet extends Set<string> {
+  constructor(private readonly outer: Set<string>) {
+    super();
+  }
+  override add(value: string): this {
+    this.outer?.add(value);
+    return super.add(value);
+  }
+}
+
+/** Rules about the legality of transitions: passed only with at least one transition observed. */
+export function isTransitionRule(ruleId: string): boolean {
+  return /\.transition-legal$/.test(ruleId);
+}
+
+/**
+ * A pass is kept only when it was earned: a transition rule saw a transition, and a check that
+ * sent requests got at least one answer from a route the target serves (route-evidence.ts).
+ */
+async function earned(outcome: CheckOutcome, ruleIds: readonly string[], ctx: CheckContext, transitions: ReadonlySet<string>): Promise<CheckOutcome> {
+  if (ruleIds.some(isTransitionRule) && transitions.size === 0) {
+    return { status: "skip", reason: "nothing was judged: no transition was observed (0 transitions), so no transition could be illegal" };
+  }
+  if (ctx.client.sent > 0 && ctx.client.served === 0) {
+    try {
+      const why = await nothingServed(ctx.client, ctx.client.exchanges(), ctx.keys.api ? { key: "api" } : undefined);
+      if (why) return { status: "skip", reason: why };
+    } catch {
+      // The probe's own failure leaves the verdict as it was.
+    }
+  }
+  return outcome;
 }
 
 export interface GroupMember {
@@ -132,10 +176,11 @@ export async function runGroup(
   const results = new Map<string, RuleResult>();
   const contexts = new Map<string, CheckContext>();
   const over = new AbortController();
+  const transitions = new CountingSet(input.transitions);
   for (const m of members) {
-    const reason = skipReason(m.check, m.rule, input.options, input.controlApi);
+    const reason = skipReason(m.check, m.rule, input.options, input.controlApi, input.refusedKeys);
     if (reason) results.set(m.rule.id, skippedResult(m.rule, reason));
-    else contexts.set(m.rule.id, makeContext({ ...input, check: m.check, rule: m.rule, signal: over.signal }));
+    else contexts.set(m.rule.id, makeContext({ ...input, transitions, check: m.check, rule: m.rule, signal: over.signal }));
   }
   const targetErrors: TargetErrorRecord[] = [];
   const group = members[0]?.check.group;
@@ -159,7 +204,8 @@ export async function runGroup(
     for (const users of input.factUse?.values() ?? []) if (users.has(leadId)) for (const id of contexts.keys()) users.add(id);
     for (const m of members) {
       if (!contexts.has(m.rule.id)) continue;
-      const outcome = failure ?? outcomes.get(m.rule.id) ?? { status: "skip" as const, reason: `the shared run of ${group.id} gave this rule no verdict (a bug of the suite)` };
+      let outcome = failure ?? outcomes.get(m.rule.id) ?? { status: "skip" as const, reason: `the shared run of ${group.id} gave this rule no verdict (a bug of the suite)` };
+      if (outcome.status === "pass") outcome = await earned(outcome, [m.rule.id], lead, transitions);
       results.set(m.rule.id, resultOf(m.rule, outcome, durationMs, lead.client.sent));
     }
   }

@@ -40,15 +40,22 @@ export async function runLanes(plan: Plan, input: LanesInput): Promise<LanesResu
   const started = new Set<string>();
   const bound = `the run's bound (--max-duration ${options.maxDurationS} s)`;
   let cut = false;
+  /** With --fail-fast: the first rule that failed anew; no unit starts after it. */
+  let stoppedBy: string | undefined;
 
   const record = (result: RuleResult) => {
     // The baseline applies as each rule finishes, so the live progress already says KNOWN.
     const [judged] = applyBaseline([result], input.baseline);
     byId.set(judged!.id, judged!);
     progress.rule(judged!);
+    if (options.failFast && judged!.status === "fail" && judged!.severity !== "warning") stoppedBy ??= judged!.id;
   };
   const runUnit = async (unit: Unit): Promise<void> => {
     const members = unit.ids.map((id) => ({ check: registry.get(id)!, rule: registry.catalog.get(id)! }));
+    if (stoppedBy !== undefined) {
+      for (const m of members) record(skippedResult(m.rule, `not run: --fail-fast stopped the run after ${stoppedBy} failed`));
+      return;
+    }
     if (Date.now() >= deadline) {
       for (const m of members) record(skippedResult(m.rule, `not reached: ${bound} ran out before this rule started`));
       return;

@@ -22,6 +22,7 @@ export { renderHtmlReport } from "./html-report.ts";
 export { renderJsonReport } from "./json-report.ts";
 export { renderJUnit } from "./junit.ts";
 export { renderSummaryTable, type SummaryTableOptions } from "./summary-table.ts";
+export { renderStepSummary, renderStepSummaryError } from "./step-summary.ts";
 export { verdict, judgedCounts, type Verdict, type VerdictKind } from "./verdict.ts";
 export { renderTextTable, truncate, type TextColumn } from "./text-table.ts";
 export { defaultReportDir, writeConformanceReports, type WriteReportsOptions, type WrittenReports } from "./write-reports.ts";

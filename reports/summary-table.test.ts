@@ -21,8 +21,24 @@ t.test("quiet: no skip reasons, only failures and totals", async (t) => {
   t.match(out, /rules judged/);
 });
 
-t.test("a narrow terminal cuts the long notes to its width", async (t) => {
+t.test("a narrow terminal cuts the skip reasons to its width, never a failure's diagnosis", async (t) => {
   const out = renderSummaryTable(sampleReport, { width: 50 });
   t.matchSnapshot(out, "width 50");
   for (const line of out.split("\n").filter((l) => l.startsWith("   "))) t.ok(line.length <= 50, `fits: ${line}`);
+  const failed = sampleReport.rules.find((r) => r.status === "fail")!;
+  const expected = failed.failures[0]!.evidence.expected.replace(/\s+/g, " ");
+  t.ok(expected.length > 50, "the sample's diagnosis is longer than the terminal");
+  t.ok(out.includes(`  expected: ${expected}\n`), "printed whole, without an ellipsis");
+});
+
+t.test("the counts line and the verdict count the failed rules alike, warnings among them", async (t) => {
+  const warn = { ...sampleReport.rules.find((r) => r.status === "fail")!, id: "x.warned", severity: "warning" as const };
+  const rules = [...sampleReport.rules, warn];
+  const report = { ...sampleReport, rules, summary: { ...sampleReport.summary, failed: sampleReport.summary.failed + 1 } };
+  const out = renderSummaryTable(report);
+  const failed = report.summary.failed;
+  t.match(out, new RegExp(`^\\d+ passed, ${failed} failed \\(1 of them a warning\\)`, "m"));
+  t.match(out, new RegExp(`^FAILED \\(${failed} failed, 1 of them a warning; `, "m"));
+  const onlyWarning = { ...report, rules: report.rules.filter((r) => r.status !== "fail" || r.severity === "warning"), summary: { ...report.summary, failed: 1, targetErrors: 0 }, targetErrors: [] };
+  t.match(renderSummaryTable(onlyWarning), /^PASSED \(.*; 1 failed as a warning, which does not fail the run\)$/m);
 });

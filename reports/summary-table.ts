@@ -7,7 +7,7 @@
  */
 import type { ConformanceReport } from "./conformance-report.ts";
 import { formatDuration, plural, requestsPerSecond } from "./format.ts";
-import { verdict } from "./verdict.ts";
+import { failedWarnings, verdict } from "./verdict.ts";
 
 export interface SummaryTableOptions {
   /** Terminal width in characters (default 100). */
@@ -24,7 +24,8 @@ export function renderSummaryTable(report: ConformanceReport, options: SummaryTa
   for (const r of report.rules.filter((x) => x.status === "fail")) {
     lines.push(`FAIL ${r.id}: ${plural(r.failures.length, "failure")}`);
     const first = r.failures[0];
-    if (first) lines.push(`  expected: ${cut(first.evidence.expected.replace(/\s+/g, " "), width - 12)}`, `  got: HTTP ${first.evidence.got.status}`);
+    // The diagnosis whole: a CI log is often all a reader has (report.json may not be kept).
+    if (first) lines.push(`  expected: ${first.evidence.expected.replace(/\s+/g, " ")}`, `  got: HTTP ${first.evidence.got.status}`);
     if (first?.reproduction.command) lines.push(`  reproduce ${r.id} with: ${first.reproduction.command}`);
   }
   const known = report.rules.filter((x) => x.status === "known");
@@ -38,9 +39,10 @@ export function renderSummaryTable(report: ConformanceReport, options: SummaryTa
     }
   }
   const s = report.summary;
+  const warnings = failedWarnings(report);
   const rate = requestsPerSecond(report.requests, report.wallTimeMs);
   lines.push(
-    `${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.known} known` + (s.targetErrors ? `, ${plural(s.targetErrors, "target error")}` : ""),
+    `${s.passed} passed, ${s.failed} failed${warnings > 0 ? ` (${warnings} of them ${warnings === 1 ? "a warning" : "warnings"})` : ""}, ${s.skipped} skipped, ${s.known} known` + (s.targetErrors ? `, ${plural(s.targetErrors, "target error")}` : ""),
     `coverage: ${report.coverage.rules.checked}/${report.coverage.rules.selected ?? report.coverage.rules.total} rules judged` + transitionsLine(report),
     `wall time ${formatDuration(report.wallTimeMs)}, ${plural(report.requests, "request")}, ${rate.toFixed(1)} requests/s`,
   );

@@ -4,17 +4,21 @@
  *      a child process on port 0 (pods reach RUNNING in about 3 s, jobs run in real time), with
  *      its three fixture keys; the run is bounded by --max-duration (default 600 s);
  *   2. against the embedded emulator (its own child process, manual clock).
- * Both timed around the whole conform() call (the embedded emulator's start included).
- * Both with the same seed. Before the figures, the rules judged on the emulator but skipped on
+ *   3. against a slower real-time target (issue 22.7): `cpsim serve --clock real --speed 9` (pods
+ *      reach RUNNING in about 5 s) whose conformance endpoint runs one worker (workersMax 1, from
+ *      a copy of the fixtures), also started as a child process.
+ * Each timed around the whole conform() call (the embedded emulator's start included).
+ * All with the same seed. Before the figures, the rules judged on the emulator but skipped on
  * the real-time target, each with its reason, and every failure. Last line:
- *   conform_realtime_s=N conform_embedded_s=M realtime_requests_per_s=R rules_judged=K failures=F
- * (targets: N < 180, M < 10, F = 0). K is the real-time run's count of judged rules; F counts the
- * failed rules and target errors of both runs. The exit code is 1 when F > 0.
+ *   conform_realtime_s=N conform_embedded_s=M realtime_requests_per_s=R rules_judged=K failures=F conform_one_worker_s=W
+ * (targets: N < 180, M < 10, F = 0, W < 120). K is the real-time run's count of judged rules; F
+ * counts the failed rules and target errors of every run. The exit code is 1 when F > 0.
  *
- * Options: --seed N (default 1) --max-duration S (default 600)
+ * Options: --seed N (default 1) --max-duration S (default 600) --only realtime|embedded|one-worker
+ * (one of the runs alone, for a quick look; its figures only)
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -29,9 +33,17 @@ interface ServeInfo {
   readonly apiKeys: readonly { key: string; account: string; access: string }[];
 }
 
-function parse(argv: readonly string[]): { seed: number; maxDurationS: number } {
-  const o = { seed: 1, maxDurationS: 600 };
+type RunName = "realtime" | "embedded" | "one-worker";
+const RUN_NAMES: readonly RunName[] = ["realtime", "embedded", "one-worker"];
+
+function parse(argv: readonly string[]): { seed: number; maxDurationS: number; only?: RunName } {
+  const o: { seed: number; maxDurationS: number; only?: RunName } = { seed: 1, maxDurationS: 600 };
   for (let i = 0; i < argv.length; i += 2) {
+    if (argv[i] === "--only") {
+      if (!RUN_NAMES.includes(argv[i + 1] as RunName)) throw new Error(`--only takes one of ${RUN_NAMES.join(", ")}, got ${argv[i + 1]}`);
+      o.only = argv[i + 1] as RunName;
+      continue;
+    }
     const n = Number(argv[i + 1]);
     if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${argv[i]} takes a whole number, got ${argv[i + 1]}`);
     if (argv[i] === "--seed") o.seed = n;
@@ -41,9 +53,21 @@ function parse(argv: readonly string[]): { seed: number; maxDurationS: number } 
   return o;
 }
 
-async function startRealTimeServer(): Promise<{ info: ServeInfo; stop: () => Promise<void> }> {
+/** A copy of the built-in catalog whose conformance endpoint runs at most one worker. */
+async function oneWorkerFixtures(dir: string): Promise<string> {
+  const from = fileURLToPath(new URL("../../fixtures/catalog/", import.meta.url));
+  const to = join(dir, "one-worker-catalog");
+  await cp(from, to, { recursive: true });
+  const file = join(to, "endpoints.json");
+  const doc = JSON.parse(await readFile(file, "utf8")) as { endpoints: { id: string; workersMin: number; workersMax: number }[] };
+  for (const e of doc.endpoints) if (e.id === "conformance") Object.assign(e, { workersMin: 0, workersMax: 1 });
+  await writeFile(file, JSON.stringify(doc, null, 1));
+  return to;
+}
+
+async function startRealTimeServer(speed = 15, extra: readonly string[] = []): Promise<{ info: ServeInfo; stop: () => Promise<void> }> {
   const bin = fileURLToPath(new URL("../../bin/cpsim.js", import.meta.url));
-  const child = spawn(process.execPath, [bin, "serve", "--clock", "real", "--speed", "15", "--no-control", "--port", "0", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [bin, "serve", "--clock", "real", "--speed", String(speed), "--no-control", "--port", "0", "--json", ...extra], { stdio: ["ignore", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout! });
   const first = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("cpsim serve printed nothing within 60 s")), 60_000);
@@ -67,14 +91,13 @@ function line(name: string, r: ConformResult): string {
   return `${name}: ${(report.wallTimeMs / 1000).toFixed(1)} s, ${report.requests} requests, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, exit ${r.exitCode}, ${report.coverage.rules.checked} rules judged`;
 }
 
-async function main(): Promise<void> {
-  const o = parse(process.argv.slice(2));
-  const dir = await mkdtemp(join(tmpdir(), "cpsim-bench-conform-"));
-  const server = await startRealTimeServer();
+/** A full lenient run against a real-time `cpsim serve`, timed around the whole call. */
+async function realTimeRun(o: { seed: number; maxDurationS: number }, dir: string, name: string, speed: number, extra: readonly string[] = []): Promise<{ result: ConformResult; seconds: number }> {
+  const server = await startRealTimeServer(speed, extra);
   try {
     const { info } = server;
-    const realtimeStarted = Date.now();
-    const realtime = await conform(
+    const started = Date.now();
+    const result = await conform(
       {
         target: info.baseUrl,
         serverlessUrl: info.serverlessUrl,
@@ -84,34 +107,66 @@ async function main(): Promise<void> {
         seed: o.seed,
         maxDurationS: o.maxDurationS,
         quiet: true,
-        reportDir: join(dir, "realtime"),
+        reportDir: join(dir, name),
       },
       { controlApi: false },
     );
-    const realtimeS = (Date.now() - realtimeStarted) / 1000;
+    return { result, seconds: (Date.now() - started) / 1000 };
+  } finally {
     await server.stop();
-    console.log(line("real-time target (cpsim serve --clock real --speed 15 --no-control)", realtime));
-    // Timed around the whole call: the embedded emulator's start (a child process) included.
-    const embeddedStarted = Date.now();
-    const embedded = await conform({ seed: o.seed, quiet: true, reportDir: join(dir, "embedded") }, { startEmbedded });
-    const embeddedS = (Date.now() - embeddedStarted) / 1000;
-    console.log(line("embedded emulator", embedded));
-    const rt = realtime.report;
-    const judgedThere = new Set(embedded.report.rules.filter((r) => r.status !== "skip").map((r) => r.id));
-    for (const r of rt.rules) if (r.status === "skip" && judgedThere.has(r.id)) console.log(`  skipped on the real-time target only: ${r.id}: ${r.reason}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const o = parse(process.argv.slice(2));
+  const wanted = (name: RunName) => o.only === undefined || o.only === name;
+  const dir = await mkdtemp(join(tmpdir(), "cpsim-bench-conform-"));
+  try {
+    const runs: [string, ConformResult][] = [];
+    const figures: string[] = [];
+    let realtime: ConformResult | undefined;
+    if (wanted("realtime")) {
+      const r = await realTimeRun(o, dir, "realtime", 15);
+      realtime = r.result;
+      runs.push(["real-time", r.result]);
+      console.log(line("real-time target (cpsim serve --clock real --speed 15 --no-control)", r.result));
+      figures.push(`conform_realtime_s=${r.seconds.toFixed(1)}`);
+    }
+    let embedded: ConformResult | undefined;
+    if (wanted("embedded")) {
+      // Timed around the whole call: the embedded emulator's start (a child process) included.
+      const embeddedStarted = Date.now();
+      embedded = await conform({ seed: o.seed, quiet: true, reportDir: join(dir, "embedded") }, { startEmbedded });
+      runs.push(["embedded", embedded]);
+      console.log(line("embedded emulator", embedded));
+      figures.push(`conform_embedded_s=${((Date.now() - embeddedStarted) / 1000).toFixed(1)}`);
+    }
+    if (realtime && embedded) {
+      const judgedThere = new Set(embedded.report.rules.filter((r) => r.status !== "skip").map((r) => r.id));
+      for (const r of realtime.report.rules) if (r.status === "skip" && judgedThere.has(r.id)) console.log(`  skipped on the real-time target only: ${r.id}: ${r.reason}`);
+    }
+    if (realtime) {
+      const rt = realtime.report;
+      figures.push(`realtime_requests_per_s=${(rt.requests / (rt.wallTimeMs / 1000)).toFixed(1)}`, `rules_judged=${rt.coverage.rules.checked}`);
+    }
+    let oneWorkerS: number | undefined;
+    if (wanted("one-worker")) {
+      const fixtures = await oneWorkerFixtures(dir);
+      const r = await realTimeRun(o, dir, "one-worker", 9, ["--fixtures", fixtures]);
+      runs.push(["one worker", r.result]);
+      console.log(line("real-time target, pods start in about 5 s, one worker (cpsim serve --clock real --speed 9, workersMax 1)", r.result));
+      oneWorkerS = r.seconds;
+    }
     let failures = 0;
-    for (const [name, run] of [["real-time", realtime], ["embedded", embedded]] as const) {
+    for (const [name, run] of runs) {
       for (const r of run.report.rules.filter((x) => x.status === "fail")) console.log(`  FAIL (${name}) ${r.id}: ${r.failures[0]?.evidence.expected ?? ""}`);
       failures += run.report.summary.failed + run.report.summary.targetErrors;
     }
-    const rps = rt.requests / (rt.wallTimeMs / 1000);
-    console.log(
-      `conform_realtime_s=${realtimeS.toFixed(1)} conform_embedded_s=${embeddedS.toFixed(1)} ` +
-        `realtime_requests_per_s=${rps.toFixed(1)} rules_judged=${rt.coverage.rules.checked} failures=${failures}`,
-    );
+    figures.push(`failures=${failures}`);
+    if (oneWorkerS !== undefined) figures.push(`conform_one_worker_s=${oneWorkerS.toFixed(1)}`);
+    console.log(figures.join(" "));
     if (failures > 0) process.exitCode = 1;
   } finally {
-    await server.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }

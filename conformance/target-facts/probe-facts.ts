@@ -60,7 +60,15 @@ export async function probePodDelete(probe: Prober): Promise<ProbeFinding<"podDe
   const res = await probe({ method: "DELETE", base: "rest", path: `/v2/pods/${PROBE_POD_ID}`, auth: { key: "api" } });
   if (!res) return undefined;
   if (res.status === 405 || res.status === 501) return { value: null, evidence: `DELETE /v2/pods/<unknown id> answered ${res.status}` };
-  if (res.status === 404 || res.status === 410 || (res.status >= 200 && res.status < 300)) {
+  if (res.status === 404 || res.status === 410) {
+    // A 404 is a fact only when it is not the answer to any path: one a made-up path gets alike
+    // says "no such route", and no fact is found from it.
+    const noRoutePath = `/v2/${NO_ROUTE}/${PROBE_POD_ID}`;
+    const noRoute = await probe({ method: "DELETE", base: "rest", path: noRoutePath, auth: { key: "api" } });
+    if (!noRoute || shape(res, `/v2/pods/${PROBE_POD_ID}`) === shape(noRoute, noRoutePath)) return undefined;
+    return { value: "/v2/pods/{podId}", evidence: `DELETE /v2/pods/<unknown id> answered ${res.status}, unlike the made-up path DELETE ${noRoutePath} (${noRoute.status})` };
+  }
+  if (res.status >= 200 && res.status < 300) {
     return { value: "/v2/pods/{podId}", evidence: `DELETE /v2/pods/<unknown id> answered ${res.status}` };
   }
   return undefined;

@@ -5,9 +5,9 @@
  * Make sure to inspect the output below.  Do not ignore changes!
  */
 'use strict'
-exports[`reports/summary-table.test.ts > TAP > a narrow terminal cuts the long notes to its width > width 50 1`] = `
+exports[`reports/summary-table.test.ts > TAP > a narrow terminal cuts the skip reasons to its width, never a failure's diagnosis > width 50 1`] = `
 FAIL pods.create.unknown-property: 1 failure
-  expected: 400 problem+json naming the unknown p…
+  expected: 400 problem+json naming the unknown property \`bogus\`
   got: HTTP 201
   reproduce pods.create.unknown-property with: cpsim conform --target http://127.0.0.1:8080 --seed 42 --only pods.create.unknown-property
 known (in the baseline): jobs.retry.only-failed

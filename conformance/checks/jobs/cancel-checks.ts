@@ -11,7 +11,7 @@ import { schemaErrors } from "../support/schema.ts";
 import { asJob, show } from "./support/job-body.ts";
 import { is2xx, type JobSession } from "./support/job-session.ts";
 import { sleep } from "./support/inputs.ts";
-import { holdMs, submitQueued, submitRunning } from "./support/job-states.ts";
+import { holdMs, stateAtSend, submitQueued, submitRunning } from "./support/job-states.ts";
 import { property, runsFor } from "./support/property.ts";
 import { scenario, violated, withSession } from "./support/with-session.ts";
 import { START_BUDGET_MS } from "./support/budgets.ts";
@@ -96,24 +96,36 @@ export async function checkCancelResponse(ctx: CheckContext): Promise<CheckOutco
   return withSession(ctx, async (session) => {
     const queued = await submitQueued(session);
     const running = await submitRunning(session);
-    const cases = [
-      ...(queued ? [{ id: queued, state: "IN_QUEUE" }] : []),
-      ...(running ? [{ id: running, state: "IN_PROGRESS" }] : []),
-    ];
-    if (cases.length === 0) return ctx.skip("could not get a job IN_QUEUE or IN_PROGRESS to cancel");
-    for (const c of cases) {
-      const res = await session.cancel(c.id);
+    const ids = [...(queued ? [queued] : []), ...(running ? [running] : [])];
+    if (ids.length === 0) return ctx.skip("could not get a job IN_QUEUE or IN_PROGRESS to cancel");
+    const unjudged: string[] = [];
+    for (const id of ids) {
+      // Judged against the state read right before the cancel, not the one seen when the job was set up.
+      const state = await stateAtSend(session, id);
+      if (state !== "IN_QUEUE" && state !== "IN_PROGRESS") {
+        unjudged.push(`job ${id} was ${state ?? "unreadable"} right before the cancel`);
+        continue;
+      }
+      const res = await session.cancel(id);
       const errors = is2xx(res) ? schemaErrors("CancelResponse", res.json) : [];
       const body = asJob(res.json);
-      if (!is2xx(res) || errors.length || body?.["id"] !== c.id || body.status !== "CANCELLED") {
+      if (!is2xx(res) || errors.length || body?.["id"] !== id || body.status !== "CANCELLED") {
+        // A refusal from a job that finished between the read and the cancel is no verdict: the
+        // state at send time is then unknown.
+        const after = is2xx(res) ? undefined : await stateAtSend(session, id);
+        if (after !== undefined && after !== state && after !== "CANCELLED") {
+          unjudged.push(`job ${id} moved from ${state} to ${after} while the cancel was sent`);
+          continue;
+        }
         return ctx.fail(
           session.evidence(
-            `a 2xx {"id": "${c.id}", "status": "CANCELLED"} for cancel of a job ${c.state}${errors.length ? ` (${errors.join("; ")})` : ""}; got ${res.status} ${show(res.json)}`,
+            `a 2xx {"id": "${id}", "status": "CANCELLED"} for cancel of a job ${state} (read right before the cancel)${errors.length ? ` (${errors.join("; ")})` : ""}; got ${res.status} ${show(res.json)}`,
             res.exchange,
           ),
         );
       }
     }
+    if (unjudged.length === ids.length) return ctx.skip(`nothing was judged: ${unjudged.join("; ")}`);
     return undefined;
   });
 }

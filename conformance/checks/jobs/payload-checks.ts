@@ -7,7 +7,7 @@
  */
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
-import { accepts, acceptedText } from "../support/statuses.ts";
+import { accepts, acceptedText, acceptsServed } from "../support/statuses.ts";
 import { is2xx } from "./support/job-session.ts";
 import { property } from "./support/property.ts";
 import { violated, withSession } from "./support/with-session.ts";
@@ -51,7 +51,7 @@ function payloadCheck(op: "run" | "runsync") {
       (size) =>
         withSession(ctx, async (session) => {
           const { res } = await session.runRaw(paddedBody(size), op, op === "runsync" ? { wait: 60_000 } : undefined);
-          if (accepts(ctx, res.status)) return;
+          if (await acceptsServed(ctx, res)) return;
           violated(
             session,
             res.exchange,

@@ -14,7 +14,7 @@
  */
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
-import { accepts, acceptedText } from "../support/statuses.ts";
+import { acceptsServed, acceptedText } from "../support/statuses.ts";
 import type { ClientResponse } from "../../client.ts";
 import { sleep } from "./support/inputs.ts";
 import { asJob, isJobStatus } from "./support/job-body.ts";
@@ -78,7 +78,7 @@ export async function checkWaitRange(ctx: CheckContext): Promise<CheckOutcome | 
       withSession(ctx, async (session) => {
         const above = session.virtual && Number(wait) > MAX_WAIT_MS;
         const res = above ? await runsyncAboveRange(session, wait) : (await session.runsync({}, { query: { wait } })).res;
-        if (accepts(ctx, res.status) || keptRange(ctx, res.status, res.json)) return;
+        if ((await acceptsServed(ctx, res)) || keptRange(ctx, res.status, res.json)) return;
         const or = ctx.options.profile === "lenient" ? ", or the job answered as for a wait clamped into the range," : "";
         violated(session, res.exchange, `${acceptedText(ctx)}${or} for runsync?wait=${wait}: wait is integer milliseconds from 1000 to 300000; got ${res.status}`);
       }),
@@ -97,7 +97,7 @@ export async function checkTtlQuery(ctx: CheckContext): Promise<CheckOutcome | v
       badTtlArb(ctx),
       async (ttl) => {
         const read = await session.status(id, { ttl });
-        if (accepts(ctx, read.status) || keptRange(ctx, read.status, read.json)) return;
+        if ((await acceptsServed(ctx, read)) || keptRange(ctx, read.status, read.json)) return;
         const or = ctx.options.profile === "lenient" ? ", or the job read with the ttl clamped or ignored," : "";
         throw new Violation(
           session.evidence(`${acceptedText(ctx)}${or} for status?ttl=${ttl}: ttl is a positive whole number of milliseconds; got ${read.status}`, read.exchange, [res.exchange]),

@@ -9,7 +9,7 @@ import * as fc from "fast-check";
 import { breakJobSubmitRule, jobSubmitBodyArb, PAYLOAD_LIMITS } from "../../../sim/api/validate/index.ts";
 import type { JobSubmitRequest } from "../../../sim/api/schemas/index.ts";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
-import { accepts, acceptedText } from "../support/statuses.ts";
+import { acceptsServed, acceptedText } from "../support/statuses.ts";
 import { show } from "./support/job-body.ts";
 import { echoInputArb, withoutPoisonKeys } from "./support/inputs.ts";
 import { property, runsFor } from "./support/property.ts";
@@ -59,7 +59,7 @@ export async function checkSubmitBodyRule(ctx: CheckContext): Promise<CheckOutco
     ([body, op]) =>
       withSession(ctx, async (session) => {
         const { res } = await session.runRaw(body, op, op === "runsync" ? { wait: 1000 } : undefined);
-        if (accepts(ctx, res.status)) return;
+        if (await acceptsServed(ctx, res)) return;
         violated(session, res.exchange, `${acceptedText(ctx)} for a ${op} body that breaks ${ctx.rule.id} (${ctx.rule.title}): ${show(body)}; got ${res.status}`);
       }),
     { numRuns: runsFor(ctx, 8) },

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import type { RuleId } from "../../../sim/api/rules/index.ts";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import { registerCheck } from "../../check-registry.ts";
-import { acceptedText, accepts } from "../support/statuses.ts";
+import { acceptedText, accepts, acceptsServed } from "../support/statuses.ts";
 import { brokenCaseArb, breakable, brokenExamples, CREATE_REQUEST_RULES } from "./create-broken-bodies.ts";
 import { speaksOfCapacity } from "./create-capacity.ts";
 import { sendCreate } from "./create-pod-client.ts";
@@ -74,7 +74,7 @@ async function checkRequestRule(ctx: CheckContext, ruleId: RuleId): Promise<Chec
         }
         return { expected: `${expected}; the target accepted it`, exchange: res.exchange };
       }
-      if (!accepts(ctx, res.status)) return { expected, exchange: res.exchange };
+      if (!(await acceptsServed(ctx, res))) return { expected, exchange: res.exchange };
       if (!REFERENCE_RULES.has(ruleId) && speaksOfCapacity(res)) {
         return { expected: `${expected}, refused for the rule itself; the answer speaks of capacity, so the target took the body as valid`, exchange: res.exchange };
       }

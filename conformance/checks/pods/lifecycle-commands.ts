@@ -131,6 +131,12 @@ class Action implements Command {
   }
   async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
     const pod = pick(s, this.n)!;
+    // In real time a pod moves on its own: the action is judged against its status read right
+    // before it is sent, not the one seen steps ago (on a clock the suite moves, nothing moved).
+    if (!s.ctx.controlApi) {
+      await s.refresh(pod);
+      if (pod.gone) return;
+    }
     const action = this.actionFor(pod);
     this.last = action;
     const statusBefore = s.statusOf(pod);

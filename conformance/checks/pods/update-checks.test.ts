@@ -107,3 +107,29 @@ for (const c of cases) {
     t.match(out, c.shows, "the replay shows the failure");
   });
 }
+
+t.test("a target that takes only http and tcp ports: mounts {} is never blamed for a refused port (issue 22.3)", async (t) => {
+  // The spec lists no port protocols: this target refuses udp with 422 naming /ports/N, as a
+  // correct implementation may. A body {ports: ["1/udp"], mounts: {}} it refuses says nothing of mounts.
+  const udp = (body: unknown) => ((body as { ports?: unknown } | undefined)?.ports as unknown[] | undefined)?.findIndex((p) => typeof p === "string" && p.endsWith("/udp")) ?? -1;
+  let refusedWithEmptyMounts = 0;
+  const target = await startTarget({
+    request: (req) => {
+      const at = isPatch(req.method, req.path) ? udp(req.body) : -1;
+      if (at < 0) return undefined;
+      if ((req.body as { mounts?: unknown }).mounts !== undefined) refusedWithEmptyMounts++;
+      return { status: 422, headers: { "content-type": "application/problem+json" }, body: { title: "Unprocessable Entity", status: 422, detail: `/ports/${at}: protocol must be http or tcp` } };
+    },
+  });
+  t.teardown(() => target.close());
+  for (const seed of [1, 2, 3]) {
+    const report = await runChecks(target, "pods.update.mounts-omitted-unchanged", "lenient", undefined, seed);
+    t.equal(report.summary.failed, 0, `seed ${seed}: ${summary(report)}`);
+    t.equal(report.rules[0]?.status, "pass", `seed ${seed}: judged on the bodies the target accepts`);
+  }
+  t.ok(refusedWithEmptyMounts > 0, `the target refused ${refusedWithEmptyMounts} PATCH bodies with a udp port and mounts, and none was blamed on mounts`);
+  const all = await runChecks(target, "pods.update.*", "lenient");
+  t.equal(all.summary.failed, 0, `no PATCH rule fails on this correct target:\n${summary(all)}`);
+  const unjudged = all.rules.filter((r) => r.status === "skip" && !/choices\.md/.test(r.reason ?? ""));
+  t.same(unjudged.map((r) => `${r.id}: ${r.reason}`), [], "and every one is judged on the bodies it refused for the rule's own reason");
+});

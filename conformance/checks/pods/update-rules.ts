@@ -45,8 +45,16 @@ function brokenCases(ruleId: RuleId): fc.Arbitrary<UpdateCase> {
   return fc.oneof(broken, notObject);
 }
 
+/** The body field other than mounts that a refusal's error names, when it names one and not mounts. */
+function refusedFor(body: unknown, error: string): string | undefined {
+  if (body === null || typeof body !== "object" || Array.isArray(body) || /mounts/i.test(error)) return undefined;
+  return Object.keys(body).find((k) => k !== "mounts" && new RegExp(`(^|[^A-Za-z0-9_])/?${k}([^A-Za-z0-9_]|$)`).test(error));
+}
+
 async function brokenPatchesRefused(ctx: CheckContext, ruleId: RuleId, pool: UpdatePool): Promise<CheckOutcome> {
   let probed = false;
+  /** Fields whose refusal, not the rule's, answered a PATCH. */
+  const elsewhere = new Set<string>();
   const result = await checkRequests(ctx, brokenCases(ruleId), RUNS, async (c, violate) => {
     const pod = await pool.get(c.pod);
     if (!pod) return false;
@@ -63,7 +71,10 @@ async function brokenPatchesRefused(ctx: CheckContext, ruleId: RuleId, pool: Upd
     // off (the answer's globalNetworking.enabled false) keeps the rule as well as a refusal.
     const leftOff = ruleId === "pods.update.global-networking-nvidia" && ctx.options.profile === "lenient" && res.status >= 200 && res.status < 300 &&
       (jsonObject(res)?.globalNetworking as { enabled?: unknown } | undefined)?.enabled === false;
-    if (!leftOff && !accepts(ctx, res.status)) {
+    // A refusal whose error names another field of the body and not mounts (a port protocol the
+    // target does not take, say) is that field's: its status says nothing of the mount rule.
+    const other = MOUNT_RULES.has(ruleId) && res.status >= 400 && res.status < 500 ? refusedFor(body, res.text) : undefined;
+    if (!leftOff && !accepts(ctx, res.status) && other === undefined) {
       fail(`PATCH ${JSON.stringify(body)} on a ${c.pod.kind.toUpperCase()} pod ${c.pod.mountKind === "none" ? "without mounts" : `with a ${c.pod.mountKind} mount`} is refused with ${acceptedText(ctx)} ("${ctx.rule.spec}"); got ${res.status}`);
     }
     if (MOUNT_RULES.has(ruleId)) {
@@ -72,10 +83,15 @@ async function brokenPatchesRefused(ctx: CheckContext, ruleId: RuleId, pool: Upd
       if (after.status === 200 && !sameMounts(mounts, pod.view.mounts)) {
         fail(`a refused PATCH leaves the pod's mount as it was (${JSON.stringify(pod.view.mounts)}); after ${JSON.stringify(body)} was refused it reads ${JSON.stringify(mounts)}`, after.exchange, [res.exchange]);
       }
+      if (other !== undefined) {
+        elsewhere.add(other);
+        return false;
+      }
     }
     return true;
   });
   if (result.outcome) return result.outcome;
+  if (result.judged === 0 && elsewhere.size > 0) return ctx.skip(`nothing was judged: every refusal named another field of the body (${[...elsewhere].join(", ")}), not mounts`);
   if (result.judged === 0) return ctx.skip(`no pod the rule applies to could be created: ${pool.reasons().join("; ") || "every create was refused"}`);
   return ctx.pass();
 }

@@ -31,3 +31,13 @@ export async function submitRunning(session: JobSession, ms = holdMs(session)): 
   const seen = await session.untilStatus(id, ["IN_PROGRESS"], { budgetMs: START_BUDGET_MS, stepMs: STEP_MS });
   return seen.job?.status === "IN_PROGRESS" ? id : undefined;
 }
+
+/**
+ * The job's status read right before a command whose meaning depends on it: the state the
+ * command is judged against (a state seen minutes earlier may be long gone on a busy endpoint).
+ */
+export async function stateAtSend(session: JobSession, id: string): Promise<string | undefined> {
+  const read = await session.status(id);
+  const status = is2xx(read) ? asJob(read.json)?.status : undefined;
+  return typeof status === "string" ? status : undefined;
+}

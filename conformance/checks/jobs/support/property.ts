@@ -12,6 +12,7 @@ import { REALTIME_PROPERTY_LIMIT_MS } from "../../../check-context.ts";
 import { describeWait } from "../../support/poll.ts";
 import { FINISH_BUDGET_MS } from "./budgets.ts";
 import { throwIfOnlyInterrupted } from "../../support/interrupted.ts";
+import { RouteMissing } from "../../../route-evidence.ts";
 
 export class Violation extends Error {
   override readonly name = "Violation";
@@ -45,13 +46,14 @@ export async function property<T>(
   body: (value: T) => Promise<void>,
   options: PropertyOptions<T>,
 ): Promise<CheckOutcome | undefined> {
-  let targetError: TargetError | undefined;
+  // A TargetError, or a route the target does not serve: no verdict, and every later run would meet it too.
+  let targetError: TargetError | RouteMissing | undefined;
   const prop = fc.asyncProperty(arb, async (value) => {
     if (targetError) throw targetError;
     try {
       await body(value);
     } catch (err) {
-      if (err instanceof TargetError) targetError = err;
+      if (err instanceof TargetError || err instanceof RouteMissing) targetError = err;
       throw err;
     }
   });
