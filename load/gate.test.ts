@@ -46,7 +46,9 @@ t.test("baseline gate: equal figures pass, a regression fails, thresholds fail",
   t.ok(report.scenarios[0].latency.p50Us > 0 && report.scenarios[0].latency.p50Us < 1_000_000, "microsecond figures");
 
   // Equal figures: no regression, whatever the threshold.
-  t.same(compareWithBaseline(report.scenarios, baselineFigures(report, "a"), 0), { regressions: [], missing: [] });
+  const same = compareWithBaseline(report.scenarios, baselineFigures(report, "a"), 0);
+  t.same([same.regressions, same.missing], [[], []]);
+  t.same(same.comparisons.map((c) => [c.figure, c.changePct]), [["rps", 0], ["p50_us", 0], ["p99_us", 0]], "every figure compared, unchanged");
 
   // A synthetic regression: the baseline claims a far better run.
   const better = { ...report, scenarios: report.scenarios.map((s) => ({ ...s, rps: s.rps * 100, latency: { ...s.latency, p50Us: 1, p99Us: 1 } })) };

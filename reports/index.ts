@@ -25,8 +25,9 @@ export { renderSummaryTable, type SummaryTableOptions } from "./summary-table.ts
 export { verdict, judgedCounts, type Verdict, type VerdictKind } from "./verdict.ts";
 export { renderTextTable, truncate, type TextColumn } from "./text-table.ts";
 export { defaultReportDir, writeConformanceReports, type WriteReportsOptions, type WrittenReports } from "./write-reports.ts";
-export type { LoadCheck, LoadLatency, LoadRegression, LoadReport, LoadScenarioResult, LoadSecond, LoadThreshold } from "./load-report.ts";
-export { formatBytes, formatMicros } from "./load-report.ts";
+export type { LoadCheck, LoadComparison, LoadLatency, LoadRegression, LoadReport, LoadScenarioResult, LoadSecond, LoadThreshold } from "./load-report.ts";
+export { formatBytes, formatMicros, statusClasses } from "./load-report.ts";
+export { openLoadMetrics, parseOutSpec, LOAD_METRICS_CSV_COLUMNS, type LoadMetricsSink, type OutSpec } from "./load-metrics.ts";
 export { renderLoadHtml } from "./load-html.ts";
 export { renderLoadTable } from "./load-table.ts";
 export { renderLoadJson, writeLoadReports } from "./write-load-reports.ts";
