@@ -13,7 +13,7 @@ export const spec: CommandSpec = {
   usage:
     "cpsim load [--target URL] [--serverless-url URL] [--api-key KEY] [--endpoint ID] [--scenario NAME ...] [--scenario-file FILE] " +
     "[--duration S] [--connections N] [--rate RPS] [--pipelining N] [--seed N] [--baseline FILE] [--max-regression PCT] " +
-    "[--report-dir DIR] [--json] [--export-k6 DIR] [--engine autocannon|k6] [--respect-rate-limit] [--target-profile FILE] [--out json=FILE|csv=FILE]",
+    "[--report-dir DIR] [--json] [--export-k6 DIR] [--engine autocannon|k6] [--respect-rate-limit]",
   description:
     "Without --target, the embedded emulator runs in a child process (never in the generator's event loop) and its " +
     "rate-limit-exempt key is used. Closed model (default): autocannon connections, each sending when the previous " +

@@ -22,6 +22,8 @@ export interface ForeignTargetOptions {
   /** Every route answers 404. */
   readonly notFound?: boolean;
   readonly endpoint?: string;
+  /** Pods are terminated by POST /v2/pods/{id}/terminate only (DELETE answers 405). */
+  readonly terminateByAction?: boolean;
 }
 
 export interface ForeignTarget {
@@ -111,6 +113,13 @@ export async function startForeignTarget(o: ForeignTargetOptions = {}): Promise<
       return ok(201, { id, desiredStatus: "RUNNING" });
     }
     const podMatch = /^\/v2\/pods\/([^/]+)$/.exec(path);
+    const actionMatch = /^\/v2\/pods\/([^/]+)\/terminate$/.exec(path);
+    if (actionMatch && method === "POST" && o.terminateByAction) {
+      if (!pods.delete(actionMatch[1])) return ok(404, { error: "pod not found" });
+      stats.deleted++;
+      return ok(200, { id: actionMatch[1], desiredStatus: "TERMINATED" });
+    }
+    if (podMatch && method === "DELETE" && o.terminateByAction) return ok(405, { error: "terminate with POST /v2/pods/{id}/terminate" });
     if (podMatch && method === "DELETE") {
       if (!pods.delete(podMatch[1])) return ok(404, { error: "pod not found" });
       stats.deleted++;

@@ -36,6 +36,20 @@ t.test("another catalog: create-pod builds its body from the target's GPU types,
   t.match(r.out, /target: catalog: 1 GPU types from GET \/v2\/catalog\/gpus/);
 });
 
+t.test("--target-profile: the target's own paths win (pods terminated through its action route)", async (t) => {
+  const target = await startForeignTarget({ terminateByAction: true });
+  t.teardown(() => target.stop());
+  const dir = t.testdir();
+  const profile = join(dir, "profile.json");
+  await writeFile(profile, JSON.stringify({ podDeletePath: null, podActionPath: "/v2/pods/{podId}/{action}", podListPath: "/v2/pods", gpuCatalogPath: "/v2/catalog/gpus" }));
+  const r = await cli(["--target", target.url, "--api-key", "k", "--target-profile", profile, "--scenario", "create-pod", "--max-requests", "4", "--seed", "1", "--quiet", "--report-dir", dir]);
+  t.equal(r.code, 0, r.out + r.err);
+  t.ok(target.stats.podBodies.length > 0);
+  t.equal(target.stats.deleted, target.stats.podBodies.length, "every pod terminated by the action the profile names");
+  t.match(r.out, /target: podDeletePath null \(profile: stated in the --target-profile file\)/);
+  t.match(r.out, /reproduce|passed/);
+});
+
 t.test("a catalog with nothing to create: create-pod is skipped with the reason, never run to fail", async (t) => {
   const target = await startForeignTarget({ gpus: [{ id: "acme-h200", displayName: "ACME H200", counts: [] }], cpus: [] });
   t.teardown(() => target.stop());
