@@ -64,6 +64,7 @@ export async function runScenario(scenario: Scenario, target: LoadTarget, o: Sce
     // What setup left: the run takes most of it, the canary (if any) a fifth.
     quota = await readQuota(target, quotaUrl, key, true);
     const fits = quotaRate(quota, durationS);
+    if (fits === undefined) notes.push(`not paced: ${quota.read} answered with no RateLimit or RateLimit-Policy header, so --respect-rate-limit had no quota to pace to`);
     if (fits !== undefined) {
       const share = scenario.canary ? Math.max(0.1, Math.floor(fits * 80) / 100) : fits;
       if (scenario.canary) canaryEveryMs = Math.max(100, Math.ceil(1000 / Math.max(0.05, fits - share)));
