@@ -1,7 +1,7 @@
 /** create-pod's teardown: the pods the run made are terminated where the target's facts say. */
 import { defaultTargetFacts, podActionRequest, podDeleteRequest, type TargetFacts } from "../conformance/target-facts/index.ts";
 import type { LoadTarget } from "./target.ts";
-import { inBatches, sideClient } from "./target-calls.ts";
+import { gatedRequest, inBatches } from "./target-calls.ts";
 
 /**
  * Terminates pods by id: DELETE on the target's pod delete route, or its `terminate` action where
@@ -9,10 +9,9 @@ import { inBatches, sideClient } from "./target-calls.ts";
  */
 export async function terminatePods(target: LoadTarget, ids: readonly string[], facts: TargetFacts = defaultTargetFacts()): Promise<number> {
   const where = { facts, target: { rest: target.baseUrl.replace(/\/+$/, "") } };
-  const client = sideClient(target);
   const ok = await inBatches(ids, 8, async (id) => {
     try {
-      const r = await client.request(podDeleteRequest(where, id) ?? podActionRequest(where, id, "terminate"));
+      const r = await gatedRequest(target, podDeleteRequest(where, id) ?? podActionRequest(where, id, "terminate"));
       return r.status < 300;
     } catch {
       return false;
