@@ -50,6 +50,17 @@ t.test("--target-profile: the target's own paths win (pods terminated through it
   t.match(r.out, /reproduce|passed/);
 });
 
+t.test("a catalog with CPU flavors only: create-pod asks for the smallest CPU pod of a flavor it lists", async (t) => {
+  const target = await startForeignTarget({ gpus: [], cpus: [{ id: "acme-cpu-general", vcpuCounts: [4, 8] }] });
+  t.teardown(() => target.stop());
+  const dir = t.testdir();
+  const r = await cli(["--target", target.url, "--api-key", "k", "--scenario", "create-pod", "--max-requests", "3", "--seed", "1", "--quiet", "--report-dir", dir]);
+  t.equal(r.code, 0, r.out + r.err);
+  const bodies = target.stats.podBodies as { cpu?: { id: string; vcpuCount: number }; gpu?: unknown }[];
+  t.ok(bodies.length > 0 && bodies.every((b) => b.cpu?.id === "acme-cpu-general" && b.cpu.vcpuCount === 4 && b.gpu === undefined));
+  t.match(r.out, /pod body from the target's catalog: CPU acme-cpu-general × 4 vCPU/);
+});
+
 t.test("a catalog with nothing to create: create-pod is skipped with the reason, never run to fail", async (t) => {
   const target = await startForeignTarget({ gpus: [{ id: "acme-h200", displayName: "ACME H200", counts: [] }], cpus: [] });
   t.teardown(() => target.stop());
