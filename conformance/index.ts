@@ -28,3 +28,6 @@ export {
   discoverTargetFacts, factsAsProfile, loadTargetProfile, parseTargetProfile, missingFact, TARGET_PROFILE_SCHEMA, FACT_KEYS, DEFAULT_FACTS,
   type Fact, type FactKey, type FactSource, type FactValues, type TargetFacts, type TargetProfile, type VolumeSource,
 } from "./target-facts/index.ts";
+// The target's catalog and the createPod body most likely accepted, read the way conform reads them (cpsim load builds its pod bodies from these).
+export { targetCatalog, type TargetCatalog } from "./checks/pods/create-target-catalog.ts";
+export { safestBody, noBodyReason } from "./checks/pods/create-valid-body.ts";

@@ -5,7 +5,7 @@
  * measured); latency p50 and p99 always.
  */
 import { readFile } from "node:fs/promises";
-import type { LoadRegression, LoadScenarioResult } from "../reports/index.ts";
+import type { LoadComparison, LoadRegression, LoadScenarioResult } from "../reports/index.ts";
 import { LoadConfigError } from "./options.ts";
 
 export interface BaselineFigures {
@@ -49,24 +49,36 @@ export async function readBaseline(file: string): Promise<BaselineFigures[]> {
   }
 }
 
-export function compareWithBaseline(current: readonly LoadScenarioResult[], baseline: readonly BaselineFigures[], maxRegressionPct: number): { regressions: LoadRegression[]; missing: string[] } {
+/**
+ * Every figure beside its baseline value (`comparisons`, passing or not) and those more than
+ * maxRegressionPct worse (`regressions`). A skipped scenario has no figures: it is listed as missing.
+ */
+export function compareWithBaseline(
+  current: readonly LoadScenarioResult[],
+  baseline: readonly BaselineFigures[],
+  maxRegressionPct: number,
+): { regressions: LoadRegression[]; missing: string[]; comparisons: LoadComparison[] } {
   const byName = new Map(baseline.map((b) => [b.name, b]));
   const regressions: LoadRegression[] = [];
+  const comparisons: LoadComparison[] = [];
   const missing: string[] = [];
   for (const s of current) {
     const b = byName.get(s.name);
-    if (!b) {
+    if (!b || s.skipped) {
       missing.push(s.name);
       continue;
     }
-    const worse = (figure: string, base: number, now: number, higherIsBetter: boolean): void => {
-      if (!(base > 0) || !Number.isFinite(now)) return;
-      const pct = higherIsBetter ? ((base - now) / base) * 100 : ((now - base) / base) * 100;
-      if (pct > maxRegressionPct) regressions.push({ scenario: s.name, figure, baseline: base, current: now, worsePct: pct });
+    const compare = (figure: string, base: number, now: number, higherIsBetter: boolean, judged: boolean): void => {
+      if (!Number.isFinite(now) || !Number.isFinite(base)) return;
+      const changePct = base > 0 ? ((now - base) / base) * 100 : now === 0 ? 0 : Infinity;
+      const worsePct = higherIsBetter ? -changePct : changePct;
+      const regressed = judged && base > 0 && worsePct > maxRegressionPct;
+      comparisons.push({ scenario: s.name, figure, baseline: base, current: now, changePct, judged, regressed });
+      if (regressed) regressions.push({ scenario: s.name, figure, baseline: base, current: now, worsePct });
     };
-    if (s.model === "closed" && b.model === "closed") worse("rps", b.rps, s.rps, true);
-    worse("p50_us", b.p50Us, s.latency.p50Us, false);
-    worse("p99_us", b.p99Us, s.latency.p99Us, false);
+    compare("rps", b.rps, s.rps, true, s.model === "closed" && b.model === "closed");
+    compare("p50_us", b.p50Us, s.latency.p50Us, false, true);
+    compare("p99_us", b.p99Us, s.latency.p99Us, false, true);
   }
-  return { regressions, missing };
+  return { regressions, missing, comparisons };
 }

@@ -41,7 +41,9 @@ export const spec: CommandSpec = {
     { name: "json", type: "boolean", help: "print report.json on stdout; progress and the table go to stderr" },
     { name: "export-k6", type: "string", value: "DIR", help: "write k6 scripts, a k6-operator TestRun and a ConfigMap recipe to DIR, and stop" },
     { name: "engine", type: "enum", choices: ["autocannon", "k6"], help: "what sends the requests", default: defaultOptions.engine },
-    { name: "respect-rate-limit", type: "boolean", help: "pace each scenario to the target's RateLimit quota instead of spending it" },
+    { name: "respect-rate-limit", type: "boolean", help: "pace every step (setup included) to the target's RateLimit quota instead of spending it" },
+    { name: "target-profile", type: "string", value: "FILE", help: "the target's facts as conform reads them (cpsim conform --discover prints one); win over discovery" },
+    { name: "out", type: "string", value: "json=FILE|csv=FILE", help: "write each scenario's per-second figures to FILE while it runs (as k6 --out)", multiple: true },
     { name: "quiet", type: "boolean", help: "no progress line" },
   ],
   examples: [
@@ -79,6 +81,8 @@ export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.
     engine: flags.engine as LoadEngine | undefined,
     respectRateLimit: flags["respect-rate-limit"] === true,
     progress: flags.quiet !== true,
+    targetProfile: str("target-profile"),
+    out: (flags.out as string[] | undefined) ?? [],
   };
 }
 

@@ -46,7 +46,9 @@ t.test("baseline gate: equal figures pass, a regression fails, thresholds fail",
   t.ok(report.scenarios[0].latency.p50Us > 0 && report.scenarios[0].latency.p50Us < 1_000_000, "microsecond figures");
 
   // Equal figures: no regression, whatever the threshold.
-  t.same(compareWithBaseline(report.scenarios, baselineFigures(report, "a"), 0), { regressions: [], missing: [] });
+  const same = compareWithBaseline(report.scenarios, baselineFigures(report, "a"), 0);
+  t.same([same.regressions, same.missing], [[], []]);
+  t.same(same.comparisons.map((c) => [c.figure, c.changePct]), [["rps", 0], ["p50_us", 0], ["p99_us", 0]], "every figure compared, unchanged");
 
   // A synthetic regression: the baseline claims a far better run.
   const better = { ...report, scenarios: report.scenarios.map((s) => ({ ...s, rps: s.rps * 100, latency: { ...s.latency, p50Us: 1, p99Us: 1 } })) };
@@ -64,6 +66,12 @@ t.test("baseline gate: equal figures pass, a regression fails, thresholds fail",
   await writeFile(join(dir, "worse.json"), JSON.stringify(worse));
   const ok = await cli([...common, "--report-dir", join(dir, "c"), "--baseline", join(dir, "worse.json")]);
   t.equal(ok.code, 0, "a baseline worse than this run passes");
+  // Passing or not, every figure is printed beside its baseline value and the change in percent.
+  t.match(ok.out, /against the baseline .*worse\.json/);
+  t.match(ok.out, /plain-get rps \d+(\.\d)? \(baseline 1, \+[\d.]+%\) ok/);
+  t.match(ok.out, /plain-get p50_us .* \(baseline 1000\.00 s, -[\d.]+%\) ok/);
+  t.match(ok.out, /plain-get p99_us .* \(baseline 1000\.00 s, -[\d.]+%\) ok/);
+  t.equal((JSON.parse(readFileSync(join(dir, "c", "report.json"), "utf8")) as LoadReport).baseline?.comparisons?.length, 3);
 
   // A threshold that cannot hold fails the run.
   const strict = join(dir, "strict.json");
@@ -98,6 +106,14 @@ t.test("usage and configuration errors exit 2 and say what to do", async (t) => 
   t.equal(unknown.code, 2);
   t.match(unknown.err, /unknown scenario "nope"; the built-in ones are: run-small/);
   t.match((await cli(["--conections", "3"])).err, /did you mean "--connections"/);
+  const badOut = await cli(["--out", "xml=f.xml"]);
+  t.equal(badOut.code, 2);
+  t.match(badOut.err, /--out xml=f\.xml: write json=FILE or csv=FILE/);
+  const badProfile = join(dir, "profile.json");
+  await writeFile(badProfile, JSON.stringify({ podListPath: "pods" }));
+  const profileErr = await cli(["--target-profile", badProfile]);
+  t.equal(profileErr.code, 2);
+  t.match(profileErr.err, /--target-profile .*profile\.json is not a valid target profile:\n\s+podListPath/);
   const bad = join(dir, "bad.json");
   await writeFile(bad, JSON.stringify({ ...scenario, defaults: { durationS: 1, connections: 0, maxRequests: 1 } }));
   const invalid = await cli(["--scenario-file", bad]);

@@ -16,3 +16,7 @@ export { k6ScriptFor } from "./k6/k6-script.ts";
 export { findK6, K6_INSTALL_HINT, resultFromK6Summary } from "./k6/run-k6.ts";
 export { startChildEmulator, type ChildEmulator } from "./emulator-child.ts";
 export type { LoadTarget } from "./target.ts";
+export { readTarget, type TargetRead } from "./read-target.ts";
+export { adaptScenario, boundsOf, type Adapted, type Bounds } from "./adapt-scenario.ts";
+export { describeQuota, quotaRate, readQuota, type Quota } from "./quota.ts";
+export { explainResult } from "./explain.ts";

@@ -6,3 +6,4 @@
  */
 import "./scenario-stats.part.test.ts";
 import "./thresholds.part.test.ts";
+import "./quota.part.test.ts";

@@ -5,7 +5,14 @@
  */
 import { packageVersion } from "../sim/package-root.ts";
 import { request } from "undici";
-import { defaultReportDir, renderLoadJson, renderLoadTable, writeLoadReports, type LoadReport, type LoadScenarioResult } from "../reports/index.ts";
+import { defaultReportDir, openLoadMetrics, parseOutSpec, renderLoadJson, renderLoadTable, writeLoadReports, type LoadMetricsSink, type LoadReport, type LoadScenarioResult, type OutSpec } from "../reports/index.ts";
+import { TargetError } from "../conformance/index.ts";
+import { loadTargetProfile, type TargetProfile } from "../conformance/target-facts/index.ts";
+import { adaptScenario, boundsOf } from "./adapt-scenario.ts";
+import { readTarget, type TargetRead } from "./read-target.ts";
+import { PACE_HINT } from "./setup-jobs.ts";
+import { closeSideClient, isRateLimitStop } from "./target-calls.ts";
+import type { Scenario } from "./scenario.ts";
 import { compareWithBaseline, readBaseline, type BaselineFigures } from "./baseline.ts";
 import { startChildEmulator, type ChildEmulator } from "./emulator-child.ts";
 import { exportK6 } from "./k6/export-k6.ts";
@@ -47,6 +54,8 @@ function reproduce(o: LoadOptions, seed: number, names: readonly string[]): stri
   if (o.connections !== undefined) parts.push(`--connections ${o.connections}`);
   if (o.rate !== undefined) parts.push(`--rate ${o.rate}`);
   if (o.pipelining !== 1) parts.push(`--pipelining ${o.pipelining}`);
+  if (o.targetProfile) parts.push(`--target-profile ${o.targetProfile}`);
+  if (o.respectRateLimit) parts.push("--respect-rate-limit");
   parts.push(`--seed ${seed}`);
   return parts.join(" ");
 }
@@ -71,6 +80,32 @@ async function reachable(url: string, key: string): Promise<void> {
   }
 }
 
+/** A scenario that could not be built for the target: in the report, with the reason, never run. */
+function skippedResult(s: Scenario, reason: string): LoadScenarioResult {
+  return {
+    name: s.name, description: s.description, model: s.defaults.rate !== undefined ? "open" : "closed", connections: 0, pipelining: 0, durationS: 0, requests: 0, rps: 0, bytesPerSecond: 0,
+    latency: { count: 0, minUs: 0, meanUs: 0, p50Us: 0, p90Us: 0, p99Us: 0, p999Us: 0, maxUs: 0 }, percentiles: [], series: [], statuses: {}, errors: {}, failed: 0, failedRate: 0,
+    rateLimited: 0, late: 0, unsent: 0, checks: [], thresholds: [], passed: true, notes: [], skipped: reason,
+  };
+}
+
+function outSpecs(texts: readonly string[]): OutSpec[] {
+  return texts.map((t) => {
+    const spec = parseOutSpec(t);
+    if (!spec) throw new LoadConfigError(`--out ${t}: write json=FILE or csv=FILE`);
+    return spec;
+  });
+}
+
+async function profileOf(file: string | undefined): Promise<TargetProfile | undefined> {
+  if (!file) return undefined;
+  try {
+    return await loadTargetProfile(file);
+  } catch (err) {
+    throw new LoadConfigError((err as Error).message);
+  }
+}
+
 export async function load(options: Partial<LoadOptions> = {}, deps: LoadDeps = {}): Promise<LoadResult> {
   const o: LoadOptions = { ...defaultOptions, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
   const io = deps.io ?? { stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t) };
@@ -83,6 +118,8 @@ export async function load(options: Partial<LoadOptions> = {}, deps: LoadDeps = 
   const scenarios = await selectScenarios(o.scenarios, o.scenarioFiles);
   let baseline: BaselineFigures[] | undefined;
   if (o.baseline) baseline = await readBaseline(o.baseline);
+  const outs = outSpecs(o.out);
+  const profile = await profileOf(o.targetProfile);
 
   if (o.exportK6) {
     const files = await exportK6(scenarios, o.exportK6, { target: o.target, serverlessUrl: o.serverlessUrl, endpoint: o.endpoint, durationS: o.durationS, rate: o.rate, seed });
@@ -111,16 +148,41 @@ export async function load(options: Partial<LoadOptions> = {}, deps: LoadDeps = 
   }
 
   const startedAt = new Date().toISOString();
-  say(`cpsim load: ${scenarios.length} scenario(s) against ${target.baseUrl}${child ? " (embedded emulator, child process)" : ""}, seed ${seed}, engine ${o.engine}, ${o.rate !== undefined ? `open model at ${o.rate} req/s` : "closed model unless a scenario sets a rate"}\n`);
+  say(`cpsim load: ${scenarios.length} scenario(s) against ${target.baseUrl}${child ? " (embedded emulator, child process)" : ""}, seed ${seed}, engine ${o.engine}, ${o.rate !== undefined ? `open model at ${o.rate} req/s` : "closed model unless a scenario sets a rate"}${o.respectRateLimit ? ", paced to the target's rate limit" : ""}\n`);
   const results: LoadScenarioResult[] = [];
+  let read: TargetRead | undefined;
+  let sink: LoadMetricsSink | undefined;
   try {
+    try {
+      read = await readTarget(target, scenarios, { profile, respectRateLimit: o.respectRateLimit, timeoutS: o.timeoutS });
+    } catch (err) {
+      if (isRateLimitStop(err)) throw new LoadConfigError(`reading the target before the run: stopped by its rate limit (${err.message}); ${PACE_HINT}`);
+      if (err instanceof TargetError) throw new LoadConfigError(`reading the target before the run: ${err.message}; check --target`);
+      throw err;
+    }
+    for (const line of read.notes) say(`  target: ${line}\n`);
+    if (outs.length > 0) {
+      try {
+        sink = await openLoadMetrics(outs);
+      } catch (err) {
+        throw new LoadConfigError(`--out: cannot write ${outs.map((x) => x.file).join(", ")} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); choose another file`);
+      }
+    }
     for (const s of scenarios) {
-      if (k6) {
-        results.push(await runK6Scenario(k6, s, target, { durationS: o.durationS, rate: o.rate, seed }));
+      const adapted = adaptScenario(s, target, read, boundsOf(s, o));
+      if ("skip" in adapted) {
+        say(`  ${s.name}: skipped: ${adapted.skip}\n`);
+        const r = skippedResult(s, adapted.skip);
+        results.push(r);
+        sink?.scenario(r);
         continue;
       }
-      results.push(
-        await runScenario(s, target, {
+      let r: LoadScenarioResult;
+      if (k6) {
+        r = await runK6Scenario(k6, adapted.scenario, target, { durationS: o.durationS, rate: o.rate, seed });
+      } else {
+        const metrics = sink;
+        r = await runScenario(adapted.scenario, target, {
           durationS: o.durationS,
           connections: o.connections,
           maxRequests: o.maxRequests,
@@ -130,10 +192,18 @@ export async function load(options: Partial<LoadOptions> = {}, deps: LoadDeps = 
           seed,
           respectRateLimit: o.respectRateLimit,
           progress: o.progress ? (line) => io.stderr(`${line}\n`) : undefined,
-        }),
-      );
+          onSecond: metrics ? (row) => metrics.second(s.name, row) : undefined,
+          facts: read.facts,
+          quota: s.key === "limited" ? read.limitedQuota : read.quota,
+          notes: adapted.notes,
+        });
+      }
+      results.push(r);
+      sink?.scenario(r);
     }
   } finally {
+    await sink?.close();
+    await closeSideClient(target);
     await child?.stop();
   }
   const compared = baseline && o.baseline ? { file: o.baseline, maxRegressionPct: o.maxRegressionPct, ...compareWithBaseline(results, baseline, o.maxRegressionPct) } : undefined;
@@ -147,7 +217,9 @@ export async function load(options: Partial<LoadOptions> = {}, deps: LoadDeps = 
     target: { baseUrl: target.baseUrl, serverlessUrl: target.serverlessUrl, embedded: child !== undefined, endpoint: target.endpoint },
     scenarios: results,
     baseline: compared,
-    passed: results.every((r) => r.passed) && (compared?.regressions.length ?? 0) === 0,
+    ...(read ? { targetRead: read.notes } : {}),
+    // A run that measured nothing is not green: every scenario skipped fails it.
+    passed: results.every((r) => r.passed) && results.some((r) => !r.skipped) && (compared?.regressions.length ?? 0) === 0,
     reproduce: reproduce(o, seed, o.scenarios.length ? names : []),
   };
   say(renderLoadTable(report, deps.terminalWidth ?? 120));
@@ -155,7 +227,7 @@ export async function load(options: Partial<LoadOptions> = {}, deps: LoadDeps = 
   let files: { json: string; html: string } | undefined;
   try {
     files = await writeLoadReports(report, dir);
-    say(`reports: ${files.json}, ${files.html}\n`);
+    say(`reports: ${files.json}, ${files.html}${outs.length ? `; per-second figures: ${outs.map((x) => x.file).join(", ")}` : ""}\n`);
   } catch (err) {
     // The run's figures are not lost: report.json goes to stdout instead.
     io.stderr(`cpsim load: cannot write the reports to ${dir} (${(err as Error).message}); choose another --report-dir. report.json follows on stdout.\n`);

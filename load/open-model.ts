@@ -18,7 +18,8 @@ export const LATE_TOLERANCE_MS = 5;
 /** Requests in flight at most; beyond it the schedule waits (and what waits is late). */
 export const MAX_IN_FLIGHT = 10_000;
 
-export async function runOpen(prepared: PreparedScenario, stats: ScenarioStats, bounds: RunBounds, rate: number): Promise<void> {
+/** Runs the schedule; returns how many requests were written. */
+export async function runOpen(prepared: PreparedScenario, stats: ScenarioStats, bounds: RunBounds, rate: number): Promise<number> {
   const pool = new Pool(prepared.origin, {
     connections: bounds.connections,
     pipelining: bounds.pipelining,
@@ -137,4 +138,5 @@ export async function runOpen(prepared: PreparedScenario, stats: ScenarioStats, 
   idle = undefined;
   clearInterval(ticker);
   await pool.destroy();
+  return sent;
 }

@@ -33,6 +33,10 @@ export interface LoadOptions {
   readonly respectRateLimit: boolean;
   /** Print the one-line-per-second progress (on stderr). */
   readonly progress: boolean;
+  /** A --target-profile file (conform's): the target's paths, which win over discovery. */
+  readonly targetProfile?: string;
+  /** --out json=FILE / csv=FILE: each scenario's per-second figures, written while it runs. */
+  readonly out: readonly string[];
 }
 
 export const defaultOptions: LoadOptions = {
@@ -46,6 +50,7 @@ export const defaultOptions: LoadOptions = {
   engine: "autocannon",
   respectRateLimit: false,
   progress: true,
+  out: [],
 };
 
 /** Bad options or an unusable target: exit 2, with what to do. */

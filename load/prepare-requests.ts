@@ -31,8 +31,12 @@ export class LoadSetupError extends Error {
 /** A weighted mix is laid out as this many requests, cycled by every connection. */
 const MIX_LENGTH = 200;
 
+/** The pod body when it is not built from a target's catalog (k6 export): one of the embedded emulator's GPU types. */
+export const EMULATOR_POD_GPU = { id: "NVIDIA GeForce RTX 4090", count: 1 } as const;
+
 export function bodyBytes(spec: BodySpec): Buffer {
   if ("json" in spec) return Buffer.from(JSON.stringify(spec.json));
+  if ("pod" in spec) return Buffer.from(JSON.stringify({ ...spec.pod, gpu: EMULATOR_POD_GPU }));
   if ("graphql" in spec) return Buffer.from(JSON.stringify({ query: spec.graphql }));
   const unpadded = JSON.stringify({ input: { ...spec.jobInput, pad: "" } });
   if (spec.padToBytes === undefined) return Buffer.from(JSON.stringify({ input: spec.jobInput }));

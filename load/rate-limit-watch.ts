@@ -35,6 +35,30 @@ export function parseRateLimitHeader(value: string | undefined): RateLimitMember
   }
 }
 
+export interface RateLimitPolicyMember {
+  readonly name: string;
+  readonly quota: number;
+  readonly windowS?: number;
+}
+
+/** Parses `RateLimit-Policy: "minute";q=60;w=60, ...` (RFC 9651 list); an unreadable header gives an empty list. */
+export function parseRateLimitPolicyHeader(value: string | undefined): RateLimitPolicyMember[] {
+  if (value === undefined) return [];
+  try {
+    const out: RateLimitPolicyMember[] = [];
+    for (const [item, params] of parseList(value)) {
+      if (Array.isArray(item)) continue;
+      const q = params.get("q");
+      const w = params.get("w");
+      if (typeof q !== "number") continue;
+      out.push({ name: typeof item === "string" ? item : String(item), quota: q, windowS: typeof w === "number" ? w : undefined });
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
+
 interface Period {
   /** Milliseconds since the run started when the window resets (within a second). */
   readonly resetAtMs: number;

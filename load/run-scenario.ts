@@ -12,9 +12,11 @@ import { prepareRequests, scenarioKey } from "./prepare-requests.ts";
 import { runSetup } from "./setup-jobs.ts";
 import { checkStreamReassembly } from "./stream-reassembly.ts";
 import { terminatePods } from "./terminate-pods.ts";
-import { quotaRate } from "./rate-limit-pace.ts";
+import { explainResult } from "./explain.ts";
+import { describeQuota, quotaRate, readQuota, type Quota } from "./quota.ts";
+import { defaultTargetFacts, type TargetFacts } from "../conformance/target-facts/index.ts";
 import { CHUNK_LIMIT_BYTES, type Scenario } from "./scenario.ts";
-import { ScenarioStats } from "./scenario-stats.ts";
+import { ScenarioStats, type SecondRow } from "./scenario-stats.ts";
 import type { LoadTarget } from "./target.ts";
 import { judgeThresholds, type MetricLookup } from "./thresholds.ts";
 
@@ -23,25 +25,53 @@ export interface ScenarioRunOptions extends Pick<LoadOptions, "durationS" | "con
   readonly seed: number;
   /** One line a second while it runs. */
   readonly progress?: (line: string) => void;
+  /** Each second's row as it closes (--out). */
+  readonly onSecond?: (row: SecondRow) => void;
+  /** The target's facts (pod routes for the teardown); choices.md's conventions when absent. */
+  readonly facts?: TargetFacts;
+  /** The key's rate limit as read before the run, for messages. */
+  readonly quota?: Quota;
+  /** Notes from adapting the scenario to the target (the pod body it built). */
+  readonly notes?: readonly string[];
 }
 
 const PERCENTILES = [0, 10, 25, 50, 75, 90, 95, 97.5, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100];
 const MAX_POD_IDS = 10_000;
 
+/** Where the key's rate limit is read for a scenario: a GET on the host its requests go to. */
+function quotaReadUrl(s: Scenario, target: LoadTarget): string {
+  const get = s.requests.find((r) => r.method === "GET" && !r.path.includes("{ids:"));
+  if (get) return `${(get.host === "base" ? target.baseUrl : target.serverlessUrl).replace(/\/+$/, "")}${get.path.replaceAll("{endpoint}", encodeURIComponent(target.endpoint))}`;
+  if (s.requests.every((r) => r.host === "serverless")) return `${target.serverlessUrl.replace(/\/+$/, "")}/v2/${encodeURIComponent(target.endpoint)}/health`;
+  return `${target.baseUrl.replace(/\/+$/, "")}/v2/pods`;
+}
+
 export async function runScenario(scenario: Scenario, target: LoadTarget, o: ScenarioRunOptions): Promise<LoadScenarioResult> {
-  const notes: string[] = [];
+  const notes: string[] = [...(o.notes ?? [])];
   const key = scenarioKey(scenario, target);
-  const ids = await runSetup(scenario, target);
-  const prepared = prepareRequests(scenario, target, ids, o.seed);
   const durationS = o.durationS ?? scenario.defaults.durationS;
   const maxRequests = o.maxRequests ?? scenario.defaults.maxRequests;
   const connections = o.connections ?? scenario.defaults.connections;
+  const pace = o.respectRateLimit && !scenario.rateLimitSequence;
+  const quotaUrl = quotaReadUrl(scenario, target);
+  // --respect-rate-limit: the client around the run learns the quota before setup spends any.
+  let quota = pace && scenario.setup?.length ? await readQuota(target, quotaUrl, key, true) : o.quota;
+  const ids = await runSetup(scenario, target, quota);
+  const prepared = prepareRequests(scenario, target, ids, o.seed);
   let rate = o.rate ?? scenario.defaults.rate;
-  if (o.respectRateLimit && !scenario.rateLimitSequence) {
-    const allowed = await quotaRate(prepared);
-    if (allowed !== undefined && (rate === undefined || allowed < rate)) {
-      rate = Math.round(allowed * 100) / 100;
-      notes.push(`paced to ${rate} req/s by --respect-rate-limit (the tightest RateLimit window)`);
+  let canaryEveryMs = 100;
+  if (pace) {
+    // What setup left: the run takes most of it, the canary (if any) a fifth.
+    quota = await readQuota(target, quotaUrl, key, true);
+    const fits = quotaRate(quota, durationS);
+    if (fits === undefined) notes.push(`not paced: ${quota.read} answered with no RateLimit or RateLimit-Policy header, so --respect-rate-limit had no quota to pace to`);
+    if (fits !== undefined) {
+      const share = scenario.canary ? Math.max(0.1, Math.floor(fits * 80) / 100) : fits;
+      if (scenario.canary) canaryEveryMs = Math.max(100, Math.ceil(1000 / Math.max(0.05, fits - share)));
+      if (rate === undefined || share < rate) {
+        rate = share;
+        notes.push(`paced to ${rate} req/s by --respect-rate-limit (${describeQuota(quota)})`);
+      }
     }
   }
   const stats = new ScenarioStats(scenario);
@@ -57,7 +87,9 @@ export async function runScenario(scenario: Scenario, target: LoadTarget, o: Sce
         }
       }
     : undefined;
-  const canary = scenario.canary ? startCanary(`${(scenario.canary.host === "base" ? target.baseUrl : target.serverlessUrl).replace(/\/+$/, "")}${scenario.canary.path.replaceAll("{endpoint}", encodeURIComponent(target.endpoint))}`, key) : undefined;
+  const canary = scenario.canary
+    ? startCanary(target, `${(scenario.canary.host === "base" ? target.baseUrl : target.serverlessUrl).replace(/\/+$/, "")}${scenario.canary.path.replaceAll("{endpoint}", encodeURIComponent(target.endpoint))}`, key, canaryEveryMs)
+    : undefined;
   const bounds = {
     durationS,
     maxRequests,
@@ -65,17 +97,23 @@ export async function runScenario(scenario: Scenario, target: LoadTarget, o: Sce
     pipelining: o.pipelining,
     timeoutS: o.timeoutS,
     onResponse,
-    onSecond: o.progress
-      ? (row: { t: number; requests: number; p99Us: number; errors: number }) =>
-          o.progress?.(`  ${scenario.name}  ${row.t.toFixed(0)}s  ${row.requests} req/s  p99 ${(row.p99Us / 1000).toFixed(2)} ms  errors ${row.errors}  429 ${stats.rateLimit.findings().limited}`)
-      : undefined,
+    onSecond:
+      o.progress || o.onSecond
+        ? (row: SecondRow) => {
+            o.onSecond?.(row);
+            o.progress?.(`  ${scenario.name}  ${row.t.toFixed(0)}s  ${row.requests} req/s  p99 ${(row.p99Us / 1000).toFixed(2)} ms  errors ${row.errors}  429 ${row.s429}`);
+          }
+        : undefined,
   };
   const started = performance.now();
+  let sent: number | undefined;
   try {
-    if (rate !== undefined) await runOpen(prepared, stats, bounds, rate);
+    if (rate !== undefined) sent = await runOpen(prepared, stats, bounds, rate);
     else await runClosed(prepared, stats, bounds);
   } finally {
-    stats.tick();
+    // The last, partial second: kept in the series and streamed like the others.
+    const last = stats.tick();
+    if (last.requests + last.errors > 0) o.onSecond?.(last);
   }
   const elapsedS = (performance.now() - started) / 1000;
   const extra: LoadCheck[] = [];
@@ -94,8 +132,9 @@ export async function runScenario(scenario: Scenario, target: LoadTarget, o: Sce
     extra.push({ name: "no 429 before the window's remaining count reached 0", passes: s.earlyLimits === 0 ? 1 : 0, fails: s.earlyLimits > 0 ? 1 : 0, detail: s.earlyLimits ? `${s.earlyLimits} 429(s) came while successes had not reached 0` : undefined });
     extra.push({ name: "RateLimit on every success", passes: s.responsesWithoutHeader === 0 ? 1 : 0, fails: s.responsesWithoutHeader > 0 ? 1 : 0, detail: s.responsesWithoutHeader ? `${s.responsesWithoutHeader} success(es) without RateLimit` : undefined });
   }
+  if (pace && (scenario.terminatePods || scenario.streamReassembly)) await readQuota(target, quotaUrl, key, true);
   if (scenario.terminatePods) {
-    const done = await terminatePods(target, key, podIds);
+    const done = await terminatePods(target, podIds, o.facts ?? defaultTargetFacts());
     notes.push(`terminated ${done} of ${podIds.length} pod(s) created by the run`);
   }
   const checks = [...stats.checkCounts(), ...extra];
@@ -128,7 +167,8 @@ export async function runScenario(scenario: Scenario, target: LoadTarget, o: Sce
     }
   };
   const thresholds = judgeThresholds(scenario.thresholds, lookup);
-  if (!scenario.rateLimitSequence && rl.limited > 0) notes.push(`${rl.limited} answer(s) were 429 (counted apart from errors); --respect-rate-limit paces to the quota`);
+  if (!scenario.rateLimitSequence && rl.limited > 0) notes.push(`${rl.limited} answer(s) were 429 (counted apart from errors; the key's quota: ${describeQuota(quota)}); --respect-rate-limit paces to the quota`);
+  notes.push(...explainResult({ scenario, result: { statuses: stats.statuses, errors: stats.errors, durationS: elapsedS }, durationS, timeoutS: o.timeoutS, sent, origin: prepared.origin, quota }));
   const result: LoadScenarioResult = {
     name: scenario.name,
     description: scenario.description,
@@ -145,6 +185,7 @@ export async function runScenario(scenario: Scenario, target: LoadTarget, o: Sce
     series: stats.series,
     statuses: stats.statuses,
     errors: stats.errors,
+    failed: stats.failed,
     failedRate: all > 0 ? stats.failed / all : 0,
     rateLimited: rl.limited,
     first429: rl.first429,

@@ -42,6 +42,9 @@ export class ScenarioStats {
   private readonly second = newHistogram();
   private secondErrors = 0;
   private secondRequests = 0;
+  private secondFailed = 0;
+  /** This second's answers by class: 2xx, 3xx, 4xx (429 apart), 5xx, 429. */
+  private readonly secondClasses = [0, 0, 0, 0, 0];
   readonly series: SecondRow[] = [];
   readonly statuses: Record<string, number> = {};
   readonly errors: Record<ErrorKind, number> = { reset: 0, timeout: 0, refused: 0, other: 0 };
@@ -87,7 +90,12 @@ export class ScenarioStats {
     this.bytes += bytes;
     const key = String(status);
     this.statuses[key] = (this.statuses[key] ?? 0) + 1;
-    if (status !== 429 && (status < this.expectedMin || status > this.expectedMax)) this.failed++;
+    if (status !== 429 && (status < this.expectedMin || status > this.expectedMax)) {
+      this.failed++;
+      this.secondFailed++;
+    }
+    const cls = status === 429 ? 4 : status >= 200 && status < 600 ? Math.floor(status / 100) - 2 : -1;
+    if (cls >= 0) this.secondClasses[cls]++;
     const rl = r?.headers.ratelimit;
     this.rateLimit.observe(status, Array.isArray(rl) ? rl[0] : rl, performance.now() - this.started);
     if (r) {
@@ -104,6 +112,7 @@ export class ScenarioStats {
     this.errors[kind]++;
     this.failed++;
     this.secondErrors++;
+    this.secondFailed++;
     // A request that got no answer fails every check that would have applied to it (k6 does the same).
     // (Which request it was is not known on this path, so checks of one request only are not counted.)
     for (let i = 0; i < this.scenario.checks.length; i++) {
@@ -119,14 +128,24 @@ export class ScenarioStats {
       t: Math.round((performance.now() - this.started) / 100) / 10,
       requests: this.secondRequests,
       p50Us: h.totalCount ? h.getValueAtPercentile(50) : 0,
+      p90Us: h.totalCount ? h.getValueAtPercentile(90) : 0,
+      p95Us: h.totalCount ? h.getValueAtPercentile(95) : 0,
       p99Us: h.totalCount ? h.getValueAtPercentile(99) : 0,
       maxUs: h.totalCount ? h.maxValue : 0,
       errors: this.secondErrors,
+      s2xx: this.secondClasses[0],
+      s3xx: this.secondClasses[1],
+      s4xx: this.secondClasses[2],
+      s5xx: this.secondClasses[3],
+      s429: this.secondClasses[4],
+      failed: this.secondFailed,
     };
     if (this.series.length < MAX_SERIES_ROWS) this.series.push(row);
     h.reset();
     this.secondRequests = 0;
     this.secondErrors = 0;
+    this.secondFailed = 0;
+    this.secondClasses.fill(0);
     return row;
   }
 

@@ -9,7 +9,12 @@ import { Type, type Static } from "@sinclair/typebox";
 
 const Json = Type.Unknown();
 
-/** A JSON body, or a job submission `{"input": ...}` padded with a `pad` string to `padToBytes`. */
+/**
+ * A JSON body; a job submission `{"input": ...}` padded with a `pad` string to `padToBytes`; a
+ * GraphQL query; or `pod`: a createPod body the target will take, built before the run from its
+ * own catalog (one GPU of a type it has in stock, else its smallest CPU pod) with this name and
+ * image. A scenario whose pod body cannot be built for the target is skipped, with the reason.
+ */
 export const BodySchema = Type.Union([
   Type.Object({ json: Json }, { additionalProperties: false }),
   Type.Object(
@@ -20,6 +25,10 @@ export const BodySchema = Type.Union([
     { additionalProperties: false },
   ),
   Type.Object({ graphql: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  Type.Object(
+    { pod: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), image: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }) },
+    { additionalProperties: false },
+  ),
 ]);
 export type BodySpec = Static<typeof BodySchema>;
 

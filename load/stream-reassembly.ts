@@ -20,8 +20,9 @@ export type CheckOutcome = Omit<LoadCheck, "name">;
 
 /** Submits `sample` stream jobs, reads each to the end and compares the chunks with the handler's output. */
 export async function checkStreamReassembly(target: LoadTarget, key: string, sample: number, input: Record<string, unknown>, maxChunkBytes: number): Promise<CheckOutcome> {
-  const ids = await submitJobs(target, key, input, sample);
-  await waitForJobs(target, key, ids);
+  const what = "stream reassembly check";
+  const ids = await submitJobs(target, key, input, sample, what);
+  await waitForJobs(target, key, ids, undefined, what);
   const expected = expectedStreamOutput(input);
   let passes = 0;
   let fails = 0;
@@ -30,7 +31,7 @@ export async function checkStreamReassembly(target: LoadTarget, key: string, sam
     let text = "";
     let oversized = 0;
     for (let read = 0; read < 1000; read++) {
-      const r = await call("GET", jobUrl(target, "stream", id), key);
+      const r = await call(target, "GET", jobUrl(target, "stream", id), key);
       const body = r.json as { status?: string; stream?: { output?: unknown }[] } | { output?: unknown }[] | undefined;
       const chunks = Array.isArray(body) ? body : (body?.stream ?? []);
       for (const c of chunks) {

@@ -19,6 +19,15 @@ t.test("the terminal table: a row per scenario, then what failed and why", async
   t.match(text, /the generator sent 2 request\(s\) late/);
   t.match(text, /regression: run-small p99_us 1900 vs baseline 1000 \(90\.0% worse, limit 10%\)/);
   t.match(text, /load: FAILED; reproduce with: cpsim load --seed 42/);
+  // Statuses by class (2xx 4xx 5xx 429), then errors: every unexpected status and every request without an answer.
+  t.match(text, /2xx\s+4xx\s+5xx\s+429\s+errors/);
+  t.match(text, /rate-limit\s+open 40\/s.*\s50\s+4\s+6\s+60\s+10\s/);
+  t.match(text, /create-pod\s.*skipped/);
+  t.match(text, /create-pod: skipped: the target's catalog offers no GPU type/);
+  // Every figure beside its baseline, passing or not.
+  t.match(text, /run-small rps 1002 \(baseline 1000, \+0\.2%\) ok/);
+  t.match(text, /run-small p50_us 450 µs \(baseline 450 µs, \+0\.0%\) ok/);
+  t.match(text, /run-small p99_us 1\.90 ms \(baseline 1\.00 ms, \+90\.0%\) REGRESSED/);
   const narrow = renderLoadTable(sampleLoadReport, 80);
   t.ok(narrow.split("\n")[0].length <= 80, "fits a narrow terminal");
   t.equal(formatMicros(999), "999 µs");
@@ -31,8 +40,12 @@ t.test("report.json and report.html are written; the charts are SVG; target text
   const files = await writeLoadReports(sampleLoadReport, dir);
   t.same(JSON.parse(readFileSync(files.json, "utf8")), sampleLoadReport);
   const html = readFileSync(files.html, "utf8");
-  t.equal(html.match(/<svg /g)?.length, 2, "two charts");
+  t.equal(html.match(/<svg /g)?.length, 3, "three charts");
   t.match(html, /<figure id="latency-over-time"><svg/);
+  t.match(html, /<figure id="answers-over-time"><svg/);
+  t.match(html, /<summary>per second \(5\)<\/summary>/, "the per-second series as a table");
+  t.match(html, /<table id="comparisons">.*p99_us.*REGRESSED/s);
+  t.match(html, /skipped: the target&#39;s catalog|skipped: the target&#x27;s catalog|skipped: the target's catalog/);
   t.match(html, /Latency distribution/);
   t.notMatch(html, /<script>alert/);
   t.match(html, /A &lt;script&gt;alert/);

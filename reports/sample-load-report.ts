@@ -1,7 +1,11 @@
 /** A fixed load report for the writers' tests: two scenarios, one failed, hostile text in a description. */
 import type { LoadReport, LoadScenarioResult } from "./load-report.ts";
 
-const series = (base: number) => Array.from({ length: 5 }, (_, i) => ({ t: i + 1, requests: 1000 + i, p50Us: base + i * 10, p99Us: base * 4 + i * 50, maxUs: base * 10, errors: 0 }));
+const series = (base: number) =>
+  Array.from({ length: 5 }, (_, i) => ({
+    t: i + 1, requests: 1000 + i, p50Us: base + i * 10, p90Us: base * 2 + i * 20, p95Us: base * 3 + i * 30, p99Us: base * 4 + i * 50, maxUs: base * 10, errors: 0,
+    s2xx: 1000 + i - (i === 4 ? 3 : 0), s3xx: 0, s4xx: 0, s5xx: 0, s429: i === 4 ? 3 : 0, failed: 0,
+  }));
 const percentiles = (base: number) => [0, 50, 90, 99, 99.9, 100].map((p) => ({ percentile: p, us: Math.round(base * (1 + p / 20)) }));
 
 const closed: LoadScenarioResult = {
@@ -37,7 +41,8 @@ const open: LoadScenarioResult = {
   rate: 40,
   requests: 120,
   rps: 40,
-  statuses: { "200": 60, "429": 60 },
+  statuses: { "200": 50, "404": 4, "503": 6, "429": 60 },
+  failed: 10,
   rateLimited: 60,
   first429: { atMs: 1500, window: "minute" },
   late: 2,
@@ -48,6 +53,20 @@ const open: LoadScenarioResult = {
   series: series(900),
 };
 
+const skipped: LoadScenarioResult = {
+  ...closed,
+  name: "create-pod",
+  description: "POST /v2/pods",
+  requests: 0,
+  rps: 0,
+  series: [],
+  percentiles: [],
+  statuses: {},
+  checks: [],
+  thresholds: [],
+  skipped: "the target's catalog offers no GPU type or CPU flavor to build a valid createPod body from",
+};
+
 export const sampleLoadReport: LoadReport = {
   tool: "cpsim load",
   version: "0.1.0",
@@ -55,8 +74,19 @@ export const sampleLoadReport: LoadReport = {
   seed: 42,
   engine: "autocannon",
   target: { baseUrl: "http://127.0.0.1:8080", serverlessUrl: "http://127.0.0.1:8080", embedded: true, endpoint: "conformance" },
-  scenarios: [closed, open],
-  baseline: { file: "base.json", maxRegressionPct: 10, regressions: [{ scenario: "run-small", figure: "p99_us", baseline: 1000, current: 1900, worsePct: 90 }], missing: ["rate-limit"] },
+  scenarios: [closed, open, skipped],
+  baseline: {
+    file: "base.json",
+    maxRegressionPct: 10,
+    regressions: [{ scenario: "run-small", figure: "p99_us", baseline: 1000, current: 1900, worsePct: 90 }],
+    missing: ["rate-limit", "create-pod"],
+    comparisons: [
+      { scenario: "run-small", figure: "rps", baseline: 1000, current: 1002, changePct: 0.2, judged: true, regressed: false },
+      { scenario: "run-small", figure: "p50_us", baseline: 450, current: 450, changePct: 0, judged: true, regressed: false },
+      { scenario: "run-small", figure: "p99_us", baseline: 1000, current: 1900, changePct: 90, judged: true, regressed: true },
+    ],
+  },
+  targetRead: ['catalog: 3 GPU types from GET /v2/catalog/gpus'],
   passed: false,
   reproduce: "cpsim load --seed 42",
 };

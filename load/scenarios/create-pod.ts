@@ -1,16 +1,16 @@
 import type { Scenario } from "../scenario.ts";
 
-/** POST /v2/pods; the pods made are terminated after the run. */
+/** POST /v2/pods with a body built from the target's catalog; the pods made are terminated after the run. */
 export const createPod: Scenario = {
   name: "create-pod",
-  description: "POST /v2/pods (one RTX 4090); every response 2xx with a pod id; the pods are terminated after the run",
+  description: "POST /v2/pods (one GPU of a type the target has in stock, else its smallest CPU pod); every response 2xx with a pod id; the pods are terminated after the run",
   requests: [
     {
       name: "create pod",
       method: "POST",
       host: "base",
       path: "/v2/pods",
-      body: { json: { name: "cpsim-load", image: "runpod/base:0.6.2", gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 } } },
+      body: { pod: { name: "cpsim-load", image: "runpod/base:0.6.2" } },
     },
   ],
   checks: [
