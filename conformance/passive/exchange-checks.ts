@@ -14,7 +14,7 @@ const is2xx = (a: SeenAnswer) => a.status >= 200 && a.status < 300;
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const show = (v: unknown) => (v === undefined ? "absent" : JSON.stringify(v)?.slice(0, 120));
 
-const POD_STATUSES = ["PROVISIONING", "STARTING", "RUNNING", "EXITED", "TERMINATED", "FAILED"];
+const POD_STATUSES = ["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"];
 const POD_ACTIONS = ["start", "stop", "restart", "terminate"];
 const JOB_STATUSES = ["IN_QUEUE", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"];
 

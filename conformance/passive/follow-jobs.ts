@@ -15,6 +15,7 @@ import { verdict, type Judgement, type PassiveCheck } from "./judgement.ts";
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const FINAL_JOB_STATES: ReadonlySet<string> = new Set(["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"]);
+const JOB_STATES: ReadonlySet<string> = new Set(["IN_QUEUE", "IN_PROGRESS", ...FINAL_JOB_STATES]);
 const NEXT: Readonly<Record<string, readonly string[]>> = {
   IN_QUEUE: ["IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"],
   IN_PROGRESS: ["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"],
@@ -80,7 +81,8 @@ export function createJobFollower(exercised: (key: string) => void, options: Job
         jobs.set(id, seen);
         return out;
       }
-      if (status === undefined) return out;
+      // A status that is no job state is the record rules' finding (jobs.status.values, jobs.run.in-queue), not a move.
+      if (status === undefined || !JOB_STATES.has(status)) return out;
       if (!before) {
         exercised(transitionKey("job", NONE, status));
         jobs.set(id, { status, exchange, finalReads: 0, pollFlagged: false });
@@ -107,7 +109,6 @@ export function createJobFollower(exercised: (key: string) => void, options: Job
         } else {
           out.push(verdict("jobs.transition-legal", legal ? undefined : `a move along the spec's job table; job ${id} went from ${before.status} (exchange #${before.exchange.seq}) to ${status}`, "target", legal ? undefined : [before.exchange]));
         }
-        if (!legal) return out; // the last legal state stays the reference
       } else if (before.status === "CANCELLED") {
         out.push({ ruleId: "jobs.cancel.never-completes", side: "target" });
       }

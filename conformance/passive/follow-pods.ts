@@ -12,6 +12,8 @@ import { verdict, type Judgement, type PassiveCheck } from "./judgement.ts";
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+const POD_STATES: ReadonlySet<string> = new Set(["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"]);
+
 interface PodSeen {
   readonly status: string;
   readonly exchange: SeenExchange;
@@ -30,7 +32,8 @@ export function createPodFollower(exercised: (key: string) => void, capacity = 1
       else if (op.kind === "createPod" || op.kind === "getPod" || op.kind === "updatePod" || op.kind === "podAction") records = [a.json];
       const out: Judgement[] = [];
       for (const pod of records) {
-        if (!isObj(pod) || typeof pod.id !== "string" || typeof pod.status !== "string") continue;
+        // A status that is no pod state is pods.status-enum's finding, not a move.
+        if (!isObj(pod) || typeof pod.id !== "string" || typeof pod.status !== "string" || !POD_STATES.has(pod.status)) continue;
         const before = pods.get(pod.id);
         if (op.kind === "createPod" && before === undefined) exercised(transitionKey("pod", NONE, pod.status));
         if (before && exchange.sentAt >= before.exchange.answeredAt) {
@@ -44,7 +47,6 @@ export function createPodFollower(exercised: (key: string) => void, capacity = 1
               cameBack ? [before.exchange] : undefined,
             ),
           );
-          if (cameBack) continue; // keep TERMINATED as the pod's last word: each return is a finding
         }
         if (!before || exchange.sentAt >= before.exchange.answeredAt) pods.set(pod.id, { status: pod.status, exchange });
       }

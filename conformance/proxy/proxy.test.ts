@@ -3,3 +3,4 @@
  * conformance/conformance.test.ts for why parts). One part alone: `npx tap conformance/proxy/<part>`.
  */
 import "./clean-traffic.part.test.ts";
+import "./defect-traffic.part.test.ts";

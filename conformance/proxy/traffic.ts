@@ -22,7 +22,10 @@ export async function restSession(s: Setup): Promise<void> {
   await get("/v2/pods");
   const deleted = await fetch(`${base}/v2/pods/${pod.id}`, { method: "DELETE", headers });
   await deleted.arrayBuffer();
+  // Read after the delete, twice: a terminated pod stays TERMINATED.
   await get(`/v2/pods/${pod.id}`);
+  await get(`/v2/pods/${pod.id}`);
+  await get("/v2/pods");
   // An error answer the client provokes honestly: a pod that does not exist.
   await get("/v2/pods/no-such-pod");
 }
