@@ -5,3 +5,4 @@
 import "./clean-traffic.part.test.ts";
 import "./defect-traffic.part.test.ts";
 import "./client-findings.part.test.ts";
+import "./transparency.part.test.ts";
