@@ -6,3 +6,4 @@ import "./clean-traffic.part.test.ts";
 import "./defect-traffic.part.test.ts";
 import "./client-findings.part.test.ts";
 import "./transparency.part.test.ts";
+import "./cli.part.test.ts";

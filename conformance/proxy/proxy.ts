@@ -91,7 +91,8 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
 
   const rest = upstreamOf(options.target);
   const serverless = upstreamOf(options.serverlessUrl ?? options.target);
-  const split = options.serverlessUrl !== undefined && options.serverlessUrl !== options.target;
+  // A serverless URL of its own, even the target's: the job endpoints get a listener (or prefix) of their own, as asked.
+  const split = options.serverlessUrl !== undefined;
   const prefix = split ? options.serverlessPrefix : undefined;
   const forwardOptions = { captureBytes: options.captureBytes, timeoutMs: options.upstreamTimeoutMs };
   const handler = (surface: Surface, upstream: Upstream) => (req: IncomingMessage, res: ServerResponse) => {
