@@ -28,3 +28,8 @@ export {
   discoverTargetFacts, factsAsProfile, loadTargetProfile, parseTargetProfile, missingFact, TARGET_PROFILE_SCHEMA, FACT_KEYS, DEFAULT_FACTS,
   type Fact, type FactKey, type FactSource, type FactValues, type TargetFacts, type TargetProfile, type VolumeSource,
 } from "./target-facts/index.ts";
+export * from "./proxy/index.ts";
+export {
+  PassiveJudge, passiveChecks, judgeableRules, defaultPassiveOptions, seenFromRecorded, classify, requestViolations,
+  type Finding, type PassiveOptions, type PassiveCheck, type Judgement, type Side, type SeenExchange, type AnswerView, type Operation,
+} from "./passive/index.ts";
