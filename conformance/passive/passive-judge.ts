@@ -20,8 +20,10 @@ export interface Finding {
   readonly rule: Rule;
   readonly side: Side;
   readonly exchange: SeenExchange;
-  /** As every report holds a failure: evidence, and a curl script that replays it. */
-  readonly failure: ReportFailure;
+  /** What the rule required and what came instead ("[client] " first on the client's side). */
+  readonly expected: string;
+  /** As every report holds a failure (evidence, a curl script that replays it): made for the failures the report keeps only. */
+  readonly failure?: ReportFailure;
 }
 
 export interface RuleTally {
@@ -116,18 +118,19 @@ export class PassiveJudge {
       }
       if (j.problem === undefined) continue;
       const shown = j.exchange ?? exchange;
-      const base = makeFailure(
-        { rule, seed: 0, command: this.options.command, redactions: [] },
-        {
-          expected: `${j.side === "client" ? "[client] " : ""}${j.problem}`,
-          exchange: shown.recorded,
-          ...(j.sequence?.length ? { sequence: j.sequence.map((s) => s.recorded) } : {}),
-        },
-      );
-      const failure: ReportFailure = { ...base, side: j.side };
+      const expected = `${j.side === "client" ? "[client] " : ""}${j.problem}`;
       tally.failed++;
-      if (tally.failures.length < this.options.maxFailuresPerRule) tally.failures.push(failure);
-      findings.push({ rule, side: j.side, exchange: shown, failure });
+      let failure: ReportFailure | undefined;
+      // A repeated failure is counted, not described again: the curl script costs more than judging.
+      if (tally.failures.length < this.options.maxFailuresPerRule) {
+        const base = makeFailure(
+          { rule, seed: 0, command: this.options.command, redactions: [] },
+          { expected, exchange: shown.recorded, ...(j.sequence?.length ? { sequence: j.sequence.map((s) => s.recorded) } : {}) },
+        );
+        failure = { ...base, side: j.side };
+        tally.failures.push(failure);
+      }
+      findings.push({ rule, side: j.side, exchange: shown, expected, ...(failure ? { failure } : {}) });
     }
     return findings;
   }

@@ -26,6 +26,6 @@ export function curlLine(req: RecordedRequest): string {
 export function findingLines(f: Finding): string {
   const x = f.exchange;
   const status = x.answer ? `${x.answer.status}` : "no answer";
-  const head = `FAIL ${f.rule.id} [${f.side}] (${f.rule.severity}) #${x.seq} ${x.request.method} ${x.request.path}${x.request.query.size ? "?…" : ""} -> ${status}: ${f.failure.evidence.expected}`;
+  const head = `FAIL ${f.rule.id} [${f.side}] (${f.rule.severity}) #${x.seq} ${x.request.method} ${x.request.path}${x.request.query.size ? "?…" : ""} -> ${status}: ${f.expected}`;
   return `${head}\n  replay: ${curlLine(x.recorded.request)}\n`;
 }

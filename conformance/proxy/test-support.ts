@@ -35,4 +35,4 @@ export async function emulatorBehindProxy(t: Test, opts: { defects?: string[]; p
   return { emulator, proxy, findings, key };
 }
 
-export const describe = (fs: readonly Finding[]) => fs.slice(0, 6).map((f) => `${f.rule.id} [${f.side}] #${f.exchange.seq}: ${f.failure.evidence.expected}`);
+export const describe = (fs: readonly Finding[]) => fs.slice(0, 6).map((f) => `${f.rule.id} [${f.side}] #${f.exchange.seq}: ${f.expected}`);
