@@ -121,8 +121,9 @@ export async function forward(
   let error: string | undefined;
   try {
     res.writeHead(answer.statusCode, headers);
-    // Headers go out at once: a long poll's client sees the status as soon as the target sends it.
-    res.flushHeaders();
+    // An answer of unknown length (a stream) shows its headers as soon as the target sends them;
+    // one of known length goes out with its body, in one write.
+    if (answer.headers["content-length"] === undefined) res.flushHeaders();
     await pipeline(answer.body, responseCapture, res);
   } catch (err) {
     error = `the answer was cut: ${(err as Error).message}`;
