@@ -3,3 +3,4 @@
  * parts). same-verdict.test.ts, which runs conform through the proxy, is a file of its own.
  */
 import "./followers.part.test.ts";
+import "./request-checks.part.test.ts";

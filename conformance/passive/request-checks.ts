@@ -62,6 +62,12 @@ export function requestViolations(x: SeenExchange, input: Pick<CheckInput, "op">
   return [];
 }
 
+/**
+ * Rules whose lenient reading accepts a 2xx (the value clamped or ignored, which only the job's
+ * later behaviour shows): under lenient, an accepting answer is not judged here.
+ */
+const LENIENT_ACCEPTS = new Set(["jobs.runsync.wait-range", "jobs.status.ttl-query"]);
+
 /** Which statuses say nothing about the body: the key, the rate limit, a server error. */
 const UNRELATED = new Set([401, 403, 404, 429]);
 
@@ -97,7 +103,8 @@ export const requestBodies: PassiveCheck = {
       out.push({ ruleId: v.ruleId, side: "client", problem: `a request the spec accepts; ${v.message}` });
       const a = exchange.answer;
       // Judged on the target only when the request breaks this one rule: the status then speaks of it.
-      if (a && !UNRELATED.has(a.status) && a.status < 500 && violations.every((w) => w.ruleId === v.ruleId)) {
+      const clamped = profile === "lenient" && LENIENT_ACCEPTS.has(v.ruleId) && a !== undefined && a.status >= 200 && a.status < 300;
+      if (a && !clamped && !UNRELATED.has(a.status) && a.status < 500 && violations.every((w) => w.ruleId === v.ruleId)) {
         const problem = targetVerdict(v.ruleId, a.status, profile);
         out.push(problem === undefined ? { ruleId: v.ruleId, side: "target" } : { ruleId: v.ruleId, side: "target", problem });
       }
