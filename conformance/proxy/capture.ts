@@ -4,10 +4,15 @@
  */
 import { Transform, type TransformCallback } from "node:stream";
 
+/** Milliseconds on a clock that never goes back (wall time can be set back). */
+export const now = (): number => performance.timeOrigin + performance.now();
+
 export class Capture extends Transform {
   private readonly kept: Buffer[] = [];
   private keptBytes = 0;
   size = 0;
+  /** When the last byte passed (ms, monotonic): before the reader saw the end, so a request it sends next arrives later. */
+  endedAt: number | undefined;
 
   constructor(readonly limit: number) {
     super();
@@ -21,6 +26,11 @@ export class Capture extends Transform {
       this.keptBytes += piece.length;
     }
     done(null, chunk);
+  }
+
+  override _flush(done: TransformCallback): void {
+    this.endedAt = now();
+    done();
   }
 
   get truncated(): boolean {

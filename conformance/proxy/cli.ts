@@ -127,6 +127,8 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
         removeSignals = (deps.onStopSignal ?? processStopSignals)(() => {
           signals++;
           if (signals === 1) resolve("signal");
+          // A second signal: stop waiting for slow clients and long polls.
+          else proxy.forceClose();
         });
         proxy.limitReached.then((r) => resolve(r));
       });
@@ -154,7 +156,7 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
       }
       deps.onListening?.(proxy);
       const reason = await stopped;
-      if (!quiet) io.stderr(`cpsim proxy: stopping (${reason}); in-flight exchanges finish\n`);
+      if (!quiet) io.stderr(`cpsim proxy: stopping (${reason}); in-flight exchanges finish (signal again to drop them)\n`);
       const { report } = await proxy.stop();
       removeSignals();
       if (readyFile !== undefined) rmSync(readyFile, { force: true });

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import type { Dispatcher } from "undici";
-import { Capture } from "./capture.ts";
+import { Capture, now } from "./capture.ts";
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "proxy-authorization", "proxy-authenticate", "expect", "host"]);
 
@@ -73,7 +73,7 @@ export async function forward(
   options: { readonly captureBytes: number; readonly timeoutMs: number },
   onExchange: (flow: Flow) => void,
 ): Promise<void> {
-  const sentAt = Date.now();
+  const sentAt = now();
   const method = (req.method ?? "GET").toUpperCase();
   const upstreamPath = `${upstream.basePath}${path}`;
   const requestCapture = new Capture(options.captureBytes);
@@ -108,7 +108,7 @@ export async function forward(
       const problem = JSON.stringify({ title: "Bad Gateway", status: 502, detail: `cpsim proxy: the target did not answer: ${message}` });
       res.writeHead(502, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(problem) }).end(problem);
     }
-    onExchange({ ...base, ...requestPart(), sentAt, answeredAt: Date.now(), error: `the target did not answer: ${message}` });
+    onExchange({ ...base, ...requestPart(), sentAt, answeredAt: now(), error: `the target did not answer: ${message}` });
     return;
   }
   const headers: Record<string, string | string[]> = {};
@@ -133,7 +133,8 @@ export async function forward(
     ...base,
     ...requestPart(),
     sentAt,
-    answeredAt: Date.now(),
+    // The moment the answer's last byte passed, not when the pipeline noticed: the client may have sent its next request in between.
+    answeredAt: responseCapture.endedAt ?? now(),
     response: { status: answer.statusCode, headers: joined(answer.headers), text: responseCapture.text(), size: responseCapture.size, truncated: responseCapture.truncated },
     ...(error ? { error } : {}),
   });

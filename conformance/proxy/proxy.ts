@@ -32,6 +32,8 @@ export interface ProxyHandle {
   readonly limitReached: Promise<StopReason>;
   /** Stops listening, lets in-flight exchanges end, and answers the report of the whole traffic. */
   stop(): Promise<ProxyResult>;
+  /** Drops every open connection now (a second Ctrl-C): a stop under way then ends promptly. */
+  forceClose(): void;
 }
 
 export interface ProxyResult {
@@ -76,7 +78,6 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
   let seq = 0;
   let settleLimit: (r: StopReason) => void = () => {};
   const limitReached = new Promise<StopReason>((resolve) => (settleLimit = resolve));
-  let stopping = false;
 
   const onFlow = (surface: Surface) => (flow: Flow) => {
     const n = ++seq;
@@ -133,7 +134,6 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
   let result: Promise<ProxyResult> | undefined;
   const stop = (): Promise<ProxyResult> => {
     if (result) return result;
-    stopping = true;
     if (timer) clearTimeout(timer);
     result = (async () => {
       await Promise.all(
@@ -161,7 +161,9 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
     })();
     return result;
   };
-  void stopping;
 
-  return { options, baseUrl, serverlessUrl, judge, exchanges: () => seq, limitReached, stop };
+  const forceClose = () => {
+    for (const s of servers) s.closeAllConnections();
+  };
+  return { options, baseUrl, serverlessUrl, judge, exchanges: () => seq, limitReached, stop, forceClose };
 }
