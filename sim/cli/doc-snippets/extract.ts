@@ -2,11 +2,13 @@
  * The documentation's code blocks, read from README.md and docs/*.md, each with the marker line
  * right above its fence. Markers say how the snippet tests (./*.test.ts) treat a block:
  *   <!-- readme-test -->                                  run it as written; it must exit 0
+ *     (exit=1: it must exit 1; exit=0|1: either, where the outcome depends on the machine's load)
  *   <!-- readme-test exit=1 target timeout=90 expect="PASSED" expect='"id"' -->   options, any of them
  *   <!-- readme-test skip: REASON -->                     not run, for the reason given
  * `target`: the test starts an emulator first and exports TARGET (its base URL), CPSIM_API_KEY,
  * CPSIM_RESTRICTED_API_KEY and CPSIM_OTHER_API_KEY, standing in for "your service".
  * `expect="TEXT"` (repeatable): TEXT must appear in the snippet's stdout or stderr.
+ * `needs=PROGRAM` (repeatable): skipped, saying so, when PROGRAM (python3, curl) is not on PATH.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +19,7 @@ export const shellLanguages = new Set(["sh", "bash", "shell", "console", "zsh"])
 export const scriptLanguages = new Set(["js", "mjs"]);
 
 export type Marker =
-  | { kind: "run"; exit: number; target: boolean; expect: string[]; timeoutS: number }
+  | { kind: "run"; exit: number[]; target: boolean; expect: string[]; timeoutS: number; needs: string[] }
   | { kind: "skip"; reason: string };
 
 export interface Snippet {
@@ -68,16 +70,17 @@ export function parseMarker(line: string): Marker | null | string {
   const rest = m[1].trim();
   const skip = /^skip:\s*(.*)$/.exec(rest);
   if (skip) return skip[1].trim() === "" ? "a skip marker must give its reason" : { kind: "skip", reason: skip[1].trim() };
-  const marker: Marker = { kind: "run", exit: 0, target: false, expect: [], timeoutS: DEFAULT_TIMEOUT_S };
+  const marker: Marker = { kind: "run", exit: [0], target: false, expect: [], timeoutS: DEFAULT_TIMEOUT_S, needs: [] };
   for (const token of rest.match(/\w+="[^"]*"|\w+='[^']*'|\S+/g) ?? []) {
     const kv = /^(\w+)(?:=(.*))?$/.exec(token);
     const key = kv?.[1];
     const value = kv?.[2]?.replace(/^"(.*)"$|^'(.*)'$/, "$1$2");
     if (key === "target" && value === undefined) marker.target = true;
-    else if (key === "exit" && value !== undefined && /^\d+$/.test(value)) marker.exit = Number(value);
+    else if (key === "exit" && value !== undefined && /^\d+(\|\d+)*$/.test(value)) marker.exit = value.split("|").map(Number);
     else if (key === "timeout" && value !== undefined && /^\d+$/.test(value)) marker.timeoutS = Number(value);
     else if (key === "expect" && value !== undefined && value !== "") marker.expect.push(value);
-    else return `unknown marker option ${JSON.stringify(token)} (known: exit=N, target, timeout=S, expect="TEXT", skip: REASON)`;
+    else if (key === "needs" && value !== undefined && /^[\w.-]+$/.test(value)) marker.needs.push(value);
+    else return `unknown marker option ${JSON.stringify(token)} (known: exit=N or exit=N|M, target, timeout=S, expect="TEXT", needs=PROGRAM, skip: REASON)`;
   }
   return marker;
 }

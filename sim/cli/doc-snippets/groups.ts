@@ -6,7 +6,8 @@
 export const snippetGroups: Record<string, readonly string[]> = {
   conform: ["docs/conform.md", "docs/target-facts.md", "docs/profiles.md", "docs/mutation.md", "docs/rules.md"],
   serve: ["docs/serve.md", "docs/resources.md", "docs/handler.md", "docs/proxy.md"],
-  "load-plan": ["docs/load.md", "docs/plan.md", "docs/simulate.md", "docs/scenarios.md", "docs/library.md"],
+  "load-plan": ["docs/load.md", "docs/plan.md", "docs/simulate.md", "docs/scenarios.md"],
+  library: ["docs/library.md"],
 };
 
 /** The pages of a group; "readme" is README.md and every page no other group names. */

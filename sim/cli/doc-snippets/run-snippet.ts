@@ -31,7 +31,12 @@ function sessionProcesses(sid: number): string[] {
     .map((m) => `${m[1]} ${m[3]}`);
 }
 
-export async function runSnippet(lang: "shell" | "script", source: string, opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<SnippetRun> {
+export async function runSnippet(
+  lang: "shell" | "script",
+  source: string,
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; settleMs?: number },
+): Promise<SnippetRun> {
+  const settleMs = opts.settleMs ?? SETTLE_MS;
   const [cmd, args] = lang === "shell" ? ["bash", ["-euo", "pipefail", "-c", source]] : [process.execPath, ["--input-type=module", "-e", source]];
   const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const sid = child.pid as number;
@@ -49,7 +54,7 @@ export async function runSnippet(lang: "shell" | "script", source: string, opts:
   // What the snippet started may take a moment to exit after a kill; anything still there after
   // SETTLE_MS was left running.
   let left = sessionProcesses(sid);
-  for (let waited = 0; left.length > 0 && waited < SETTLE_MS; waited += 100) {
+  for (let waited = 0; left.length > 0 && waited < settleMs; waited += 100) {
     await sleep(100);
     left = sessionProcesses(sid);
   }
@@ -57,6 +62,6 @@ export async function runSnippet(lang: "shell" | "script", source: string, opts:
     try { process.kill(Number(p.split(" ")[0]), "SIGKILL"); } catch { /* gone meanwhile */ }
   }
   // The pipes close once every process that held them is gone.
-  if (child.stdout.readable || child.stderr.readable) await Promise.race([new Promise((r) => child.on("close", r)), sleep(SETTLE_MS)]);
+  if (child.stdout.readable || child.stderr.readable) await Promise.race([new Promise((r) => child.on("close", r)), sleep(settleMs)]);
   return { code, signal, stdout, stderr, timedOut, leftovers: left };
 }
