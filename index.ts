@@ -22,6 +22,8 @@ export { loadScenario, loadScenarioFile, parseScenario, scenarioJsonSchema } fro
 export { plan, planShard, mergeShards, type PlanOptions, type ShardFile } from "./sim/plan/plan.ts";
 export type { PlanReport } from "./reports/plan-report.ts";
 export { conform } from "./conformance/conform.ts";
+export { startProxy, proxyExitCode, PassiveJudge, judgeableRules, seenFromRecorded } from "./conformance/index.ts";
+export type { ProxyOptions, ProxyHandle, ProxyResult, Finding as ProxyFinding, SeenExchange, PassiveOptions } from "./conformance/index.ts";
 export { load, builtinScenarios, exportK6, validateScenario as validateLoadScenario } from "./load/index.ts";
 export type { LoadOptions, LoadResult, Scenario as LoadScenario } from "./load/index.ts";
 // Registers every conformance check, so that the library's conform() judges what `cpsim conform` does.

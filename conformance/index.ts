@@ -31,3 +31,8 @@ export {
 // The target's catalog and the createPod body most likely accepted, read the way conform reads them (cpsim load builds its pod bodies from these).
 export { targetCatalog, type TargetCatalog } from "./checks/pods/create-target-catalog.ts";
 export { safestBody, noBodyReason } from "./checks/pods/create-valid-body.ts";
+export * from "./proxy/index.ts";
+export {
+  PassiveJudge, passiveChecks, judgeableRules, defaultPassiveOptions, seenFromRecorded, classify, requestViolations,
+  type Finding, type PassiveOptions, type PassiveCheck, type Judgement, type Side, type SeenExchange, type AnswerView, type Operation,
+} from "./passive/index.ts";

@@ -44,6 +44,8 @@ export interface RecordedResponse {
 
 export interface ReportFailure {
   readonly ruleId: string;
+  /** Whose the failure is, when judged on traffic (`cpsim proxy`): the target's answer or the client's request. */
+  readonly side?: "target" | "client";
   readonly title: string;
   readonly severity: Severity;
   /** The sentence of the specification the rule enforces. */

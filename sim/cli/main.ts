@@ -18,6 +18,7 @@ export const commands: Record<string, CommandEntry> = {
   rules: { summary: "print the rule catalog: each rule's id, sentence, section and readings", load: () => import("../api/rules/cli.ts") },
   conform: { summary: "check an implementation of the API against the specification, rule by rule", load: () => import("../../conformance/cli.ts") },
   load: { summary: "run load scenarios (payload limits, streams, rate limits) with autocannon, or export them as k6 scripts", load: () => import("../../load/cli.ts") },
+  proxy: { summary: "a transparent proxy that judges live traffic between any client and any target, on both sides", load: () => import("../../conformance/proxy/cli.ts") },
   mutation: { summary: "score the conformance suite: run it against the emulator with each documented defect", load: () => import("../../conformance/mutation/cli.ts") },
 };
 

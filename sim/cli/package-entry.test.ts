@@ -7,7 +7,7 @@ t.test("the package entry exposes the library API the CLI uses", async (t) => {
   // Users import the build: JavaScript with its declarations (the pack test installs and imports it).
   t.same(pkg.exports["."], { types: "./dist/index.d.ts", default: "./dist/index.js" });
   const api = await import("../../index.ts");
-  for (const name of ["Engine", "Rng", "loadCatalog", "Platform", "PlatformApi", "startEmulator", "simulate", "conform", "load", "exportK6", "createValidator", "openApiDocument"]) {
+  for (const name of ["Engine", "Rng", "loadCatalog", "Platform", "PlatformApi", "startEmulator", "simulate", "conform", "startProxy", "PassiveJudge", "load", "exportK6", "createValidator", "openApiDocument"]) {
     t.type((api as Record<string, unknown>)[name], "function", name);
   }
   t.ok(api.rules.length > 100, "the rule catalog");

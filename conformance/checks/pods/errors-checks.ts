@@ -15,20 +15,11 @@ import { sendCreate } from "./create-pod-client.ts";
 import { checkProperty, scaledRuns } from "./create-property.ts";
 import { targetCatalog } from "./create-target-catalog.ts";
 import { noBodyReason, safestBody } from "./create-valid-body.ts";
-import { mediaType, problemIssues } from "./errors-problem.ts";
+import { jsonIssue, problemFormatProblem, statusMatchesProblem, titleProblem } from "../../passive/error-body.ts";
 import { describeProbe, probeArb, sendProbe, type Probe, type ProbeKind } from "./errors-probes.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** The spec's table of REST error titles. */
-const TITLES: Readonly<Record<number, string>> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  422: "Unprocessable Entity",
-  429: "Too Many Requests",
-};
 
 type ProbeJudge = (ctx: CheckContext, probe: Probe, res: ClientResponse) => string | undefined;
 
@@ -53,13 +44,11 @@ async function checkProbes(ctx: CheckContext, kinds: readonly ProbeKind[], judge
   );
 }
 
+// The judgements of one answer are the passive module's: conform and proxy give the same verdict.
 const formatJudge =
   (quote: string): ProbeJudge =>
-  (_ctx, _probe, res) => {
-    if (res.status < 400) return undefined;
-    const issues = problemIssues(res);
-    return issues.length === 0 ? undefined : `an ErrorResponse body (title, status, detail) as application/problem+json ("${quote}"); found ${issues.join("; ")}`;
-  };
+  (_ctx, _probe, res) =>
+    problemFormatProblem(res, quote);
 
 registerCheck("errors.problem-json", (ctx) => checkProbes(ctx, ["break", "double", "malformed"], formatJudge(ctx.rule.spec)), { needs: { keys: ["api"] } });
 
@@ -72,30 +61,14 @@ registerCheck(
 registerCheck(
   "errors.status-matches",
   (ctx) =>
-    checkProbes(ctx, ["break", "malformed", "no-key", "bad-key", "restricted", "unknown-pod"], (_ctx, _probe, res) => {
-      if (res.status < 400 || !isObj(res.json) || !Object.hasOwn(res.json, "status")) return undefined;
-      const status = res.json.status;
-      return status === res.status ? undefined : `the ErrorResponse's status ${res.status}, the HTTP status code ("status | integer | yes | HTTP status code"); found ${JSON.stringify(status)}`;
-    }),
+    checkProbes(ctx, ["break", "malformed", "no-key", "bad-key", "restricted", "unknown-pod"], (_ctx, _probe, res) => statusMatchesProblem(res)),
   { needs: { keys: ["api"] } },
 );
-
-/** Lenient: the table's title in any case, and RFC 9110's newer name for 422. Strict: the table's, exactly. */
-function titleFits(ctx: CheckContext, status: number, title: string): boolean {
-  const want = TITLES[status]!;
-  if (ctx.options.profile === "strict") return title === want;
-  const norm = (s: string) => s.trim().replace(/\s+/g, " ").toLowerCase();
-  return norm(title) === norm(want) || (status === 422 && norm(title) === "unprocessable content");
-}
 
 registerCheck(
   "errors.title-matches-status",
   (ctx) =>
-    checkProbes(ctx, ["break", "malformed", "no-key", "bad-key", "restricted"], (c, _probe, res) => {
-      const title = isObj(res.json) ? res.json.title : undefined;
-      if (TITLES[res.status] === undefined || typeof title !== "string") return undefined;
-      return titleFits(c, res.status, title) ? undefined : `title ${JSON.stringify(TITLES[res.status])}, the spec's title for ${res.status}; found ${JSON.stringify(title)}`;
-    }),
+    checkProbes(ctx, ["break", "malformed", "no-key", "bad-key", "restricted"], (c, _probe, res) => titleProblem(res, c.options.profile)),
   { needs: { keys: ["api"] } },
 );
 
@@ -128,14 +101,6 @@ registerCheck(
     ),
   { needs: { keys: ["api"] } },
 );
-
-/** Whether a success answer is JSON as the spec says: the media type, and a body that parses. */
-function jsonIssue(res: ClientResponse): string | undefined {
-  const type = mediaType(res);
-  if (type !== "application/json") return `Content-Type ${type === "" ? "missing" : JSON.stringify(type)} instead of application/json`;
-  if (res.json === undefined) return "a body that is not JSON";
-  return undefined;
-}
 
 registerCheck(
   "errors.json-bodies",

@@ -1,6 +1,7 @@
 /** The whole rule catalog, sealed by defineRules (a duplicate id throws at load time). */
 import { authRules } from "./auth-rules.ts";
 import { catalogRules } from "./catalog-rules.ts";
+import { clientRules } from "./client-rules.ts";
 import { defineRules } from "./define-rules.ts";
 import { errorRules } from "./error-rules.ts";
 import { graphqlRules } from "./graphql-rules.ts";
@@ -26,6 +27,7 @@ const catalog = defineRules([
   ...catalogRules,
   ...localServerRules,
   ...versioningRules,
+  ...clientRules,
 ]);
 
 /** The id of a rule of the catalog. */

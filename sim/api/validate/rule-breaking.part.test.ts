@@ -45,6 +45,8 @@ const ENFORCED_ELSEWHERE: Readonly<Record<string, string>> = {
   "graphql.pod-find-and-deploy.input": "the GraphQL resolver",
   "ratelimit.429-when-spent": "the rate limiter",
   "versioning.v2-prefix": "routing",
+  "client.retry-after": "a client's behaviour across requests: judged by cpsim proxy on traffic, never by a server",
+  "client.poll-finished-job": "a client's behaviour across requests: judged by cpsim proxy on traffic, never by a server",
 };
 
 function assertBroken(ruleId: RuleId, result: Validated<unknown>, what: unknown): void {

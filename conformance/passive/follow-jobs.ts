@@ -1,0 +1,120 @@
+/**
+ * Follows each job the traffic touches across exchanges with the spec's job table: IN_QUEUE →
+ * IN_PROGRESS → a final state, cancel from IN_QUEUE or IN_PROGRESS, retry from FAILED or
+ * TIMED_OUT (same id, previous output removed). Observations are sampled by the client, so
+ * skipped states are fine; a move the table has no row for is a finding (jobs.transition-legal),
+ * a COMPLETED after CANCELLED is jobs.cancel.never-completes, output still shown by a requeued
+ * retry is jobs.retry.output-removed. On the client's side: reading a finished job again and
+ * again (client.poll-finished-job). Only observations ordered by the traffic are compared.
+ */
+import { NONE, transitionKey } from "../spec-transitions.ts";
+import type { SeenExchange } from "./answer.ts";
+import { BoundedMap } from "./bounded-map.ts";
+import { verdict, type Judgement, type PassiveCheck } from "./judgement.ts";
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export const FINAL_JOB_STATES: ReadonlySet<string> = new Set(["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"]);
+const JOB_STATES: ReadonlySet<string> = new Set(["IN_QUEUE", "IN_PROGRESS", ...FINAL_JOB_STATES]);
+const NEXT: Readonly<Record<string, readonly string[]>> = {
+  IN_QUEUE: ["IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"],
+  IN_PROGRESS: ["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"],
+};
+
+interface JobSeen {
+  status: string;
+  exchange: SeenExchange;
+  /** The retry answer that requeued the job, until an observation judged its output. */
+  retried?: { exchange: SeenExchange; output: unknown };
+  finalReads: number;
+  pollFlagged: boolean;
+}
+
+export interface JobFollowerOptions {
+  /** Reads of a finished job the client may make before it counts as polling forever. */
+  readonly maxFinalPolls: number;
+  readonly capacity?: number;
+}
+
+export function createJobFollower(exercised: (key: string) => void, options: JobFollowerOptions): PassiveCheck {
+  const jobs = new BoundedMap<string, JobSeen>(options.capacity ?? 10_000);
+  return {
+    name: "job-follower",
+    rules: [
+      { id: "jobs.transition-legal", side: "target" },
+      { id: "jobs.cancel.never-completes", side: "target" },
+      { id: "jobs.retry.output-removed", side: "target" },
+      { id: "client.poll-finished-job", side: "client" },
+    ],
+    judge({ exchange, op }) {
+      if (op.kind !== "job") return [];
+      const a = exchange.answer;
+      const out: Judgement[] = [];
+      const id = op.jobId ?? (a && isObj(a.json) && typeof a.json.id === "string" ? a.json.id : undefined);
+      if (id === undefined || !a) return [];
+      if (a.status === 404 && op.jobId) {
+        jobs.delete(id);
+        return [];
+      }
+      const before = jobs.get(id);
+      const ordered = before !== undefined && exchange.sentAt >= before.exchange.answeredAt;
+      // The client's side: a read of a job whose last answer was final.
+      const read = op.op === "status" || op.op === "status-sync" || op.op === "stream";
+      if (read && before && ordered && FINAL_JOB_STATES.has(before.status) && !before.retried) {
+        before.finalReads++;
+        if (before.finalReads > options.maxFinalPolls && !before.pollFlagged) {
+          before.pollFlagged = true;
+          out.push({
+            ruleId: "client.poll-finished-job",
+            side: "client",
+            problem: `reads stop once a job is final; job ${id} was ${before.status} at exchange #${before.exchange.seq} and the client read it ${before.finalReads} times more`,
+            sequence: [before.exchange],
+          });
+        } else if (!before.pollFlagged) out.push({ ruleId: "client.poll-finished-job", side: "client" });
+      }
+      if (a.status < 200 || a.status >= 300 || !isObj(a.json)) return out;
+      const status = typeof a.json.status === "string" ? a.json.status : undefined;
+      if (op.op === "retry") {
+        const output = before ? (before.exchange.answer?.json as Record<string, unknown> | undefined)?.output : undefined;
+        const seen: JobSeen = { status: status ?? "IN_QUEUE", exchange, retried: { exchange, output }, finalReads: 0, pollFlagged: false };
+        if (before && before.status !== seen.status) exercised(transitionKey("job", before.status, seen.status));
+        jobs.set(id, seen);
+        return out;
+      }
+      // A status that is no job state is the record rules' finding (jobs.status.values, jobs.run.in-queue), not a move.
+      if (status === undefined || !JOB_STATES.has(status)) return out;
+      if (!before) {
+        exercised(transitionKey("job", NONE, status));
+        jobs.set(id, { status, exchange, finalReads: 0, pollFlagged: false });
+        return out;
+      }
+      if (!ordered) return out;
+      if (before.retried && !FINAL_JOB_STATES.has(status)) {
+        const kept = Object.hasOwn(a.json, "output") && a.json.output !== null;
+        out.push(
+          verdict(
+            "jobs.retry.output-removed",
+            kept ? `a retried job without its previous output ("previous output removed"); job ${id} is ${status} and still shows output ${JSON.stringify(a.json.output)?.slice(0, 100)}` : undefined,
+            "target",
+            kept ? [before.retried.exchange] : undefined,
+          ),
+        );
+      }
+      if (status !== before.status) {
+        exercised(transitionKey("job", before.status, status));
+        const legal = (NEXT[before.status] ?? []).includes(status);
+        const cancelledThenDone = before.status === "CANCELLED" && status === "COMPLETED";
+        if (cancelledThenDone) {
+          out.push(verdict("jobs.cancel.never-completes", `a cancelled job never completes; job ${id} was CANCELLED (exchange #${before.exchange.seq}) and is now COMPLETED`, "target", [before.exchange]));
+        } else {
+          out.push(verdict("jobs.transition-legal", legal ? undefined : `a move along the spec's job table; job ${id} went from ${before.status} (exchange #${before.exchange.seq}) to ${status}`, "target", legal ? undefined : [before.exchange]));
+        }
+      } else if (before.status === "CANCELLED") {
+        out.push({ ruleId: "jobs.cancel.never-completes", side: "target" });
+      }
+      const keepsRetry = before.retried && !FINAL_JOB_STATES.has(status) ? before.retried : undefined;
+      jobs.set(id, { status, exchange, finalReads: status === before.status ? before.finalReads : 0, pollFlagged: before.pollFlagged && status === before.status, ...(keepsRetry ? { retried: keepsRetry } : {}) });
+      return out;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// The followers on hand-made exchanges: a job's moves along the spec's table, a result after CANCELLED, a retried job showing its old output, a pod back from TERMINATED, remaining counts that rise.
+import t from "tap";
+import { seenFromRecorded, type SeenExchange } from "./answer.ts";
+import { PassiveJudge } from "./passive-judge.ts";
+
+let clock = 0;
+function x(method: string, path: string, status: number, body: unknown, headers: Record<string, string> = {}): SeenExchange {
+  const sentAt = (clock += 10);
+  return seenFromRecorded(
+    {
+      request: { method, url: `http://target.test${path}`, headers: { authorization: "Bearer key-1234567890" } },
+      response: { status, headers: { "content-type": "application/json", ...headers }, body: body === undefined ? "" : JSON.stringify(body) },
+    },
+    { seq: clock / 10, sentAt, answeredAt: sentAt + 5, keyId: "k1" },
+  );
+}
+
+/** The findings of the followers' rules (the hand-made answers carry no RateLimit headers, and the runs no body). */
+const FOLLOWED = ["jobs.transition-legal", "jobs.cancel.never-completes", "jobs.retry.output-removed", "pods.transition-legal", "ratelimit.remaining-decreases"];
+const failed = (j: PassiveJudge, xs: SeenExchange[]) =>
+  xs.flatMap((e) => j.judge(e)).filter((f) => FOLLOWED.includes(f.rule.id)).map((f) => `${f.rule.id} [${f.side}]`);
+
+t.test("jobs: legal moves pass; COMPLETED after CANCELLED, a move back to IN_QUEUE, old output after a retry are found", async (t) => {
+  const legal = new PassiveJudge();
+  t.same(failed(legal, [
+    x("POST", "/v2/ep/run", 200, { id: "j1", status: "IN_QUEUE" }),
+    x("GET", "/v2/ep/status/j1", 200, { id: "j1", status: "IN_PROGRESS" }),
+    x("GET", "/v2/ep/status/j1", 200, { id: "j1", status: "FAILED", error: "boom" }),
+    x("POST", "/v2/ep/retry/j1", 200, { id: "j1", status: "IN_QUEUE" }),
+    x("GET", "/v2/ep/status/j1", 200, { id: "j1", status: "IN_QUEUE" }),
+    x("GET", "/v2/ep/status/j1", 200, { id: "j1", status: "COMPLETED", output: 1 }),
+  ]), []);
+  t.equal(legal.tallies.get("jobs.retry.output-removed")?.judged, 1, "the requeued retry was judged");
+  t.ok(legal.transitions.has("job:FAILED->IN_QUEUE"), "coverage: the retry's move");
+
+  const cancelled = new PassiveJudge();
+  t.same(failed(cancelled, [
+    x("POST", "/v2/ep/run", 200, { id: "j2", status: "IN_QUEUE" }),
+    x("POST", "/v2/ep/cancel/j2", 200, { id: "j2", status: "CANCELLED" }),
+    x("GET", "/v2/ep/status/j2", 200, { id: "j2", status: "COMPLETED", output: 1 }),
+  ]), ["jobs.cancel.never-completes [target]"]);
+
+  const back = new PassiveJudge();
+  t.same(failed(back, [
+    x("GET", "/v2/ep/status/j3", 200, { id: "j3", status: "IN_PROGRESS" }),
+    x("GET", "/v2/ep/status/j3", 200, { id: "j3", status: "IN_QUEUE" }),
+  ]), ["jobs.transition-legal [target]"]);
+
+  const kept = new PassiveJudge();
+  t.same(failed(kept, [
+    x("GET", "/v2/ep/status/j4", 200, { id: "j4", status: "FAILED", error: "boom", output: { partial: true } }),
+    x("POST", "/v2/ep/retry/j4", 200, { id: "j4", status: "IN_QUEUE" }),
+    x("GET", "/v2/ep/status/j4", 200, { id: "j4", status: "IN_QUEUE", output: { partial: true } }),
+  ]), ["jobs.retry.output-removed [target]"]);
+});
+
+t.test("pods: TERMINATED never comes back; exchanges not ordered by the traffic are not compared", async (t) => {
+  const j = new PassiveJudge();
+  t.same(failed(j, [
+    x("GET", "/v2/pods/p1", 200, { id: "p1", status: "RUNNING" }),
+    x("GET", "/v2/pods/p1", 200, { id: "p1", status: "TERMINATED" }),
+    x("GET", "/v2/pods", 200, { pods: [{ id: "p1", status: "RUNNING" }] }),
+  ]), ["pods.transition-legal [target]"]);
+  const overlapping = new PassiveJudge();
+  const a = x("GET", "/v2/pods/p2", 200, { id: "p2", status: "TERMINATED" });
+  // Sent before the TERMINATED answer arrived: the two reads overlap, and nothing follows from their order.
+  const b = { ...x("GET", "/v2/pods/p2", 200, { id: "p2", status: "RUNNING" }), sentAt: a.answeredAt - 1 };
+  t.same(failed(overlapping, [a, b]), []);
+});
+
+t.test("RateLimit: remaining counts never rise within a window; a drop of several is another user's share", async (t) => {
+  const rl = (r: number) => ({ ratelimit: `"minute";r=${r};t=50`, "ratelimit-policy": '"minute";q=100;w=60' });
+  const j = new PassiveJudge();
+  t.same(failed(j, [x("GET", "/v2/ep/health", 200, { jobs: {}, workers: {} }, rl(90)), x("GET", "/v2/ep/health", 200, { jobs: {}, workers: {} }, rl(80))]).filter((f) => f.startsWith("ratelimit.remaining")), []);
+  t.same(failed(j, [x("GET", "/v2/ep/health", 200, { jobs: {}, workers: {} }, rl(85))]).filter((f) => f.startsWith("ratelimit.remaining")), ["ratelimit.remaining-decreases [target]"]);
+});

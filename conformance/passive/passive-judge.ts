@@ -1,0 +1,137 @@
+/**
+ * The passive checks as one judge: fed exchanges one at a time (a client's, through the proxy;
+ * or conform's own), it answers the findings each one shows at once and keeps, per rule, how
+ * many exchanges judged it and its failures (bounded), for the report at the end.
+ */
+import type { ReportFailure } from "../../reports/conformance-report.ts";
+import { makeFailure } from "../failure.ts";
+import { specCatalog, type Rule, type RuleCatalog } from "../rule-catalog.ts";
+import type { SeenExchange } from "./answer.ts";
+import { operationOf } from "./classify.ts";
+import type { Profile } from "./error-body.ts";
+import { exchangeChecks } from "./exchange-checks.ts";
+import { createJobFollower } from "./follow-jobs.ts";
+import { createKeyFollower } from "./follow-keys.ts";
+import { createPodFollower } from "./follow-pods.ts";
+import type { Judgement, PassiveCheck, Side } from "./judgement.ts";
+import { requestChecks } from "./request-checks.ts";
+
+export interface Finding {
+  readonly rule: Rule;
+  readonly side: Side;
+  readonly exchange: SeenExchange;
+  /** What the rule required and what came instead ("[client] " first on the client's side). */
+  readonly expected: string;
+  /** As every report holds a failure (evidence, a curl script that replays it): made for the failures the report keeps only. */
+  readonly failure?: ReportFailure;
+}
+
+export interface RuleTally {
+  /** Exchanges that judged the rule (on either side). */
+  judged: number;
+  failed: number;
+  /** The first failures, up to the judge's bound. */
+  readonly failures: ReportFailure[];
+}
+
+export interface PassiveOptions {
+  readonly profile: Profile;
+  /** Reads of a finished job before the client counts as polling forever (client.poll-finished-job). */
+  readonly maxFinalPolls: number;
+  /** Failures kept per rule for the report; the rest are counted. */
+  readonly maxFailuresPerRule: number;
+  /** The command line that reproduces the run, for each failure's reproduction. */
+  readonly command: string;
+  readonly catalog: RuleCatalog;
+}
+
+export const defaultPassiveOptions: PassiveOptions = {
+  profile: "lenient",
+  maxFinalPolls: 10,
+  maxFailuresPerRule: 20,
+  command: "cpsim proxy",
+  catalog: specCatalog,
+};
+
+/** The passive checks, in the order they judge; the followers hold state, so each judge has its own. */
+export function passiveChecks(options: Pick<PassiveOptions, "maxFinalPolls">, exercised: (key: string) => void): PassiveCheck[] {
+  return [...requestChecks, ...exchangeChecks, createPodFollower(exercised), createJobFollower(exercised, { maxFinalPolls: options.maxFinalPolls }), createKeyFollower()];
+}
+
+/** Every rule the passive checks can judge, with the sides they judge it on. */
+export function judgeableRules(): ReadonlyMap<string, readonly Side[]> {
+  const out = new Map<string, Side[]>();
+  for (const c of passiveChecks(defaultPassiveOptions, () => {})) {
+    for (const r of c.rules) out.set(r.id, [...new Set([...(out.get(r.id) ?? []), r.side])]);
+  }
+  return out;
+}
+
+export class PassiveJudge {
+  readonly options: PassiveOptions;
+  readonly tallies = new Map<string, RuleTally>();
+  readonly transitions = new Set<string>();
+  exchanges = 0;
+  private readonly checks: PassiveCheck[];
+
+  constructor(options: Partial<PassiveOptions> = {}) {
+    this.options = { ...defaultPassiveOptions, ...options };
+    this.checks = passiveChecks(this.options, (key) => this.transitions.add(key));
+  }
+
+  /** The rules the traffic can judge (a choices.md rule only under strict). */
+  judgeable(ruleId: string): boolean {
+    const rule = this.options.catalog.get(ruleId);
+    return rule !== undefined && (rule.source !== "choices" || this.options.profile === "strict") && judgeableRules().has(ruleId);
+  }
+
+  /** Judges one exchange; answers its findings (the failures), which the tallies also keep. */
+  judge(exchange: SeenExchange): Finding[] {
+    this.exchanges++;
+    const op = operationOf(exchange);
+    const judgements: Judgement[] = [];
+    for (const check of this.checks) judgements.push(...check.judge({ exchange, op, profile: this.options.profile }));
+    return this.record(judgements, exchange);
+  }
+
+  /** The findings only the whole traffic shows; call once, at the end. */
+  finish(): Finding[] {
+    const out: Finding[] = [];
+    for (const check of this.checks) {
+      const js = check.finish?.(this.options.profile) ?? [];
+      for (const j of js) if (j.exchange) out.push(...this.record([j], j.exchange, false));
+    }
+    return out;
+  }
+
+  private record(judgements: readonly Judgement[], exchange: SeenExchange, count = true): Finding[] {
+    const findings: Finding[] = [];
+    const counted = new Set<string>();
+    for (const j of judgements) {
+      const rule = this.options.catalog.get(j.ruleId);
+      if (!rule || (rule.source === "choices" && this.options.profile !== "strict")) continue;
+      const tally = this.tallies.get(j.ruleId) ?? { judged: 0, failed: 0, failures: [] };
+      this.tallies.set(j.ruleId, tally);
+      if (count && !counted.has(j.ruleId)) {
+        counted.add(j.ruleId);
+        tally.judged++;
+      }
+      if (j.problem === undefined) continue;
+      const shown = j.exchange ?? exchange;
+      const expected = `${j.side === "client" ? "[client] " : ""}${j.problem}`;
+      tally.failed++;
+      let failure: ReportFailure | undefined;
+      // A repeated failure is counted, not described again: the curl script costs more than judging.
+      if (tally.failures.length < this.options.maxFailuresPerRule) {
+        const base = makeFailure(
+          { rule, seed: 0, command: this.options.command, redactions: [] },
+          { expected, exchange: shown.recorded, ...(j.sequence?.length ? { sequence: j.sequence.map((s) => s.recorded) } : {}) },
+        );
+        failure = { ...base, side: j.side };
+        tally.failures.push(failure);
+      }
+      findings.push({ rule, side: j.side, exchange: shown, expected, ...(failure ? { failure } : {}) });
+    }
+    return findings;
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * The passive module's short tests, in one process (see conformance/conformance.test.ts for why
+ * parts). same-verdict.test.ts, which runs conform through the proxy, is a file of its own.
+ */
+import "./followers.part.test.ts";
+import "./request-checks.part.test.ts";

@@ -1,0 +1,24 @@
+/**
+ * The proxy side of `npm run bench:proxy`, forked so that it has a process (and core) of its own
+ * like a deployed proxy: `startProxy` in front of the URL it is given, judging every exchange.
+ * Speaks IPC: → {type: "ready", url}; ← {type: "stop"} → {type: "stopped", exchanges, findings}.
+ */
+import { startProxy } from "../proxy.ts";
+
+async function main(): Promise<void> {
+  const [target, reportDir] = process.argv.slice(2) as [string, string];
+  let findings = 0;
+  const proxy = await startProxy({ target, reportDir }, { onFinding: () => void findings++ });
+  process.send?.({ type: "ready", url: proxy.baseUrl });
+  process.on("message", (m: { type: string }) => {
+    if (m.type !== "stop") return;
+    void proxy.stop().then(() => {
+      process.send?.({ type: "stopped", exchanges: proxy.exchanges(), findings }, () => process.exit(0));
+    });
+  });
+}
+
+main().catch((err: unknown) => {
+  process.send?.({ type: "error", message: (err as Error).stack ?? String(err) });
+  process.exit(1);
+});

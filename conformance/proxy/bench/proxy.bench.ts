@@ -1,0 +1,129 @@
+/**
+ * `npm run bench:proxy`: what putting `cpsim proxy` between a client and the emulator costs. The
+ * emulator (manual clock, default backend) and the proxy each run in a forked child; the load
+ * generator (undici Pool, sim/http/bench/load.ts) runs here. The same requests
+ * (POST /v2/conformance/run with the exempt key, then GET its status) go to the emulator directly
+ * and through the proxy, which judges every exchange:
+ *   1. latency: one connection, one request at a time, so a figure is one exchange's cost and not
+ *      a queue's: p50 and p99 added by the proxy;
+ *   2. throughput: 16 connections, one request in flight each: requests/s through the proxy ÷ direct.
+ * Direct and proxied phases alternate (direct, proxy, direct, proxy) and each figure takes the better
+ * of its two runs, so that a burst of other load on the machine does not decide it.
+ * Last line: proxy_added_p50_ms=A proxy_added_p99_ms=B proxy_vs_direct_throughput=R direct_rps=D proxy_rps=P findings=F
+ *
+ * Options: --latency-requests N (default 3000) --throughput-requests N (default 20000) --connections N (default 16)
+ * CPSIM_BENCH_PROF=DIR writes a CPU profile of the proxy child there (node --cpu-prof).
+ * The exempt key is the emulator's own, outside the spec: its answers carry no RateLimit headers,
+ * so every exchange is a ratelimit.headers-present finding, which the figures include (the first 20
+ * are described, the rest counted, as in any run).
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { BackendApiKey } from "../../../sim/http/backend.ts";
+import { type LoadResult, runLoad } from "../../../sim/http/bench/load.ts";
+
+interface Options {
+  latencyRequests: number;
+  throughputRequests: number;
+  connections: number;
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const o: Options = { latencyRequests: 3000, throughputRequests: 20_000, connections: 16 };
+  for (let i = 0; i < argv.length; i += 2) {
+    const n = Number(argv[i + 1]);
+    if (!Number.isSafeInteger(n) || n < 1 || n > 10_000_000) throw new Error(`${argv[i]} must be a whole number 1..1e7, got ${argv[i + 1]}`);
+    if (argv[i] === "--latency-requests") o.latencyRequests = n;
+    else if (argv[i] === "--throughput-requests") o.throughputRequests = n;
+    else if (argv[i] === "--connections") o.connections = n;
+    else throw new Error(`unknown option ${argv[i]}`);
+  }
+  return o;
+}
+
+interface Child {
+  readonly url: string;
+  readonly apiKeys: readonly BackendApiKey[];
+  readonly process: ChildProcess;
+}
+
+function forkChild(path: string, args: readonly string[]): Promise<Child> {
+  const prof = process.env.CPSIM_BENCH_PROF && path.includes("proxy-child") ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPSIM_BENCH_PROF}`] : [];
+  const child = fork(path, [...args], { execArgv: ["--import", "tsx", ...prof], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`${path} exited with code ${code} before it was ready`)));
+    child.on("message", (m: { type: string; url?: string; apiKeys?: BackendApiKey[]; message?: string }) => {
+      if (m.type === "error") reject(new Error(m.message));
+      if (m.type === "ready") resolve({ url: m.url as string, apiKeys: m.apiKeys ?? [], process: child });
+    });
+  });
+}
+
+function stopChild(c: Child, message = { type: "stop" }): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    c.process.on("message", (m: Record<string, unknown>) => {
+      if (m.type === "stopped") resolve(m);
+    });
+    c.process.once("exit", () => resolve({}));
+    c.process.send(message);
+  });
+}
+
+function line(name: string, r: LoadResult): string {
+  const statuses = Object.entries(r.statuses).map(([s, n]) => `${s}:${n}`).join(",");
+  return `${name.padEnd(30)} ${r.count} req  ${Math.round(r.rps)} req/s  p50 ${r.p50Ms.toFixed(3)} ms  p99 ${r.p99Ms.toFixed(3)} ms  [${statuses}]`;
+}
+
+async function main(): Promise<void> {
+  const o = parseOptions(process.argv.slice(2));
+  const emulator = await forkChild(fileURLToPath(new URL("../../../sim/http/bench/serve-child.ts", import.meta.url)), ["emulator", "default", "manual"]);
+  const reportDir = mkdtempSync(join(tmpdir(), "cpsim-bench-proxy-"));
+  const proxy = await forkChild(fileURLToPath(new URL("./proxy-child.ts", import.meta.url)), [emulator.url, reportDir]);
+  const key = (emulator.apiKeys.find((k) => k.access === "exempt") ?? emulator.apiKeys[0]).key;
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const body = JSON.stringify({ input: { op: "echo", n: 1 } });
+  const run = (origin: string, count: number, connections: number) =>
+    runLoad(origin, { method: "POST", path: () => "/v2/conformance/run", body, headers, count, connections, pipelining: 1 });
+  console.log(`bench:proxy: emulator ${emulator.url}, proxy ${proxy.url}; ${o.latencyRequests} requests one at a time, ${o.throughputRequests} over ${o.connections} connections`);
+  // Warm-up: both paths' connections, JIT and the proxy's followers.
+  await run(emulator.url, 500, 4);
+  await run(proxy.url, 500, 4);
+  const latency: { direct: LoadResult[]; proxy: LoadResult[] } = { direct: [], proxy: [] };
+  const throughput: { direct: LoadResult[]; proxy: LoadResult[] } = { direct: [], proxy: [] };
+  for (let round = 0; round < 2; round++) {
+    for (const [name, url] of [["direct", emulator.url], ["proxy", proxy.url]] as const) {
+      const l = await run(url, o.latencyRequests, 1);
+      latency[name].push(l);
+      console.log(line(`latency ${name} #${round + 1}`, l));
+      const t = await run(url, o.throughputRequests, o.connections);
+      throughput[name].push(t);
+      console.log(line(`throughput ${name} #${round + 1}`, t));
+    }
+  }
+  const stopped = await stopChild(proxy);
+  await stopChild(emulator);
+  rmSync(reportDir, { recursive: true, force: true });
+  const best = (rs: LoadResult[], f: (r: LoadResult) => number, lowest: boolean) => rs.map(f).reduce((a, b) => (lowest ? Math.min(a, b) : Math.max(a, b)));
+  const p50 = best(latency.proxy, (r) => r.p50Ms, true) - best(latency.direct, (r) => r.p50Ms, true);
+  const p99 = best(latency.proxy, (r) => r.p99Ms, true) - best(latency.direct, (r) => r.p99Ms, true);
+  const directRps = best(throughput.direct, (r) => r.rps, false);
+  const proxyRps = best(throughput.proxy, (r) => r.rps, false);
+  const errors = [...latency.proxy, ...throughput.proxy].reduce((n, r) => n + (r.statuses.error ?? 0), 0);
+  if (errors > 0) console.log(`bench:proxy: ${errors} requests through the proxy failed without an answer`);
+  console.log(`bench:proxy: the proxy judged ${String(stopped.exchanges)} exchanges`);
+  console.log(
+    `proxy_added_p50_ms=${p50.toFixed(3)} proxy_added_p99_ms=${p99.toFixed(3)} proxy_vs_direct_throughput=${(proxyRps / directRps).toFixed(3)} ` +
+      `direct_rps=${Math.round(directRps)} proxy_rps=${Math.round(proxyRps)} findings=${String(stopped.findings)}`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

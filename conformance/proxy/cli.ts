@@ -1,0 +1,178 @@
+/**
+ * `cpsim proxy`: a thin parser over ProxyOptions. It announces itself as `serve` does (--json:
+ * one line with baseUrl and serverlessUrl; --ready-file), prints one line per finding as it
+ * happens, and at SIGINT/SIGTERM (or --max-exchanges / --max-duration) writes the reports and
+ * exits by --fail-on.
+ */
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { parseArgs, renderHelp, UsageError, type CliIo, type CommandModule, type CommandSpec } from "../../sim/cli/args.ts";
+import { processStopSignals } from "../../sim/cli/stop-signals.ts";
+import { writeConformanceReports } from "../../reports/write-reports.ts";
+import { proxyExitCode } from "./exit-code.ts";
+import { findingLines } from "./finding-line.ts";
+import { defaultOptions, type FailOn, type ProxyOptions } from "./options.ts";
+import { startProxy, type ProxyHandle } from "./proxy.ts";
+import type { Profile } from "../passive/error-body.ts";
+
+export const spec: CommandSpec = {
+  name: "proxy",
+  summary: "a transparent proxy that judges the live traffic between any client and any target, rule by rule, on both sides",
+  usage:
+    "cpsim proxy --target URL [--serverless-url URL] [--host ADDR] [--port N] [--serverless-port N] [--serverless-prefix PATH] [--report-dir DIR] [--junit FILE] " +
+    "[--profile lenient|strict] [--fail-on error|warning|never] [--json] [--ready-file FILE] [--max-exchanges N] [--max-duration S] [--capture-kb N] " +
+    "[--upstream-timeout S] [--max-final-polls N] [--quiet]",
+  description:
+    "Point your client (its base URL, and its serverless URL for the job endpoints) at the proxy instead of the target: every request goes to the target " +
+    "unchanged and every answer comes back unchanged (streamed as it comes, long polls held). Each exchange is judged against every rule one exchange can " +
+    "judge, and each pod and job is followed across exchanges with the spec's state machines. A finding is the target's (its answer breaks a rule) or the " +
+    "client's (its request does). One line per finding as it happens; at the stop (SIGINT, SIGTERM, --max-exchanges, --max-duration) report.json, " +
+    "junit.xml and report.html as `conform` writes them, then exit 1 when a finding of --fail-on's severity was made, else 0.\n" +
+    "Keys pass through untouched and never reach a report. With --serverless-url, the job endpoints are served on a second port " +
+    "(--serverless-port), or under --serverless-prefix of the first.",
+  flags: [
+    { name: "target", type: "string", value: "URL", help: "{base_url} of the target: REST v2 and GraphQL (required)" },
+    { name: "serverless-url", type: "string", value: "URL", help: "{serverless_url} of the target's job endpoints (default: --target, on the same port)" },
+    { name: "host", type: "string", value: "ADDR", help: "address to listen on", default: defaultOptions.host },
+    { name: "port", type: "integer", value: "N", help: "port of the proxy's base URL (0: a free one)", default: defaultOptions.port, min: 0, max: 65535 },
+    { name: "serverless-port", type: "integer", value: "N", help: "port of the proxy's serverless URL, with --serverless-url (0: a free one)", default: defaultOptions.serverlessPort, min: 0, max: 65535 },
+    { name: "serverless-prefix", type: "string", value: "PATH", help: "serve the job endpoints under PATH of the first port instead of a second port (e.g. /serverless)" },
+    { name: "report-dir", type: "string", value: "DIR", help: "where report.json, junit.xml and report.html go (default: reports/proxy)" },
+    { name: "junit", type: "string", value: "FILE", help: "also write the JUnit XML here (where CI collects test results)" },
+    { name: "profile", type: "enum", choices: ["lenient", "strict"], help: "lenient: the spec alone; strict: also choices.md's answers", default: defaultOptions.profile },
+    { name: "fail-on", type: "enum", choices: ["error", "warning", "never"], help: "exit 1 at the stop when a finding of this severity or worse was made", default: defaultOptions.failOn },
+    { name: "json", type: "boolean", help: "print one JSON object {baseUrl, serverlessUrl, target, serverlessTarget} as the first line of stdout; finding lines go to stderr" },
+    { name: "ready-file", type: "string", value: "FILE", help: "once listening, write that JSON object and the pid to FILE (complete when it appears; removed at the stop)" },
+    { name: "max-exchanges", type: "integer", value: "N", help: "stop after N exchanges", min: 1, max: 1_000_000_000 },
+    { name: "max-duration", type: "number", value: "S", help: "stop after S seconds", min: 0.001, max: 604_800 },
+    { name: "capture-kb", type: "integer", value: "N", help: "body bytes kept per request and answer for judging, in KiB; larger bodies are judged on their head and size", default: defaultOptions.captureBytes / 1024, min: 1, max: 262_144 },
+    { name: "upstream-timeout", type: "number", value: "S", help: "longest wait for the target's answer to start or go on (runsync waits up to 300 s)", default: defaultOptions.upstreamTimeoutMs / 1000, min: 1, max: 3600 },
+    { name: "max-final-polls", type: "integer", value: "N", help: "reads of a finished job before the client counts as polling it forever", default: defaultOptions.maxFinalPolls, min: 1, max: 1_000_000 },
+    { name: "quiet", type: "boolean", help: "no banner and no summary; finding lines only" },
+  ],
+  examples: [
+    "cpsim proxy --target http://127.0.0.1:8080 --json",
+    "cpsim proxy --target https://rest.example.com --serverless-url https://api.example.com --ready-file /tmp/proxy.json &",
+    "cpsim proxy --target http://127.0.0.1:8080 --max-duration 600 --fail-on warning --junit results/proxy.xml",
+  ],
+};
+
+type Flags = Record<string, string | number | boolean | string[] | undefined>;
+
+export function optionsFromFlags(flags: Flags): Partial<ProxyOptions> & { target: string } {
+  const str = (n: string) => flags[n] as string | undefined;
+  const num = (n: string) => flags[n] as number | undefined;
+  const target = str("target");
+  if (target === undefined) throw new UsageError("--target is required: the base URL of the API the proxy stands in front of", "proxy");
+  return {
+    target,
+    ...(str("serverless-url") !== undefined ? { serverlessUrl: str("serverless-url") } : {}),
+    host: str("host") ?? defaultOptions.host,
+    port: num("port") ?? defaultOptions.port,
+    serverlessPort: num("serverless-port") ?? defaultOptions.serverlessPort,
+    ...(str("serverless-prefix") !== undefined ? { serverlessPrefix: str("serverless-prefix") } : {}),
+    ...(str("report-dir") !== undefined ? { reportDir: str("report-dir") } : {}),
+    profile: (str("profile") ?? defaultOptions.profile) as Profile,
+    failOn: (str("fail-on") ?? defaultOptions.failOn) as FailOn,
+    ...(num("max-exchanges") !== undefined ? { maxExchanges: num("max-exchanges") } : {}),
+    ...(num("max-duration") !== undefined ? { maxDurationS: num("max-duration") } : {}),
+    captureBytes: (num("capture-kb") ?? defaultOptions.captureBytes / 1024) * 1024,
+    upstreamTimeoutMs: Math.round((num("upstream-timeout") ?? defaultOptions.upstreamTimeoutMs / 1000) * 1000),
+    maxFinalPolls: num("max-final-polls") ?? defaultOptions.maxFinalPolls,
+  };
+}
+
+function writeReadyFile(file: string, content: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, content);
+  try {
+    renameSync(temporary, file);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    throw err;
+  }
+}
+
+export interface ProxyDeps {
+  /** How a stop signal arrives (default: SIGINT and SIGTERM); returns the function that removes it. */
+  readonly onStopSignal?: (stop: () => void) => () => void;
+  readonly onListening?: (proxy: ProxyHandle) => void;
+}
+
+export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
+  return {
+    spec,
+    async run(argv: readonly string[], io: CliIo): Promise<number> {
+      const parsed = parseArgs(spec, argv);
+      if (parsed.help) {
+        io.stdout(renderHelp(spec));
+        return 0;
+      }
+      const flags = parsed.flags;
+      const given = optionsFromFlags(flags);
+      const json = flags.json === true;
+      const quiet = flags.quiet === true;
+      const say = json ? io.stderr : io.stdout;
+      const judged = { target: 0, client: 0 };
+      const proxy = await startProxy(given, {
+        onFinding: (f) => {
+          judged[f.side]++;
+          say(findingLines(f));
+        },
+      });
+      const readyFile = flags["ready-file"] as string | undefined;
+      const ready = { baseUrl: proxy.baseUrl, serverlessUrl: proxy.serverlessUrl, target: proxy.options.target, serverlessTarget: proxy.options.serverlessUrl ?? proxy.options.target };
+      let signals = 0;
+      let removeSignals = () => {};
+      const stopped = new Promise<string>((resolve) => {
+        removeSignals = (deps.onStopSignal ?? processStopSignals)(() => {
+          signals++;
+          if (signals === 1) resolve("signal");
+          // A second signal: stop waiting for slow clients and long polls.
+          else proxy.forceClose();
+        });
+        proxy.limitReached.then((r) => resolve(r));
+      });
+      if (readyFile !== undefined) {
+        try {
+          writeReadyFile(readyFile, `${JSON.stringify({ ...ready, pid: process.pid })}\n`);
+        } catch (err) {
+          removeSignals();
+          await proxy.stop();
+          io.stderr(`cpsim proxy: cannot write --ready-file ${readyFile}: ${(err as Error).message}; give a path in a writable directory\n`);
+          return 2;
+        }
+      }
+      if (json) io.stdout(`${JSON.stringify(ready)}\n`);
+      else if (!quiet) {
+        io.stdout(
+          [
+            `cpsim proxy: listening on ${proxy.baseUrl} (profile ${proxy.options.profile}, fail on ${proxy.options.failOn})`,
+            `  base URL        ${proxy.baseUrl}  ->  ${proxy.options.target}`,
+            `  serverless URL  ${proxy.serverlessUrl}  ->  ${ready.serverlessTarget}   (official SDKs: ${proxy.serverlessUrl}/v2)`,
+            "  stop with Ctrl-C (SIGINT) or SIGTERM: the reports are written then",
+            "",
+          ].join("\n"),
+        );
+      }
+      deps.onListening?.(proxy);
+      const reason = await stopped;
+      if (!quiet) io.stderr(`cpsim proxy: stopping (${reason}); in-flight exchanges finish (signal again to drop them)\n`);
+      const { report } = await proxy.stop();
+      removeSignals();
+      if (readyFile !== undefined) rmSync(readyFile, { force: true });
+      const written = await writeConformanceReports(report, { dir: proxy.options.reportDir, ...(flags.junit ? { junit: flags.junit as string } : {}) });
+      const code = proxyExitCode(report, proxy.options.failOn);
+      if (!quiet) {
+        const s = report.summary;
+        say(
+          `cpsim proxy: ${report.requests} exchanges; rules judged ${report.coverage.rules.checked} of ${report.coverage.rules.total} (pass ${s.passed}, fail ${s.failed}); ` +
+            `findings: ${judged.target} of the target, ${judged.client} of the client; reports: ${written.json}, ${written.junit}, ${written.html}\n`,
+        );
+      }
+      return code;
+    },
+  };
+}
+
+const command = createProxyCommand();
+export const run = command.run;

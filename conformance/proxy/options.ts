@@ -1,0 +1,110 @@
+/**
+ * The options of `cpsim proxy`, as the library takes them; the CLI maps its flags onto these and
+ * nothing else. Every wait and buffer has a bound.
+ */
+import { resolve } from "node:path";
+import { defaultReportDir } from "../../reports/write-reports.ts";
+import type { Profile } from "../passive/error-body.ts";
+import { ProxyConfigError } from "./errors.ts";
+
+export type FailOn = "error" | "warning" | "never";
+
+export interface ProxyOptions {
+  /** {base_url} of the target: REST v2 and GraphQL (and the job endpoints when no serverlessUrl is given). */
+  readonly target: string;
+  /** {serverless_url} of the target's job endpoints (default: target). */
+  readonly serverlessUrl?: string;
+  /** Address the proxy listens on; 127.0.0.1 unless told otherwise. */
+  readonly host: string;
+  /** Port of the {base_url} listener; 0 picks a free one. */
+  readonly port: number;
+  /**
+   * Where the job endpoints are served when the target has a serverless URL of its own: a second
+   * port (this one; 0 picks a free one), unless `serverlessPrefix` puts them under a path of the first.
+   */
+  readonly serverlessPort: number;
+  /** A path prefix of the first port (e.g. "/serverless") that leads to the serverless URL instead. */
+  readonly serverlessPrefix?: string;
+  readonly reportDir: string;
+  readonly profile: Profile;
+  readonly failOn: FailOn;
+  /** Stop after this many exchanges (default: no bound). */
+  readonly maxExchanges?: number;
+  /** Stop after this many seconds (default: no bound). */
+  readonly maxDurationS?: number;
+  /** Body bytes kept per request and per answer for judging; larger bodies are judged on their head and size. */
+  readonly captureBytes: number;
+  /** How long an answer may take to start and to go quiet (long polls, runsync waits up to 300 s are held). */
+  readonly upstreamTimeoutMs: number;
+  /** Reads of a finished job before a client counts as polling it forever. */
+  readonly maxFinalPolls: number;
+  /** Connections kept to each upstream origin. */
+  readonly connections: number;
+}
+
+export const defaultOptions: Omit<ProxyOptions, "target" | "reportDir"> & { reportDir?: string } = {
+  host: "127.0.0.1",
+  port: 0,
+  serverlessPort: 0,
+  profile: "lenient",
+  failOn: "error",
+  captureBytes: 4 * 1024 * 1024,
+  upstreamTimeoutMs: 600_000,
+  maxFinalPolls: 10,
+  connections: 128,
+};
+
+function baseUrl(value: string, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ProxyConfigError(`${flag} must be an http(s) URL such as http://127.0.0.1:8080, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ProxyConfigError(`${flag} must be an http or https URL, got ${JSON.stringify(value)}`);
+  if (url.search || url.hash) throw new ProxyConfigError(`${flag} is a base URL without query or fragment, got ${JSON.stringify(value)}`);
+  return url.toString().replace(/\/$/, "");
+}
+
+export function resolveOptions(given: Partial<ProxyOptions> & { target?: string }, cwd = process.cwd()): ProxyOptions {
+  if (!given.target) throw new ProxyConfigError("--target is required: the base URL of the API to put the proxy in front of");
+  const o = { ...defaultOptions, ...given } as ProxyOptions;
+  const target = baseUrl(o.target, "--target");
+  const serverlessUrl = o.serverlessUrl ? baseUrl(o.serverlessUrl, "--serverless-url") : undefined;
+  if (o.serverlessPrefix !== undefined && !/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(o.serverlessPrefix)) {
+    throw new ProxyConfigError(`--serverless-prefix is a path such as /serverless, got ${JSON.stringify(o.serverlessPrefix)}`);
+  }
+  if (o.serverlessPrefix !== undefined && serverlessUrl === undefined) throw new ProxyConfigError("--serverless-prefix needs --serverless-url: it leads there");
+  for (const [name, v, min, max] of [
+    ["--port", o.port, 0, 65535],
+    ["--serverless-port", o.serverlessPort, 0, 65535],
+    ["--capture-bytes", o.captureBytes, 1024, 256 * 1024 * 1024],
+    ["--upstream-timeout-ms", o.upstreamTimeoutMs, 1000, 3_600_000],
+    ["--max-final-polls", o.maxFinalPolls, 1, 1_000_000],
+    ["--connections", o.connections, 1, 10_000],
+  ] as const) {
+    if (!Number.isInteger(v) || v < min || v > max) throw new ProxyConfigError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
+  }
+  if (o.maxExchanges !== undefined && (!Number.isInteger(o.maxExchanges) || o.maxExchanges < 1)) throw new ProxyConfigError(`--max-exchanges must be a whole number above 0, got ${o.maxExchanges}`);
+  if (o.maxDurationS !== undefined && (!Number.isFinite(o.maxDurationS) || o.maxDurationS <= 0 || o.maxDurationS > 604_800)) {
+    throw new ProxyConfigError(`--max-duration must be seconds above 0 and at most 604800, got ${o.maxDurationS}`);
+  }
+  if (!["lenient", "strict"].includes(o.profile)) throw new ProxyConfigError(`--profile must be lenient or strict, got ${o.profile}`);
+  if (!["error", "warning", "never"].includes(o.failOn)) throw new ProxyConfigError(`--fail-on must be error, warning or never, got ${o.failOn}`);
+  return {
+    ...o,
+    target,
+    ...(serverlessUrl ? { serverlessUrl } : {}),
+    reportDir: resolve(cwd, given.reportDir ?? defaultReportDir("proxy", cwd)),
+  };
+}
+
+/** The command line of these options, for reproductions and the report. */
+export function proxyCommand(o: ProxyOptions): string {
+  return [
+    "cpsim proxy",
+    `--target ${o.target}`,
+    ...(o.serverlessUrl ? [`--serverless-url ${o.serverlessUrl}`] : []),
+    ...(o.profile !== "lenient" ? [`--profile ${o.profile}`] : []),
+  ].join(" ");
+}

@@ -1,0 +1,169 @@
+/**
+ * `startProxy`: a transparent reverse proxy in front of a target, judging every exchange with the
+ * passive checks as it flows. The {base_url} listener forwards to the target; the job endpoints go
+ * to the serverless URL, on a second listener or under a path prefix of the first when the target
+ * has one of its own. Each finding is reported at once (`onFinding`); `stop()` closes the listeners
+ * (in-flight exchanges finish), adds the findings of the whole traffic and builds the report.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Agent } from "undici";
+import type { ConformanceReport, TargetErrorRecord } from "../../reports/conformance-report.ts";
+import type { Surface } from "../passive/answer.ts";
+import { PassiveJudge, type Finding } from "../passive/passive-judge.ts";
+import { ProxyListenError } from "./errors.ts";
+import { forward, type Flow, type Upstream } from "./forward.ts";
+import { proxyCommand, resolveOptions, type ProxyOptions } from "./options.ts";
+import { proxyReport } from "./proxy-report.ts";
+import { seenFromFlow } from "./record-flow.ts";
+
+export type StopReason = "signal" | "max-exchanges" | "max-duration" | "closed";
+
+export interface ProxyHandle {
+  readonly options: ProxyOptions;
+  /** Where clients send REST and GraphQL requests (the proxy's {base_url}). */
+  readonly baseUrl: string;
+  /** Where clients send job requests (the proxy's {serverless_url}). */
+  readonly serverlessUrl: string;
+  readonly judge: PassiveJudge;
+  /** Exchanges seen so far. */
+  readonly exchanges: () => number;
+  /** Resolves when --max-exchanges or --max-duration is reached (the caller then stops the proxy). */
+  readonly limitReached: Promise<StopReason>;
+  /** Stops listening, lets in-flight exchanges end, and answers the report of the whole traffic. */
+  stop(): Promise<ProxyResult>;
+  /** Drops every open connection now (a second Ctrl-C): a stop under way then ends promptly. */
+  forceClose(): void;
+}
+
+export interface ProxyResult {
+  readonly report: ConformanceReport;
+  /** Findings only the whole traffic shows, found at the stop. */
+  readonly lateFindings: readonly Finding[];
+}
+
+export interface ProxyEvents {
+  onFinding?(finding: Finding): void;
+  onExchange?(seq: number, flow: Flow): void;
+}
+
+const MAX_TARGET_ERRORS = 100;
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => reject(new ProxyListenError(`cannot listen on ${host}:${port}: ${err.code === "EADDRINUSE" ? "the port is in use; give another --port (0 picks a free one)" : err.message}`));
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function upstreamOf(base: string): Upstream {
+  const url = new URL(base);
+  return { origin: url.origin, basePath: url.pathname.replace(/\/$/, "") };
+}
+
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+export async function startProxy(given: Partial<ProxyOptions> & { target: string }, events: ProxyEvents = {}): Promise<ProxyHandle> {
+  const options = resolveOptions(given);
+  const startedAt = Date.now();
+  const judge = new PassiveJudge({ profile: options.profile, maxFinalPolls: options.maxFinalPolls, command: proxyCommand(options) });
+  const agent = new Agent({ connections: options.connections, headersTimeout: options.upstreamTimeoutMs, bodyTimeout: options.upstreamTimeoutMs, keepAliveTimeout: 10_000 });
+  const targetErrors: TargetErrorRecord[] = [];
+  let seq = 0;
+  let settleLimit: (r: StopReason) => void = () => {};
+  const limitReached = new Promise<StopReason>((resolve) => (settleLimit = resolve));
+
+  const onFlow = (surface: Surface) => (flow: Flow) => {
+    const n = ++seq;
+    events.onExchange?.(n, flow);
+    const seen = seenFromFlow(flow, n, surface);
+    if (flow.error && !flow.response && targetErrors.length < MAX_TARGET_ERRORS) {
+      targetErrors.push({ code: "CPSIM_ERR_TARGET", message: flow.error, request: seen.recorded.request });
+    }
+    for (const f of judge.judge(seen)) events.onFinding?.(f);
+    if (options.maxExchanges !== undefined && n >= options.maxExchanges) settleLimit("max-exchanges");
+  };
+
+  const rest = upstreamOf(options.target);
+  const serverless = upstreamOf(options.serverlessUrl ?? options.target);
+  // A serverless URL of its own, even the target's: the job endpoints get a listener (or prefix) of their own, as asked.
+  const split = options.serverlessUrl !== undefined;
+  const prefix = split ? options.serverlessPrefix : undefined;
+  const forwardOptions = { captureBytes: options.captureBytes, timeoutMs: options.upstreamTimeoutMs };
+  const handler = (surface: Surface, upstream: Upstream) => (req: IncomingMessage, res: ServerResponse) => {
+    let path = req.url ?? "/";
+    let target = upstream;
+    let side = surface;
+    if (prefix && (path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`))) {
+      path = path.slice(prefix.length) || "/";
+      target = serverless;
+      side = "serverless";
+    }
+    forward(req, res, path, target, agent, forwardOptions, onFlow(side)).catch((err) => {
+      if (!res.headersSent) res.writeHead(502).end();
+      else res.destroy(err as Error);
+    });
+  };
+
+  const servers: Server[] = [];
+  const main = createServer({ keepAliveTimeout: 5_000, requestTimeout: 0, headersTimeout: 60_000 }, handler("rest", rest));
+  servers.push(main);
+  const port = await listen(main, options.port, options.host);
+  const baseUrl = urlOf(options.host, port);
+  let serverlessUrl = baseUrl;
+  if (split && prefix) serverlessUrl = `${baseUrl}${prefix}`;
+  else if (split) {
+    const second = createServer({ keepAliveTimeout: 5_000, requestTimeout: 0, headersTimeout: 60_000 }, handler("serverless", serverless));
+    servers.push(second);
+    try {
+      serverlessUrl = urlOf(options.host, await listen(second, options.serverlessPort, options.host));
+    } catch (err) {
+      main.close();
+      throw err;
+    }
+  }
+  const timer = options.maxDurationS !== undefined ? setTimeout(() => settleLimit("max-duration"), options.maxDurationS * 1000) : undefined;
+  timer?.unref();
+
+  let result: Promise<ProxyResult> | undefined;
+  const stop = (): Promise<ProxyResult> => {
+    if (result) return result;
+    if (timer) clearTimeout(timer);
+    result = (async () => {
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.close(() => resolve());
+              s.closeIdleConnections();
+            }),
+        ),
+      );
+      await agent.close();
+      const lateFindings = judge.finish();
+      for (const f of lateFindings) events.onFinding?.(f);
+      const report = proxyReport(judge, {
+        target: options.target,
+        serverlessUrl: options.serverlessUrl ?? options.target,
+        profile: options.profile,
+        startedAt,
+        endedAt: Date.now(),
+        targetErrors,
+      });
+      settleLimit("closed");
+      return { report, lateFindings };
+    })();
+    return result;
+  };
+
+  const forceClose = () => {
+    for (const s of servers) s.closeAllConnections();
+  };
+  return { options, baseUrl, serverlessUrl, judge, exchanges: () => seq, limitReached, stop, forceClose };
+}

@@ -1,0 +1,83 @@
+/**
+ * Turns what flowed through the proxy into an exchange the passive checks judge, and the record
+ * reports keep. Keys pass through the proxy untouched but never reach a record: the credential
+ * of each request (the Authorization header, the `api_key` query) becomes a `${CPSIM_API_KEY}`
+ * placeholder wherever it occurs, and per-key rules see only an opaque digest of it.
+ */
+import { createHash } from "node:crypto";
+import type { RecordedRequest, RecordedResponse } from "../../reports/conformance-report.ts";
+import { redactText, type Redaction } from "../keys.ts";
+import { recordBody } from "../record-body.ts";
+import { redactRequest, urlRedactions } from "../redact-request.ts";
+import { parseJson, type SeenExchange, type Surface } from "../passive/answer.ts";
+import type { Flow } from "./forward.ts";
+
+/** Characters of a response body a report keeps (the judge saw up to the capture bound). */
+const RECORDED_BODY_CHARS = 16 * 1024;
+
+export function credentialsOf(flow: Pick<Flow, "requestHeaders" | "path">): string[] {
+  const out: string[] = [];
+  const auth = flow.requestHeaders["authorization"];
+  if (auth) {
+    const m = /^\s*bearer\s+(.+?)\s*$/i.exec(auth);
+    out.push(m ? m[1] : auth.trim());
+  }
+  const query = new URL(flow.path, "http://proxy.invalid").searchParams.get("api_key");
+  if (query) out.push(query);
+  return [...new Set(out.filter((s) => s.length > 0))];
+}
+
+export function redactionsFor(secrets: readonly string[]): Redaction[] {
+  const envs = ["CPSIM_API_KEY", "CPSIM_OTHER_API_KEY"];
+  return secrets.map((value, i) => ({ value, env: envs[Math.min(i, envs.length - 1)] })).sort((a, b) => b.value.length - a.value.length);
+}
+
+export function keyDigest(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex").slice(0, 12);
+}
+
+export function seenFromFlow(flow: Flow, seq: number, surface: Surface): SeenExchange {
+  const secrets = credentialsOf(flow);
+  const redactions = redactionsFor(secrets);
+  const url = new URL(flow.path, "http://proxy.invalid");
+  const rawRequest: RecordedRequest = {
+    method: flow.method,
+    url: `${flow.upstreamUrl}`,
+    headers: Object.fromEntries(Object.entries(flow.requestHeaders).filter(([k]) => k !== "host" && k !== "content-length" && k !== "connection")),
+    ...(flow.requestSize > 0
+      ? { body: flow.requestTruncated ? { kind: "truncated" as const, size: flow.requestSize, head: flow.requestText.slice(0, RECORDED_BODY_CHARS) } : recordBody(flow.requestText) }
+      : {}),
+  };
+  const request = redactRequest(rawRequest, redactions);
+  const forms = urlRedactions(redactions);
+  const r = flow.response;
+  const response: RecordedResponse | undefined = r
+    ? {
+        status: r.status,
+        headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, redactText(v, forms)])),
+        body: redactText(r.text.slice(0, RECORDED_BODY_CHARS), forms),
+        size: r.size,
+        truncated: r.truncated || r.text.length > RECORDED_BODY_CHARS,
+        durationMs: flow.answeredAt - flow.sentAt,
+      }
+    : undefined;
+  return {
+    seq,
+    surface,
+    request: {
+      method: flow.method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers: flow.requestHeaders,
+      ...(flow.requestSize > 0 && !flow.requestTruncated ? { text: flow.requestText } : {}),
+      json: flow.requestTruncated ? undefined : parseJson(flow.requestText),
+      size: flow.requestSize,
+      truncated: flow.requestTruncated,
+    },
+    ...(r ? { answer: { status: r.status, headers: r.headers, text: r.text, json: r.truncated ? undefined : parseJson(r.text), size: r.size, truncated: r.truncated } } : {}),
+    sentAt: flow.sentAt,
+    answeredAt: flow.answeredAt,
+    ...(secrets.length ? { keyId: keyDigest(secrets[0]) } : {}),
+    recorded: { request, ...(response ? { response } : {}) },
+  };
+}

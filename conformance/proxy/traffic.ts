@@ -1,0 +1,52 @@
+/**
+ * Test traffic: what a well-behaved service does with the API, through plain fetch (pods,
+ * catalog, an error read) and through the official JS SDK (runpod-sdk, unmodified: run, status,
+ * runSync, stream, cancel, health, purge-queue). The same session runs against a clean emulator
+ * (no finding) and against one with a defect (the defect's rule found).
+ */
+import runpodSdk from "runpod-sdk";
+import type { Setup } from "./test-support.ts";
+
+export async function restSession(s: Setup): Promise<void> {
+  const base = s.proxy.baseUrl;
+  const headers = { authorization: `Bearer ${s.key}`, "content-type": "application/json" };
+  const get = async (path: string) => {
+    const res = await fetch(`${base}${path}`, { headers });
+    return { status: res.status, json: (await res.text().then((t) => (t ? JSON.parse(t) : undefined))) as Record<string, unknown> };
+  };
+  await get("/v2/catalog/gpus");
+  await get("/v2/catalog/cpus");
+  const created = await fetch(`${base}/v2/pods`, { method: "POST", headers, body: JSON.stringify({ name: "proxy-test", image: "ubuntu:22.04", cpu: { id: "cpu3c", vcpuCount: 2 } }) });
+  const pod = (await created.json()) as { id: string };
+  for (let i = 0; i < 3; i++) await get(`/v2/pods/${pod.id}`);
+  await get("/v2/pods");
+  const deleted = await fetch(`${base}/v2/pods/${pod.id}`, { method: "DELETE", headers });
+  await deleted.arrayBuffer();
+  // Read after the delete, twice: a terminated pod stays TERMINATED.
+  await get(`/v2/pods/${pod.id}`);
+  await get(`/v2/pods/${pod.id}`);
+  await get("/v2/pods");
+  // An error answer the client provokes honestly: a pod that does not exist.
+  await get("/v2/pods/no-such-pod");
+}
+
+export async function jobSession(s: Setup): Promise<void> {
+  const log = console.log;
+  console.log = () => undefined; // the SDK prints each poll
+  try {
+    const endpoint = runpodSdk(s.key, { baseUrl: `${s.proxy.serverlessUrl}/v2` }).endpoint("conformance");
+    if (endpoint === null) throw new Error("no endpoint");
+    const queued = await endpoint.run({ input: { op: "echo", n: 1 } });
+    let status = await endpoint.status(queued.id);
+    for (let i = 0; i < 200 && status.status !== "COMPLETED"; i++) status = await endpoint.status(queued.id);
+    await endpoint.runSync({ input: { op: "sleep", ms: 50 } }, 5000);
+    const streaming = await endpoint.run({ input: { op: "stream", chunks: 3, bytes: 5, ms: 20 } });
+    for await (const chunk of endpoint.stream(streaming.id)) void chunk;
+    const long = await endpoint.run({ input: { op: "sleep", ms: 600_000 } });
+    await endpoint.cancel(long.id);
+    await endpoint.health();
+    await endpoint.purgeQueue();
+  } finally {
+    console.log = log;
+  }
+}
