@@ -13,7 +13,7 @@
  */
 import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
-import { listOf, missingFact, readNetworkVolumes } from "../../target-facts/index.ts";
+import { missingFact, readList, readNetworkVolumes } from "../../target-facts/index.ts";
 
 export type CloudName = "SECURE" | "COMMUNITY";
 
@@ -107,16 +107,16 @@ function vcpuCounts(vcpu: unknown, entry: Record<string, unknown>): number[] | u
   return undefined;
 }
 
-async function getJson(ctx: CheckContext, path: string, query?: Record<string, string>): Promise<unknown> {
-  const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" }, ...(query ? { query } : {}) });
-  return res.status === 200 ? res.json : undefined;
+/** The whole list a GET answers (every page, in or out of an envelope); undefined when it gives none. */
+async function getList(ctx: CheckContext, path: string, field: string, query?: Record<string, string>): Promise<unknown[] | undefined> {
+  return (await readList(ctx.client, { method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" }, ...(query ? { query } : {}) }, field))?.items;
 }
 
 async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]> {
   const byId = new Map<string, { id: string; manufacturer: string; offers: Partial<Record<CloudName, GpuOffer>> }>();
   const catalogPath = ctx.facts.gpuCatalogPath.value;
   for (const cloud of catalogPath === null ? [] : (["SECURE", "COMMUNITY"] as const)) {
-    const list = listOf(await getJson(ctx, catalogPath!, { cloud }), "gpus");
+    const list = await getList(ctx, catalogPath!, "gpus", { cloud });
     if (!list) continue;
     for (const entry of list) {
       if (!isObject(entry) || !nonEmpty(entry.id)) continue;
@@ -149,7 +149,7 @@ async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]
 }
 
 async function readFlavors(ctx: CheckContext, notes: string[]): Promise<TargetFlavor[]> {
-  const list = listOf(await getJson(ctx, "/v2/catalog/cpus"), "cpus") ?? [];
+  const list = (await getList(ctx, "/v2/catalog/cpus", "cpus")) ?? [];
   const flavors: TargetFlavor[] = [];
   for (const entry of list) {
     if (!isObject(entry) || !nonEmpty(entry.id)) continue;
@@ -168,7 +168,7 @@ async function readFlavors(ctx: CheckContext, notes: string[]): Promise<TargetFl
 }
 
 async function readDataCenters(ctx: CheckContext, notes: string[]): Promise<TargetDataCenter[]> {
-  const list = listOf(await getJson(ctx, "/v2/catalog/datacenters"), "dataCenters") ?? [];
+  const list = (await getList(ctx, "/v2/catalog/datacenters", "dataCenters")) ?? [];
   const out: TargetDataCenter[] = [];
   for (const entry of list) {
     if (!isObject(entry) || !nonEmpty(entry.id)) continue;
@@ -205,8 +205,7 @@ async function readRegistries(ctx: CheckContext, notes: string[]): Promise<Targe
     notes.push(`${missingFact("registriesPath", fact.evidence)}: \`registry\` rules are skipped`);
     return undefined;
   }
-  const json = await getJson(ctx, fact.value);
-  const list = listOf(json, "registries") ?? listOf(json);
+  const list = await getList(ctx, fact.value, "registries");
   if (list === undefined) {
     notes.push(`no registry credentials read (GET ${fact.value} (${fact.source}) gave no list): \`registry\` rules are skipped`);
     return undefined;

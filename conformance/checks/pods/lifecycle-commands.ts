@@ -124,14 +124,15 @@ class Action implements Command {
   check(s: LifecycleSession): boolean {
     return s.env.support.action && pick(s, this.n) !== undefined;
   }
-  private actionFor(pod: TrackedPod): PodAction {
-    const offered = pod.actions.filter((a): a is PodAction => (POD_ACTIONS as readonly string[]).includes(a));
-    const from = this.anyAction || offered.length === 0 ? POD_ACTIONS : offered;
+  private actionFor(pod: TrackedPod, unserved: ReadonlySet<string>): PodAction {
+    const served = POD_ACTIONS.filter((a) => !unserved.has(a));
+    const offered = pod.actions.filter((a): a is PodAction => served.includes(a as PodAction));
+    const from = this.anyAction || offered.length === 0 ? served : offered;
     return from[this.choice % from.length];
   }
   async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
     const pod = pick(s, this.n)!;
-    const action = this.actionFor(pod);
+    const action = this.actionFor(pod, s.env.support.unservedActions);
     this.last = action;
     const statusBefore = s.statusOf(pod);
     const res = s.note(await podAction(s.ctx, pod.id, action));
@@ -141,7 +142,8 @@ class Action implements Command {
       if (action === "terminate") pod.terminated = true;
       if (res.status === 200) await s.observeView(pod, res);
     } else if (routeMissing(res.status) && !pod.terminated) {
-      s.env.support.action = false;
+      s.env.support.unservedActions.add(action);
+      if (POD_ACTIONS.every((a) => s.env.support.unservedActions.has(a))) s.env.support.action = false;
     }
     await s.refresh(pod);
   }

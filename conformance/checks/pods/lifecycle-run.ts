@@ -70,7 +70,7 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
   const rules: RuleChecker[] = [...checkers].map(([ruleId, checker]) => ({ ruleId, checker, applicable: 0 }));
   // The first property's bound, as ctx.fc's time limit sets it (check-context.ts).
   const runUntil = ctx.controlApi ? ctx.deadline : Math.min(ctx.deadline, Date.now() + REALTIME_PROPERTY_LIMIT_MS);
-  const env: LifecycleEnv = { ctx, target, checkers: rules, support: { action: true, delete: true, patch: true, list: true }, runUntil };
+  const env: LifecycleEnv = { ctx, target, checkers: rules, support: { action: true, unservedActions: new Set(), delete: true, patch: true, list: true }, runUntil };
   // A target error (or a bug of the check) is no verdict: it stops the runs and is rethrown as it is.
   let fatal: unknown;
   const all = [...checkers.values()];
@@ -156,6 +156,7 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
       const notes = [...target.notes];
       const { support } = env;
       if (!support.action) notes.push(missingFact("podActionPath", `POST ${ctx.facts.podActionPath.value} (${ctx.facts.podActionPath.source}) answered as a missing route`));
+      else if (support.unservedActions.size > 0) notes.push(`the target serves no ${[...support.unservedActions].sort().join(", ")} action on ${ctx.facts.podActionPath.value}`);
       if (!support.delete) notes.push(missingFact("podDeletePath", `${ctx.facts.podDeletePath.value === null ? "the target has none" : `DELETE ${ctx.facts.podDeletePath.value} answered as a missing route`}`));
       if (!support.patch) notes.push("the target has no PATCH /v2/pods/{id} (choices.md)");
       outcomes.set(rc.ruleId, contextOf(rc.ruleId).skip(`${rc.checker.notApplicable}${notes.length ? ` (${notes.join("; ")})` : ""}`));

@@ -18,7 +18,14 @@ import type { TargetCatalog } from "./lifecycle-target.ts";
 
 /** What the runs of one check learn of the target's routes: an answer 404/405 on a live pod turns one off. */
 export interface RouteSupport {
+  /** False once every action answered as a missing route. */
   action: boolean;
+  /**
+   * Actions that answered as a missing route on a pod that exists: a target may serve some verbs
+   * and not others (`/{id}:stop` but no `:terminate`, DELETE terminating), so one verb's 404
+   * never takes the others away.
+   */
+  readonly unservedActions: Set<string>;
   delete: boolean;
   patch: boolean;
   list: boolean;

@@ -7,7 +7,7 @@
  */
 import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
-import { listOf, readNetworkVolumes } from "../../target-facts/index.ts";
+import { readList, readNetworkVolumes } from "../../target-facts/index.ts";
 
 export interface TargetVolume {
   readonly id: string;
@@ -36,9 +36,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" && v !== 
 
 /** The list a GET answers: under `key` (choices.md's field), else the body itself or its only array. */
 async function getList(ctx: CheckContext, path: string, key?: string): Promise<unknown[] | undefined> {
-  const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" } });
-  if (res.status !== 200) return undefined;
-  return (key !== undefined ? listOf(res.json, key) : undefined) ?? listOf(res.json);
+  return (await readList(ctx.client, { method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" } }, key))?.items;
 }
 
 function stockRank(entry: Json): number {

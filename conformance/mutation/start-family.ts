@@ -1,0 +1,32 @@
+/**
+ * Starts one target family (target-family.ts) on loopback: the emulator with the embedded
+ * catalog and a manual clock (the control API moves time, so a run is quick), its backend behind
+ * the family's layer, and the named defects switched on underneath.
+ */
+import { defectsNamed } from "../../sim/defects/index.ts";
+import { startEmulator } from "../../sim/http/index.ts";
+import { PlatformBackend } from "../../sim/http/platform-backend.ts";
+import { embeddedCatalog, embeddedKeys } from "../embedded.ts";
+import { drawConventions, familyBackend, familyProfile, type Conventions, type FamilyTarget } from "./target-family.ts";
+
+export async function startFamilyTarget(options: { readonly family: number | Conventions; readonly seed?: number; readonly defects?: readonly string[] }): Promise<FamilyTarget> {
+  const conventions = typeof options.family === "number" ? drawConventions(options.family) : options.family;
+  const catalog = embeddedCatalog();
+  const emulator = await startEmulator({
+    host: "127.0.0.1",
+    port: 0,
+    seed: options.seed ?? 1,
+    clock: "manual",
+    control: true,
+    createBackend: (o) => familyBackend(new PlatformBackend({ ...o, catalog }), conventions),
+    ...(options.defects?.length ? { defects: defectsNamed(options.defects) } : {}),
+  });
+  return {
+    conventions,
+    rest: emulator.baseUrl,
+    serverless: emulator.serverlessUrl,
+    keys: embeddedKeys(catalog),
+    profile: familyProfile(conventions, catalog),
+    stop: () => emulator.close(),
+  };
+}
