@@ -1,5 +1,5 @@
 export * from "./target-facts.ts";
-export { discoverTargetFacts, factsAsProfile, type DiscoverInput } from "./discover-facts.ts";
+export { discoverTargetFacts, factsAsProfile, missingFacts, FACT_EXAMPLES, type DiscoverInput, type MissingFact } from "./discover-facts.ts";
 export { loadTargetProfile, parseTargetProfile, TARGET_PROFILE_SCHEMA, type TargetProfile } from "./target-profile.ts";
 export { readOpenApi, OPENAPI_LOCATIONS } from "./openapi-facts.ts";
 export { WELL_KNOWN_IMAGE_MODELS } from "./probe-facts.ts";
