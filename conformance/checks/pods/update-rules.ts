@@ -47,7 +47,9 @@ function brokenCases(ruleId: RuleId): fc.Arbitrary<UpdateCase> {
 
 async function brokenPatchesRefused(ctx: CheckContext, ruleId: RuleId, pool: UpdatePool): Promise<CheckOutcome> {
   let probed = false;
-  const result = await checkRequests(ctx, brokenCases(ruleId), RUNS, async (c, violate) => {
+  const feasible = pool.feasible(brokenCases(ruleId), ctx.seed);
+  if ("reason" in feasible) return ctx.skip(feasible.reason);
+  const result = await checkRequests(ctx, feasible.arb, RUNS, async (c, violate) => {
     const pod = await pool.get(c.pod);
     if (!pod) return false;
     if (!probed && ctx.options.profile === "lenient") {
