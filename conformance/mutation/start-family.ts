@@ -1,9 +1,10 @@
 /**
  * Starts one target family (target-family.ts) on loopback: the emulator with the embedded
  * catalog and a manual clock (the control API moves time, so a run is quick), its backend behind
- * the family's layer, and the named defects switched on underneath.
+ * the family's layer, and the named defects switched on underneath (they are the platform's
+ * defects, so they sit under the conventions, as they would in that implementation).
  */
-import { defectsNamed } from "../../sim/defects/index.ts";
+import { defectiveBackend, defectsNamed } from "../../sim/defects/index.ts";
 import { startEmulator } from "../../sim/http/index.ts";
 import { PlatformBackend } from "../../sim/http/platform-backend.ts";
 import { embeddedCatalog, embeddedKeys } from "../embedded.ts";
@@ -18,8 +19,10 @@ export async function startFamilyTarget(options: { readonly family: number | Con
     seed: options.seed ?? 1,
     clock: "manual",
     control: true,
-    createBackend: (o) => familyBackend(new PlatformBackend({ ...o, catalog }), conventions),
-    ...(options.defects?.length ? { defects: defectsNamed(options.defects) } : {}),
+    createBackend: (o) => {
+      const platform = new PlatformBackend({ ...o, catalog });
+      return familyBackend(options.defects?.length ? defectiveBackend(platform, defectsNamed(options.defects)) : platform, conventions);
+    },
   });
   return {
     conventions,
