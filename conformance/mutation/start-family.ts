@@ -21,7 +21,8 @@ export async function startFamilyTarget(options: { readonly family: number | Con
     control: true,
     createBackend: (o) => {
       const platform = new PlatformBackend({ ...o, catalog });
-      return familyBackend(options.defects?.length ? defectiveBackend(platform, defectsNamed(options.defects)) : platform, conventions);
+      const volumes = catalog.networkVolumes.filter((v) => v.accountId === "acct-alpha").map((v) => v.id);
+      return familyBackend(options.defects?.length ? defectiveBackend(platform, defectsNamed(options.defects)) : platform, conventions, volumes);
     },
   });
   return {

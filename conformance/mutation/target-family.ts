@@ -10,9 +10,10 @@
  * | lists      | choices.md's `{"pods": [...]}`, a bare array, `{"items": [...], "nextCursor"}` pages, `{"data": [...]}` with `Link: rel="next"` pages, `{"results": [...], "next": url}` |
  * | actions    | a body on `/action`, a verb sub-path `/{id}/{verb}`, a custom method `/{id}:{verb}` (no `:terminate`: DELETE terminates) |
  * | GPU catalog| `/v2/catalog/gpus`, `/v2/gpu-types`, `/v2/hardware/gpu-types` (stated by the profile only) |
- * | volumes    | `/v2/networkvolumes`, `/v2/network-volumes`, `/v2/storage/volumes` (profile), or not listed at all (profile names ids) |
+ * | volumes    | `/v2/networkvolumes`, `/v2/network-volumes`, `/v2/storage/volumes` (profile), or not listed at all: then the profile names ids, or the target takes any volume id (each new one stands for another of the account's volumes) |
  * | job ids    | as the model draws them, or `job_` + that id |
  * | times      | `...000Z`, or `+00:00` without a fraction |
+ * | delete     | 204 without a body, or 200 with the terminated pod |
  *
  * The conventions a probe cannot guess (a path nobody else uses, volumes listed nowhere) are in
  * `familyProfile`, as a target's owner would write them in a --target-profile file. The suite must
@@ -40,11 +41,15 @@ export interface Conventions {
   readonly volumePath: (typeof VOLUME_PATHS)[number];
   readonly jobIdPrefix: boolean;
   readonly offsetTimes: boolean;
+  /** With no volume listed: any volume id is taken (and the profile names none). */
+  readonly anyVolumeId: boolean;
+  /** DELETE of a pod answers 200 with the terminated pod (else 204). */
+  readonly deleteAnswersPod: boolean;
 }
 
 /** The family of `seed`: each convention drawn on its own. Seed 0 is the emulator's own conventions. */
 export function drawConventions(seed: number): Conventions {
-  if (seed === 0) return { lists: "choices", pageSize: 100, actions: "body", gpuPath: GPU_PATHS[0], volumePath: VOLUME_PATHS[0], jobIdPrefix: false, offsetTimes: false };
+  if (seed === 0) return { lists: "choices", pageSize: 100, actions: "body", gpuPath: GPU_PATHS[0], volumePath: VOLUME_PATHS[0], jobIdPrefix: false, offsetTimes: false, anyVolumeId: false, deleteAnswersPod: false };
   const rng = seedrandom.alea(`cpsim-family-${seed}`);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
   return {
@@ -55,11 +60,13 @@ export function drawConventions(seed: number): Conventions {
     volumePath: pick(VOLUME_PATHS),
     jobIdPrefix: rng() < 0.5,
     offsetTimes: rng() < 0.5,
+    deleteAnswersPod: rng() < 0.5,
+    anyVolumeId: rng() < 0.5,
   };
 }
 
 export function describeConventions(c: Conventions): string {
-  return `lists ${c.lists}${c.lists === "choices" || c.lists === "bare" ? "" : ` (pages of ${c.pageSize})`}, actions ${c.actions}, GPU catalog ${c.gpuPath}, volumes ${c.volumePath ?? "not listed"}${c.jobIdPrefix ? ", job ids prefixed" : ""}${c.offsetTimes ? ", times with an offset" : ""}`;
+  return `lists ${c.lists}${c.lists === "choices" || c.lists === "bare" ? "" : ` (pages of ${c.pageSize})`}, actions ${c.actions}, GPU catalog ${c.gpuPath}, volumes ${c.volumePath ?? (c.anyVolumeId ? "not listed, any id taken" : "not listed")}${c.jobIdPrefix ? ", job ids prefixed" : ""}${c.offsetTimes ? ", times with an offset" : ""}${c.deleteAnswersPod ? ", DELETE answers the pod" : ""}`;
 }
 
 /** What a probe cannot find, stated as the target's owner would in a --target-profile file. */
@@ -67,7 +74,7 @@ export function familyProfile(c: Conventions, catalog: Catalog, accountId = "acc
   const profile: Record<string, unknown> = {};
   if (c.gpuPath === "/v2/hardware/gpu-types") profile["gpuCatalogPath"] = c.gpuPath;
   if (c.volumePath === "/v2/storage/volumes") profile["networkVolumes"] = { path: c.volumePath };
-  if (c.volumePath === null) {
+  if (c.volumePath === null && !c.anyVolumeId) {
     const ids = catalog.networkVolumes.filter((v) => v.accountId === accountId).map((v) => ({ id: v.id, dataCenterId: v.dataCenterId }));
     profile["networkVolumes"] = { ids };
   }
@@ -132,7 +139,40 @@ function listAnswer(c: Conventions, res: ApiResponse, field: string, path: strin
   return { ...res, headers, body: { count: items.length, results: page, next: more ? nextUrl("cursor") : null } };
 }
 
-function familyHandle(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => ApiOutcome): ApiOutcome {
+/**
+ * anyVolumeId: volume ids the account does not have, each standing for another of its real volumes
+ * (in the order they are first named), named in requests and given back in answers.
+ */
+class VolumeAliases {
+  private readonly toReal = new Map<string, string>();
+  private readonly toAlias = new Map<string, string>();
+  constructor(private readonly real: readonly string[]) {}
+  request(body: unknown): unknown {
+    if (!isObject(body) || !isObject(body["mounts"]) || !Array.isArray(body["mounts"]["network"])) return body;
+    const network = (body["mounts"]["network"] as unknown[]).map((m) => {
+      if (!isObject(m) || typeof m["volumeId"] !== "string" || this.real.includes(m["volumeId"])) return m;
+      const alias = m["volumeId"];
+      let real = this.toReal.get(alias);
+      if (real === undefined) {
+        real = this.real[this.toReal.size % Math.max(1, this.real.length)];
+        if (real === undefined || this.toAlias.has(real)) return m;
+        this.toReal.set(alias, real);
+        this.toAlias.set(real, alias);
+      }
+      return { ...m, volumeId: real };
+    });
+    return { ...body, mounts: { ...body["mounts"], network } };
+  }
+  answer(body: unknown, depth = 0): unknown {
+    if (this.toAlias.size === 0 || depth > 6) return body;
+    if (typeof body === "string") return this.toAlias.get(body) ?? body;
+    if (Array.isArray(body)) return body.map((v) => this.answer(v, depth + 1));
+    if (!isObject(body)) return body;
+    return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, this.answer(v, depth + 1)]));
+  }
+}
+
+function familyHandle(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => ApiOutcome, aliases: VolumeAliases | undefined): ApiOutcome {
   const parts = request.path.split("/");
   const respond = (response: ApiResponse): ApiOutcome => ({ kind: "response", response });
   const finish = (o: ApiOutcome, jobRoute = false) =>
@@ -143,6 +183,10 @@ function familyHandle(c: Conventions, request: ApiRequest, inner: (r: ApiRequest
       return { ...r, ...(body !== undefined ? { body } : {}) };
     });
   if (request.path.startsWith("/graphql") || request.path.startsWith("/_sim")) return inner(request);
+  if (aliases && parts[1] === "v2" && parts[2] === "pods") {
+    const aliased = (r: ApiRequest) => mapResponse(inner(r), (res) => (res.body === undefined ? res : { ...res, body: aliases.answer(res.body) }));
+    return familyHandle(c, { ...request, body: aliases.request(request.body) }, aliased, undefined);
+  }
 
   // Actions.
   if (request.method === "POST" && parts[1] === "v2" && parts[2] === "pods") {
@@ -170,6 +214,11 @@ function familyHandle(c: Conventions, request: ApiRequest, inner: (r: ApiRequest
     return finish(inner({ ...request, path }));
   }
   if (request.path === "/openapi.json") return respond(noRoute(request));
+  if (request.method === "DELETE" && parts.length === 4 && parts[2] === "pods" && c.deleteAnswersPod) {
+    const deleted = inner(request);
+    if (deleted.kind !== "response" || deleted.response.status !== 204) return finish(deleted);
+    return finish(mapResponse(inner({ ...request, method: "GET", body: undefined }), (r) => (r.status === 200 ? r : deleted.response)));
+  }
   if (request.method === "GET" && LIST_FIELDS[request.path]) return reshapeList(c, request, request, inner, LIST_FIELDS[request.path]!);
 
   // Job routes: the ids the family gives out come back in.
@@ -190,7 +239,8 @@ function reshapeList(c: Conventions, to: ApiRequest, from: ApiRequest, inner: (r
 }
 
 /** The family's layer around an emulator backend. */
-export function familyBackend(inner: EmulatorBackend, c: Conventions): EmulatorBackend {
+export function familyBackend(inner: EmulatorBackend, c: Conventions, accountVolumes: readonly string[] = []): EmulatorBackend {
+  const aliases = c.volumePath === null && c.anyVolumeId ? new VolumeAliases(accountVolumes) : undefined;
   const extra = [
     ...(c.actions === "verb" ? ACTIONS.map((a) => ({ method: "POST" as const, pattern: `/v2/pods/:podId/${a}` })) : []),
     ...(c.actions === "custom" ? [{ method: "POST" as const, pattern: "/v2/pods/:podId" }] : []),
@@ -203,7 +253,7 @@ export function familyBackend(inner: EmulatorBackend, c: Conventions): EmulatorB
     now: () => inner.now(),
     advanceTo: (t) => inner.advanceTo(t),
     nextEventTime: () => inner.nextEventTime(),
-    handle: (request) => familyHandle(c, request, (r) => inner.handle(r)),
+    handle: (request) => familyHandle(c, request, (r) => inner.handle(r), aliases),
     onJobFinal: (e, j, l) => inner.onJobFinal(e, c.jobIdPrefix && j.startsWith(JOB_PREFIX) ? j.slice(JOB_PREFIX.length) : j, l),
     drainWebhooks: () => inner.drainWebhooks(),
     webhookResult: (d, ok) => inner.webhookResult(d, ok),

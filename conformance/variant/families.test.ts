@@ -78,6 +78,8 @@ const ENVELOPE_CUSTOM_NO_VOLUMES: Conventions = {
   volumePath: null,
   jobIdPrefix: true,
   offsetTimes: true,
+  deleteAnswersPod: true,
+  anyVolumeId: false,
 };
 
 t.test("an envelope, custom-method target that lists no volumes: discovery finds what probes can, and names what they cannot", async (t) => {
@@ -127,6 +129,39 @@ t.test("seeded families: the whole lenient suite, zero failures, the emulator's 
     try {
       const run = await runOn(t, target, [], target.profile, `family-${family}`);
       judgesAsTheEmulator(t, target.conventions, run.report, onEmulator);
+    } finally {
+      await target.stop();
+    }
+  }
+});
+
+const NO_VOLUMES_ANY_ID: Conventions = { ...ENVELOPE_CUSTOM_NO_VOLUMES, lists: "data-link", actions: "verb", anyVolumeId: true };
+
+t.test("a target that lists no volumes and takes any volume id: the rules on network mounts are judged with an id it accepted", async (t) => {
+  const only = ["pods.*"];
+  const onEmulator = await reference(t, only);
+  const target = await startFamilyTarget({ family: NO_VOLUMES_ANY_ID });
+  t.teardown(() => target.stop());
+  t.same(target.profile, { gpuCatalogPath: "/v2/hardware/gpu-types" }, "the profile names no volume");
+  const run = await runOn(t, target, only, target.profile, "any-id");
+  judgesAsTheEmulator(t, target.conventions, run.report, onEmulator);
+  for (const id of ["pods.create.mounts-exclusive", "pods.create.network-max-items", "pods.update.volume-id-immutable", "pods.update.mount-partial-entry"]) {
+    t.equal(run.report.rules.find((r) => r.id === id)?.status, "pass", `${id} judged`);
+  }
+});
+
+t.test("on that target, the defects #22 saw escape are caught", async (t) => {
+  const cases = [
+    ["create-both-mounts", "pods.create.mounts-exclusive"],
+    ["create-first-network-mount", "pods.create.network-max-items"],
+    ["update-ignores-volume-change", "pods.update.volume-id-immutable"],
+    ["cost-when-exited", "pods.cost-zero-when-stopped"],
+  ] as const;
+  for (const [defect, rule] of cases) {
+    const target = await startFamilyTarget({ family: NO_VOLUMES_ANY_ID, defects: [defect] });
+    try {
+      const run = await runOn(t, target, [rule], target.profile, defect);
+      t.equal(run.report.rules.find((r) => r.id === rule)?.status, "fail", `${defect}: ${rule} fails`);
     } finally {
       await target.stop();
     }

@@ -14,6 +14,7 @@
 import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
 import { missingFact, readList, readNetworkVolumes } from "../../target-facts/index.ts";
+import { volumeAcceptedInCreate } from "./accepted-volume.ts";
 
 export type CloudName = "SECURE" | "COMMUNITY";
 
@@ -186,16 +187,30 @@ async function readDataCenters(ctx: CheckContext, notes: string[]): Promise<Targ
   return out;
 }
 
-async function readVolumes(ctx: CheckContext, notes: string[]): Promise<TargetCatalog["volumes"]> {
+async function readVolumes(ctx: CheckContext, notes: string[], gpus: readonly TargetGpu[], flavors: readonly TargetFlavor[]): Promise<TargetCatalog["volumes"]> {
   // Not in the spec ("Network Volumes" is only a group name): the target's facts say where.
   const read = await readNetworkVolumes(ctx);
-  if ("missing" in read) {
-    notes.push(read.missing);
-    return [];
+  const out = "missing" in read ? [] : read.volumes.flatMap((v) => (v.dataCenterId ? [{ id: v.id, dataCenterId: v.dataCenterId }] : []));
+  if (out.length > 0) {
+    notes.push(`${out.length} network volumes from ${"from" in read ? read.from : ""}`);
+    return out;
   }
-  const out = read.volumes.flatMap((v) => (v.dataCenterId ? [{ id: v.id, dataCenterId: v.dataCenterId }] : []));
-  notes.push(out.length > 0 ? `${out.length} network volumes from ${read.from}` : `no network volumes (${read.from} listed none)`);
-  return out;
+  // None listed: a volume id the target itself accepts in a create, if it takes one.
+  const accepted = await volumeAcceptedInCreate(ctx, computesOf(gpus, flavors));
+  if ("id" in accepted && accepted.dataCenterId) {
+    notes.push(`the network volume of ${accepted.from}`);
+    return [{ id: accepted.id, dataCenterId: accepted.dataCenterId }];
+  }
+  notes.push("missing" in read ? read.missing : `no network volumes (${read.from} listed none)`);
+  if ("reason" in accepted) notes.push(accepted.reason);
+  return [];
+}
+
+/** createPod compute fields, a CPU flavor first (the cheapest pod), then the GPU type most likely in stock. */
+export function computesOf(gpus: readonly TargetGpu[], flavors: readonly TargetFlavor[]): Record<string, unknown>[] {
+  const cpu = flavors.map((f) => ({ cpu: { id: f.id, vcpuCount: (f.availableCounts ?? f.vcpuCounts ?? [2])[0] ?? 2 } }));
+  const gpu = gpus.filter((g) => Object.values(g.offers).some((o) => o?.inStock)).map((g) => ({ gpu: { id: g.id } }));
+  return [...cpu.slice(0, 1), ...gpu.slice(0, 1)];
 }
 
 async function readRegistries(ctx: CheckContext, notes: string[]): Promise<TargetCatalog["registries"]> {
@@ -220,7 +235,7 @@ async function readCatalog(ctx: CheckContext): Promise<TargetCatalog> {
   const gpus = await readGpus(ctx, notes);
   const flavors = await readFlavors(ctx, notes);
   const dataCenters = await readDataCenters(ctx, notes);
-  const volumes = await readVolumes(ctx, notes);
+  const volumes = await readVolumes(ctx, notes, gpus, flavors);
   const registries = await readRegistries(ctx, notes);
   return { gpus, flavors, dataCenters, volumes, ...(registries ? { registries } : {}), notes };
 }
