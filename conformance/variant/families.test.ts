@@ -156,6 +156,9 @@ t.test("on that target, the defects #22 saw escape are caught", async (t) => {
     ["create-first-network-mount", "pods.create.network-max-items"],
     ["update-ignores-volume-change", "pods.update.volume-id-immutable"],
     ["cost-when-exited", "pods.cost-zero-when-stopped"],
+    ["update-partial-mount", "pods.update.mount-partial-entry"],
+    ["health-queue-off-by-one", "jobs.health.counters"],
+    ["retry-keeps-output", "jobs.retry.output-removed"],
   ] as const;
   for (const [defect, rule] of cases) {
     const target = await startFamilyTarget({ family: NO_VOLUMES_ANY_ID, defects: [defect] });
