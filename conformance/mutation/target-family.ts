@@ -8,7 +8,7 @@
  * | convention | drawn from |
  * |------------|------------|
  * | lists      | choices.md's `{"pods": [...]}`, a bare array, `{"items": [...], "nextCursor"}` pages, `{"data": [...]}` with `Link: rel="next"` pages, `{"results": [...], "next": url}` |
- * | actions    | a body on `/action`, a verb sub-path `/{id}/{verb}`, a custom method `/{id}:{verb}` (no `:terminate`: DELETE terminates) |
+ * | actions    | a body on `/action`, a verb sub-path `/{id}/{verb}`, a custom method `/{id}:{verb}` (no `:terminate`: DELETE terminates), a PATCH of `desiredStatus` (profile; no restart) |
  * | GPU catalog| `/v2/catalog/gpus`, `/v2/gpu-types`, `/v2/hardware/gpu-types` (stated by the profile only) |
  * | volumes    | `/v2/networkvolumes`, `/v2/network-volumes`, `/v2/storage/volumes` (profile), or not listed at all: then the profile names ids, or the target takes any volume id (each new one stands for another of the account's volumes) |
  * | job ids    | as the model draws them, or `job_` + that id |
@@ -27,7 +27,7 @@ import type { EmulatorBackend } from "../../sim/http/index.ts";
 import type { TargetProfile } from "../target-facts/index.ts";
 
 export const LIST_SHAPES = ["choices", "bare", "items-cursor", "data-link", "results-next"] as const;
-export const ACTION_SHAPES = ["body", "verb", "custom"] as const;
+export const ACTION_SHAPES = ["body", "verb", "custom", "desired-status"] as const;
 export const GPU_PATHS = ["/v2/catalog/gpus", "/v2/gpu-types", "/v2/hardware/gpu-types"] as const;
 export const VOLUME_PATHS = ["/v2/networkvolumes", "/v2/network-volumes", "/v2/storage/volumes", null] as const;
 
@@ -73,6 +73,7 @@ export function describeConventions(c: Conventions): string {
 export function familyProfile(c: Conventions, catalog: Catalog, accountId = "acct-alpha"): TargetProfile {
   const profile: Record<string, unknown> = {};
   if (c.gpuPath === "/v2/hardware/gpu-types") profile["gpuCatalogPath"] = c.gpuPath;
+  if (c.actions === "desired-status") profile["podActionPath"] = "PATCH /v2/pods/{podId}";
   if (c.volumePath === "/v2/storage/volumes") profile["networkVolumes"] = { path: c.volumePath };
   if (c.volumePath === null && !c.anyVolumeId) {
     const ids = catalog.networkVolumes.filter((v) => v.accountId === accountId).map((v) => ({ id: v.id, dataCenterId: v.dataCenterId }));
@@ -86,6 +87,7 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
 const ACTIONS = ["start", "stop", "restart", "terminate"] as const;
 const JOB_OPS = new Set(["status", "status-sync", "stream", "cancel", "retry"]);
 const JOB_PREFIX = "job_";
+const DESIRED_ACTIONS: Readonly<Record<string, string>> = { RUNNING: "start", EXITED: "stop", TERMINATED: "terminate" };
 const ISO_Z = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?Z$/;
 
 /** The list routes whose answers the family reshapes, with choices.md's envelope field. */
@@ -200,6 +202,15 @@ function familyHandle(c: Conventions, request: ApiRequest, inner: (r: ApiRequest
       if (!["start", "stop", "restart"].includes(verb)) return respond(problem(404, `pods have no method "${verb}"`));
       return finish(inner({ ...request, path: `/v2/pods/${parts[3]!.slice(0, at)}/action`, body: { action: verb } }));
     }
+  }
+  // desired-status: a PATCH naming only the pod's desired status is the action.
+  if (request.method === "PATCH" && parts.length === 4 && parts[2] === "pods" && c.actions === "desired-status" && isObject(request.body) && "desiredStatus" in request.body) {
+    const wanted = request.body["desiredStatus"];
+    const action = typeof wanted === "string" ? DESIRED_ACTIONS[wanted] : undefined;
+    if (action === undefined || Object.keys(request.body).length !== 1) {
+      return respond(problem(400, `desiredStatus must be one of ${Object.keys(DESIRED_ACTIONS).join(", ")}, alone`));
+    }
+    return finish(inner({ ...request, method: "POST", path: `/v2/pods/${parts[3]}/action`, body: { action } }));
   }
   // The GPU catalog and the volume collection where the family keeps them.
   if (request.method === "GET" && request.path === c.gpuPath && c.gpuPath !== "/v2/catalog/gpus") {

@@ -85,7 +85,7 @@ export async function discoverTargetFacts(input: DiscoverInput): Promise<TargetF
 
 /** How each fact is stated in a profile, for the list of facts discovery could not find. */
 export const FACT_EXAMPLES: { readonly [K in FactKey]: string } = {
-  podActionPath: '"/v2/pods/{podId}/action" (the action in a body), "/v2/pods/{podId}/{action}" or "/v2/pods/{podId}:{action}"',
+  podActionPath: '"/v2/pods/{podId}/action" (the action in a body), "/v2/pods/{podId}/{action}", "/v2/pods/{podId}:{action}", or "PATCH /v2/pods/{podId}" (a desiredStatus)',
   podDeletePath: '"/v2/pods/{podId}", or null where DELETE is not served (terminate is then the action)',
   podListPath: '"/v2/pods"',
   networkVolumes: '{"path": "/v2/volumes"}, {"dataCenterField": "volumes"}, {"ids": ["vol-1", {"id": "vol-2", "dataCenterId": "EU-RO-1"}]}, or null',

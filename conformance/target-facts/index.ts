@@ -5,5 +5,5 @@ export { readOpenApi, OPENAPI_LOCATIONS } from "./openapi-facts.ts";
 export { WELL_KNOWN_IMAGE_MODELS } from "./probe-facts.ts";
 export { listOf, readList, nextPage, linkNext, type ListRead } from "./read-list.ts";
 export { factsView, type FactUse } from "./facts-view.ts";
-export { podActionRequest, podDeleteRequest, podListRequest, actionInPath } from "./fact-requests.ts";
+export { podActionRequest, podDeleteRequest, podListRequest, actionInPath, actionAsDesiredStatus, inexpressibleActions, DESIRED_STATUS } from "./fact-requests.ts";
 export { readNetworkVolumes, type ListedVolume, type VolumeRead } from "./read-volumes.ts";

@@ -28,7 +28,9 @@ export interface StatedVolume {
 export interface FactValues {
   /**
    * The pod action route. With `{action}` in it, the action is in the path and the body is empty
-   * (`/v2/pods/{podId}/{action}`); without, the body is `{"action": ...}` (`/v2/pods/{podId}/action`).
+   * (`/v2/pods/{podId}/{action}`, `/v2/pods/{podId}:{action}`); without, the body is
+   * `{"action": ...}` (`/v2/pods/{podId}/action`); after `PATCH ` (`PATCH /v2/pods/{podId}`), the
+   * body is the desired status (`{"desiredStatus": "EXITED"}`), and restart is not served.
    */
   readonly podActionPath: string;
   /** DELETE on this path terminates a pod; null: the target has no DELETE, terminate goes through the action. */

@@ -21,7 +21,7 @@ export const TARGET_PROFILE_SCHEMA = {
   properties: {
     $comment: { type: "string" },
     description: { type: "string" },
-    podActionPath: { ...path, pattern: "^/.*\\{podId\\}" },
+    podActionPath: { ...path, pattern: "^((POST|PATCH) )?/.*\\{podId\\}" },
     podDeletePath: { anyOf: [{ ...path, pattern: "^/.*\\{podId\\}" }, { type: "null" }] },
     podListPath: path,
     networkVolumes: {
@@ -71,7 +71,11 @@ function describe(errors: readonly ErrorObject[]): string[] {
       lines.add(`${at === "(the file)" ? "" : `${at}: `}unknown key "${extra}"${known}`);
       continue;
     }
-    if (e.keyword === "pattern" && /podActionPath|podDeletePath/.test(at)) {
+    if (e.keyword === "pattern" && /podActionPath/.test(at)) {
+      lines.add(`${at}: must be a path starting with / that contains {podId}, optionally after POST or PATCH and a space`);
+      continue;
+    }
+    if (e.keyword === "pattern" && /podDeletePath/.test(at)) {
       lines.add(`${at}: must be a path starting with / that contains {podId}`);
       continue;
     }

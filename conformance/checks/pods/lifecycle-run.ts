@@ -13,7 +13,7 @@
  */
 import fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
-import { missingFact } from "../../target-facts/index.ts";
+import { inexpressibleActions, missingFact } from "../../target-facts/index.ts";
 import { advance } from "../support/time.ts";
 import { exitedFirstRunArb, globalFirstRunArb, guarded, lifecycleRunArb, runningFirstRunArb, volumeFirstRunArb, type LifecycleRun } from "./lifecycle-commands.ts";
 import { scaledRuns } from "./lifecycle-property.ts";
@@ -70,7 +70,7 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
   const rules: RuleChecker[] = [...checkers].map(([ruleId, checker]) => ({ ruleId, checker, applicable: 0 }));
   // The first property's bound, as ctx.fc's time limit sets it (check-context.ts).
   const runUntil = ctx.controlApi ? ctx.deadline : Math.min(ctx.deadline, Date.now() + REALTIME_PROPERTY_LIMIT_MS);
-  const env: LifecycleEnv = { ctx, target, checkers: rules, support: { action: true, unservedActions: new Set(), delete: true, patch: true, list: true }, seenStatuses: new Set(), runUntil };
+  const env: LifecycleEnv = { ctx, target, checkers: rules, support: { action: true, unservedActions: new Set(inexpressibleActions(ctx.facts)), delete: true, patch: true, list: true }, seenStatuses: new Set(), runUntil };
   // A target error (or a bug of the check) is no verdict: it stops the runs and is rethrown as it is.
   let fatal: unknown;
   const all = [...checkers.values()];
@@ -158,7 +158,7 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
     if (rc.applicable === 0) {
       const notes = [...target.notes];
       const { support } = env;
-      if (!support.action) notes.push(missingFact("podActionPath", `POST ${ctx.facts.podActionPath.value} (${ctx.facts.podActionPath.source}) answered as a missing route`));
+      if (!support.action) notes.push(missingFact("podActionPath", `${ctx.facts.podActionPath.value} (${ctx.facts.podActionPath.source}) answered as a missing route`));
       else if (support.unservedActions.size > 0) notes.push(`the target serves no ${[...support.unservedActions].sort().join(", ")} action on ${ctx.facts.podActionPath.value}`);
       if (!support.delete) notes.push(missingFact("podDeletePath", `${ctx.facts.podDeletePath.value === null ? "the target has none" : `DELETE ${ctx.facts.podDeletePath.value} answered as a missing route`}`));
       if (!support.patch) notes.push("the target has no PATCH /v2/pods/{id} (choices.md)");
