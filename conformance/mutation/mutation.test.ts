@@ -66,15 +66,3 @@ t.test("usage errors exit 2 through the CLI", async (t) => {
   await t.rejects(run(["--defect", "no-such-*"], io), /matches no defect/);
   await t.rejects(run(["--workers", "0"], io), /--workers/);
 });
-
-t.test("--family: the same defects against a target family, scored per family; no false failure on the family", async (t) => {
-  const out: string[] = [];
-  const io = { stdout: (s: string) => void out.push(s), stderr: (s: string) => void out.push(s) };
-  const code = await run(["--defect", "cost-when-exited", "--defect", "gpus-bare-array", "--family", "4", "--report-dir", t.testdir()], io);
-  const text = out.join("");
-  t.match(text, /family 4: lists bare, actions desired-status/, "the family's drawn conventions are printed");
-  t.match(text, /^mutation_family=4 defects=2 caught=1 precise=1 escaped=1 clean_failures=0 \(escaped: gpus-bare-array\)$/m, "scored per family: a bare GPU list is no defect where lists are bare");
-  t.equal(code, 0, "an escape on a family is reported, not failed; the emulator's run passes");
-  await t.rejects(run(["--family", "0"], io), /--family must name/);
-  await t.rejects(run(["--family", "x"], io), /--family must name/);
-});
