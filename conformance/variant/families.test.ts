@@ -3,72 +3,16 @@
  * whose open conventions are drawn from a seed (lists in envelopes and pages, custom-method or
  * verb actions, catalogs and volumes under other paths or not listed at all, other job ids and
  * times). On each, the lenient suite must fail nothing and judge what it judges on the emulator
- * (but for the reasons JUSTIFIED_ON_FAMILY gives); a failure here is a bug of the suite.
+ * (but for the reasons JUSTIFIED_ON_FAMILY gives, test-support/family-run.ts); a failure here is a
+ * bug of the suite. The seeded families: families-seeded.test.ts.
  */
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import t, { type Test } from "tap";
-import type { ConformanceReport } from "../../reports/conformance-report.ts";
-import "../checks/index.ts";
-import { conform } from "../conform.ts";
+import t from "tap";
 import { discoverTarget } from "../discover-target.ts";
 import { startFamilyTarget } from "../mutation/start-family.ts";
-import { describeConventions, drawConventions, type Conventions, type FamilyTarget } from "../mutation/target-family.ts";
+import type { Conventions } from "../mutation/target-family.ts";
+import { judgesAsTheEmulator, reference, runOn } from "../test-support/family-run.ts";
 
 t.setTimeout(600_000);
-
-/** Rules a family may leave unjudged, and why. */
-const JUSTIFIED_ON_FAMILY = (c: Conventions): Record<string, string> => ({
-  ...(c.actions !== "body"
-    ? {
-        "pods.action.action-enum": "the action is in the path: no action body to refuse",
-        "pods.action.field-type": "the action is in the path: no action body to refuse",
-      }
-    : {}),
-});
-
-const judged = (r: ConformanceReport) => new Set(r.rules.filter((x) => x.status !== "skip").map((x) => x.id));
-
-async function runOn(t: Test, target: FamilyTarget, only: string[], profile: object | undefined, name: string) {
-  const dir = t.testdir();
-  let targetProfile: string | undefined;
-  if (profile) {
-    targetProfile = join(dir, `${name}-profile.json`);
-    await writeFile(targetProfile, JSON.stringify(profile));
-  }
-  return conform(
-    {
-      target: target.rest,
-      serverlessUrl: target.serverless,
-      apiKey: target.keys.api,
-      restrictedApiKey: target.keys.restricted,
-      otherApiKey: target.keys.other,
-      seed: 5,
-      runs: 3,
-      only,
-      reportDir: join(dir, name),
-      ...(targetProfile ? { targetProfile } : {}),
-    },
-    { controlApi: true },
-  );
-}
-
-async function reference(t: Test, only: string[]) {
-  const emulator = await startFamilyTarget({ family: 0 });
-  t.teardown(() => emulator.stop());
-  const run = await runOn(t, emulator, only, undefined, "emulator");
-  t.equal(run.exitCode, 0, "the emulator's own conventions pass");
-  return judged(run.report);
-}
-
-function judgesAsTheEmulator(t: Test, c: Conventions, report: ConformanceReport, onEmulator: ReadonlySet<string>) {
-  const failures = report.rules.filter((r) => r.status === "fail");
-  t.same(failures.map((r) => `${r.id}: ${r.failures[0]?.evidence.expected}`), [], `zero failures (${describeConventions(c)})`);
-  const justified = JUSTIFIED_ON_FAMILY(c);
-  const onFamily = judged(report);
-  const unexplained = [...onEmulator].filter((id) => !onFamily.has(id) && justified[id] === undefined).sort();
-  t.same(unexplained.map((id) => `${id}: ${report.rules.find((r) => r.id === id)?.reason}`), [], "every rule judged on the emulator is judged on the family");
-}
 
 const ENVELOPE_CUSTOM_NO_VOLUMES: Conventions = {
   lists: "items-cursor",
@@ -120,19 +64,6 @@ t.test("a path template a profile states is used as written: POST /v2/pods/{podI
   const run = await runOn(t, target, only, { ...target.profile, podActionPath: "/v2/pods/{podId}:{action}" }, "stated");
   judgesAsTheEmulator(t, target.conventions, run.report, onEmulator);
   t.notMatch(JSON.stringify(run.report.rules.map((r) => r.reason ?? "")), /answered as a missing route/);
-});
-
-t.test("seeded families: the whole lenient suite, zero failures, the emulator's judged rules judged", async (t) => {
-  const onEmulator = await reference(t, []);
-  for (const family of [1, 2, 3, 4]) {
-    const target = await startFamilyTarget({ family });
-    try {
-      const run = await runOn(t, target, [], target.profile, `family-${family}`);
-      judgesAsTheEmulator(t, target.conventions, run.report, onEmulator);
-    } finally {
-      await target.stop();
-    }
-  }
 });
 
 const NO_VOLUMES_ANY_ID: Conventions = { ...ENVELOPE_CUSTOM_NO_VOLUMES, lists: "data-link", actions: "verb", anyVolumeId: true };
