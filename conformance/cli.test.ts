@@ -15,7 +15,7 @@ import { run, spec } from "./cli.ts";
 import { CheckRegistry } from "./check-registry.ts";
 import type { CheckFn } from "./check.ts";
 import { catalogOf, type Rule } from "./rule-catalog.ts";
-import { sendJson, startTestServer, type TestServer } from "./test-server.ts";
+import { sendJson, startTestServer, type TestServer } from "./test-support/test-server.ts";
 
 const SECRET = "sk-live-SECRET-0123456789";
 

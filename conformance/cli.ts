@@ -36,7 +36,7 @@ export const spec: CommandSpec = {
     "Where the spec shows no path or shape " +
     "(pod actions, delete, lists, network volumes, the GPU catalog, a public image model), the suite reads the target's " +
     "own: a --target-profile file first, then its OpenAPI document (/openapi.json and the usual places), then harmless " +
-    "probes (reads, and requests about a pod id that cannot exist). --discover prints what it found as a profile file.",
+    "probes (reads, and requests about a pod id that cannot exist). --discover prints what it found as a profile file, and lists on stderr what it could not find with the key to fill.",
   flags: [
     { name: "target", type: "string", value: "URL", help: "{base_url} of the REST and GraphQL API (default: the embedded emulator)" },
     { name: "serverless-url", type: "string", value: "URL", help: "{serverless_url} of the job endpoints (default: --target)" },
@@ -70,7 +70,7 @@ export const spec: CommandSpec = {
     { name: "local-command", type: "string", value: "CMD", help: "with --local-handler: the program that runs a handler file (default: cpsim handler; e.g. \"python\" for the platform SDK)" },
     { name: "quiet", type: "boolean", help: "print only the summary and the failures (no progress)" },
     { name: "target-profile", type: "string", value: "FILE", help: "JSON stating the target's facts (podActionPath, podDeletePath, podListPath, networkVolumes, gpuCatalogPath, imageModel, registriesPath, restSegments); wins over discovery" },
-    { name: "discover", type: "boolean", help: "only read the target's facts and print them as a ready --target-profile file (exit 0)" },
+    { name: "discover", type: "boolean", help: "only read the target's facts and print them as a ready --target-profile file (exit 0); what it could not find is listed on stderr with the profile key to fill" },
     { name: "fail-fast", type: "boolean", help: "start no further rule after the first new failure; the rules not run are reported skipped, saying so" },
     {
       name: "config",

@@ -1,7 +1,7 @@
 import t from "tap";
 import { Client, type ClientOptions } from "./client.ts";
 import { TargetError } from "./errors.ts";
-import { sendJson, startTestServer } from "./test-server.ts";
+import { sendJson, startTestServer } from "./test-support/test-server.ts";
 
 /** A fake clock: sleeping moves it, so waits are measured exactly and cost no real time. */
 function fakeClock() {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { RecordedRequest } from "../reports/conformance-report.ts";
 import { toCurl } from "./curl.ts";
 import { recordBody } from "./record-body.ts";
-import { sendJson, startTestServer } from "./test-server.ts";
+import { sendJson, startTestServer } from "./test-support/test-server.ts";
 
 async function runScript(dir: string, script: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const file = join(dir, `repro-${Math.random().toString(36).slice(2)}.sh`);

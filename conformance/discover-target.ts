@@ -7,12 +7,14 @@ import { Client } from "./client.ts";
 import type { ConformDeps } from "./conform.ts";
 import { ConformConfigError, TargetError } from "./errors.ts";
 import { resolveOptions, type ConformOptions } from "./options.ts";
-import { discoverTargetFacts, factsAsProfile, loadTargetProfile, type TargetFacts } from "./target-facts/index.ts";
+import { FACT_MEANING, discoverTargetFacts, factsAsProfile, loadTargetProfile, missingFacts, type MissingFact, type TargetFacts } from "./target-facts/index.ts";
 
 export interface DiscoverResult {
   readonly facts: TargetFacts;
   /** The profile file's text, as printed. */
   readonly profile: string;
+  /** What discovery could not find, each with the profile key that states it. */
+  readonly missing: readonly MissingFact[];
 }
 
 export async function discoverTarget(input: Partial<ConformOptions>, deps: ConformDeps = {}): Promise<DiscoverResult> {
@@ -45,7 +47,12 @@ export async function discoverTarget(input: Partial<ConformOptions>, deps: Confo
     });
     const text = factsAsProfile(facts);
     deps.io?.stdout(text);
-    return { facts, profile: text };
+    const missing = missingFacts(facts);
+    if (missing.length > 0) {
+      const lines = missing.map((m) => `  ${m.key}: ${FACT_MEANING[m.key]}: ${m.why}\n    state it as ${m.example}\n`);
+      deps.io?.stderr(`cpsim conform --discover: not found (fill these keys in the profile, or the rules that need them are skipped):\n${lines.join("")}`);
+    }
+    return { facts, profile: text, missing };
   } finally {
     await client.close();
     await embedded?.close();

@@ -5,7 +5,7 @@
  * → {type: "ready", rest, serverless, keys} or {type: "error", message}; ← {type: "stop"}.
  * argv: the run's seed.
  */
-import { startEmbeddedEmulator } from "./embedded.ts";
+import { startEmbeddedEmulator } from "./embedded-emulator.ts";
 
 export interface EmbeddedChildMessage {
   readonly type: "ready" | "error";

@@ -2,15 +2,14 @@
  * The embedded target: with no --target, `cpsim conform` starts the emulator on loopback with a
  * manual clock (so time moves only when the suite says, and a run replays exactly) and tests
  * that. It runs in a child process of its own (embedded-child.ts), so the emulator and the suite
- * each have a core; `startEmbeddedInProcess` keeps it in this process. The suite's main account gets quotas large enough that a whole run
+ * each have a core; the emulator itself starts there (embedded-emulator.ts), so this module, which the
+ * suite loads, never imports the emulator's code. The suite's main account gets quotas large enough that a whole run
  * never waits on its own rate limit; the second account keeps the real platform's example quotas,
  * which the rate-limit rules exhaust on purpose.
  */
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { loadCatalog, type Catalog } from "../sim/catalog/index.ts";
-import { startEmulator, type EmulatorBackend } from "../sim/http/index.ts";
-import { PlatformBackend } from "../sim/http/platform-backend.ts";
 import { loaderArgs, siblingModule } from "../sim/package-root.ts";
 import type { EmbeddedTarget } from "./conform.ts";
 import type { EmbeddedChildMessage } from "./embedded-child.ts";
@@ -70,36 +69,6 @@ export async function startEmbedded(options: ResolvedOptions): Promise<EmbeddedT
       await exited;
       clearTimeout(timer);
     },
-  };
-}
-
-/**
- * The emulator the embedded target runs, on loopback with a manual clock and the embedded
- * catalog; `wrap` may replace its backend (the broken targets of the checks' tests do).
- */
-export async function startEmbeddedEmulator(seed: number, wrap: (backend: EmulatorBackend) => EmulatorBackend = (b) => b) {
-  const catalog = embeddedCatalog();
-  const emulator = await startEmulator({
-    host: "127.0.0.1",
-    port: 0,
-    seed,
-    clock: "manual",
-    control: true,
-    createBackend: (o) => wrap(new PlatformBackend({ ...o, catalog })),
-  });
-  return { emulator, keys: embeddedKeys(catalog) };
-}
-
-/** The emulator in this process (one core for both sides; no child process). */
-export async function startEmbeddedInProcess(options: ResolvedOptions): Promise<EmbeddedTarget> {
-  const { emulator, keys } = await startEmbeddedEmulator(options.seed);
-  return {
-    rest: emulator.baseUrl,
-    serverless: emulator.serverlessUrl,
-    keys,
-    endpoint: "conformance",
-    controlApi: true,
-    close: () => emulator.close(),
   };
 }
 

@@ -8,8 +8,8 @@
 import t from "tap";
 import type { ApiRequest, ApiResponse } from "../sim/api/types.ts";
 import "./checks/index.ts";
-import { mapResponse, startBroken, type Breakage } from "./checks/support/broken-target.ts";
-import { startVariant } from "./checks/support/variant-target.ts";
+import { mapResponse, startBroken, type Breakage } from "./test-support/broken-target.ts";
+import { startVariant } from "./test-support/variant-target.ts";
 import { conform } from "./conform.ts";
 import type { Profile } from "./options.ts";
 

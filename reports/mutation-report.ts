@@ -57,6 +57,27 @@ export interface MutationReport {
   /** Catalog rules no defect breaks: what the matrix says nothing about. */
   readonly unexercisedRules: readonly { readonly id: string; readonly title: string }[];
   readonly summary: MutationSummary;
+  /**
+   * The same defects against target families (`--family N`): the emulator with the conventions
+   * the spec leaves open drawn from N, judged by the lenient suite. A clean failure on a family is
+   * a bug of the suite; an escape says what the suite cannot see on a target unlike its twin.
+   */
+  readonly families?: readonly FamilyScore[];
+}
+
+export interface FamilyScore {
+  readonly family: number;
+  /** The family's drawn conventions, in words. */
+  readonly conventions: string;
+  readonly clean: { readonly failing: readonly string[]; readonly wallTimeMs: number; readonly error?: string };
+  readonly defects: readonly DefectResult[];
+  readonly summary: MutationSummary;
+}
+
+/** One line per family: `mutation_family=N defects=D caught=C precise=P escaped=E clean_failures=F`. */
+export function familyFigureLine(f: FamilyScore): string {
+  const s = f.summary;
+  return `mutation_family=${f.family} defects=${s.defects} caught=${s.caught} precise=${s.precise} escaped=${s.escaped} clean_failures=${s.cleanFailures}`;
 }
 
 export function verdictOf(rule: string, failing: readonly string[]): DefectVerdict {

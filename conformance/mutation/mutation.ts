@@ -15,6 +15,8 @@ import { join, resolve } from "node:path";
 import { Piscina } from "piscina";
 import {
   type DefectResult,
+  type FamilyScore,
+  familyFigureLine,
   type MutationReport,
   mutationFigureLine,
   mutationPassed,
@@ -27,6 +29,7 @@ import { rules } from "../../sim/api/rules/index.ts";
 import { type Defect, ruleOf, selectDefects } from "../../sim/defects/index.ts";
 import { packageVersion, workerModule } from "../../sim/package-root.ts";
 import type { SuiteOutcome, SuiteTask } from "./run-suite.ts";
+import { describeConventions, drawConventions } from "./target-family.ts";
 
 export interface MutationOptions {
   /** Globs over defect names, areas or rule ids; empty: every defect. */
@@ -48,9 +51,15 @@ export interface MutationOptions {
    * only a defect that check does not catch meets the whole suite.
    */
   readonly complete: boolean;
+  /**
+   * Target families (target-family.ts) to run the same defects against, beside the emulator: each
+   * the emulator with the open conventions drawn from its number, judged by the lenient suite.
+   */
+  readonly families: readonly number[];
 }
 
 export const MAX_WORKERS = 16;
+export const MAX_FAMILIES = 32;
 
 export const defaultMutationOptions: MutationOptions = {
   defects: [],
@@ -60,6 +69,7 @@ export const defaultMutationOptions: MutationOptions = {
   profile: "strict",
   runTimeoutMs: 300_000,
   complete: false,
+  families: [],
 };
 
 export interface MutationIo {
@@ -92,6 +102,9 @@ export function resolveMutationOptions(given: Partial<MutationOptions>): Mutatio
   if (!Number.isSafeInteger(o.seed) || o.seed < 0) throw new MutationConfigError(`--seed must be a non-negative whole number, got ${o.seed}`);
   if (o.profile !== "strict" && o.profile !== "lenient") throw new MutationConfigError(`profile must be strict or lenient, got ${String(o.profile)}`);
   if (!Number.isSafeInteger(o.runTimeoutMs) || o.runTimeoutMs < 1000) throw new MutationConfigError(`runTimeoutMs must be at least 1000, got ${o.runTimeoutMs}`);
+  if (!Array.isArray(o.families) || o.families.length > MAX_FAMILIES || o.families.some((f) => !Number.isSafeInteger(f) || f < 1)) {
+    throw new MutationConfigError(`--family must name at most ${MAX_FAMILIES} families, each a whole number from 1 (0 is the emulator itself), got ${String(o.families)}`);
+  }
   return o;
 }
 
@@ -115,11 +128,13 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
     idleTimeout: 1000,
   });
   let cells = 0;
+  /** The clean run and every defect against one target: the emulator (family undefined) or a family. */
+  const matrix = async (family: number | undefined, profile: "lenient" | "strict") => {
   const run = async (names: readonly string[], only: readonly string[] = []): Promise<Outcome> => {
     const t0 = performance.now();
     try {
       return await pool.run(
-        { defects: names, only, seed: options.seed, profile: options.profile, reportDir: join(runsDir, String(cells++)) },
+        { defects: names, only, seed: options.seed, profile, reportDir: join(runsDir, String(cells++)), ...(family !== undefined ? { family } : {}) },
         { signal: AbortSignal.timeout(options.runTimeoutMs) },
       );
     } catch (err) {
@@ -128,12 +143,10 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
       return { error, wallTimeMs: performance.now() - t0 };
     }
   };
-
-  try {
-    say(`cpsim mutation: seed ${options.seed}, profile ${options.profile}, ${selected.length} defect(s), ${options.workers} worker(s)\n`);
+  const where = family === undefined ? "" : `family ${family}: `;
     // The clean run (the whole suite) goes first, beside the first defects; whole-suite runs of defects are scored against it.
     const cleanRun = run([]).then((clean) => {
-      say(`clean run: ${"error" in clean ? `ERROR ${clean.error}` : clean.failing.length ? `FAILED ${clean.failing.join(", ")}` : "no failure"} (${(clean.wallTimeMs / 1000).toFixed(1)} s)\n`);
+      say(`${where}clean run: ${"error" in clean ? `ERROR ${clean.error}` : clean.failing.length ? `FAILED ${clean.failing.join(", ")}` : "no failure"} (${(clean.wallTimeMs / 1000).toFixed(1)} s)\n`);
       return { clean, failing: "error" in clean ? [] : clean.failing };
     });
 
@@ -171,7 +184,7 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
         const result = await defectRun(defect);
         results[i] = result;
         done++;
-        say(`[${String(done).padStart(3)}/${selected.length}] ${result.verdict.padEnd(16)} ${defect.name} (${defect.rule})${result.failing.length ? ` <- ${result.failing.slice(0, 4).join(", ")}${result.failing.length > 4 ? ", ..." : ""}` : result.error ? ` ${result.error}` : ""}\n`);
+        say(`${where}[${String(done).padStart(3)}/${selected.length}] ${result.verdict.padEnd(16)} ${defect.name} (${defect.rule})${result.failing.length ? ` <- ${result.failing.slice(0, 4).join(", ")}${result.failing.length > 4 ? ", ..." : ""}` : result.error ? ` ${result.error}` : ""}\n`);
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.workers, selected.length) }, lane));
@@ -184,7 +197,25 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
       if ("error" in o || o.failing.includes(rule)) aloneFailing.push(rule);
     }
     const cleanAll = [...new Set([...cleanFailing, ...aloneFailing])];
-    if (aloneFailing.length) say(`clean emulator, checks alone: FAILED ${aloneFailing.join(", ")}\n`);
+    if (aloneFailing.length) say(`${where}clean target, checks alone: FAILED ${aloneFailing.join(", ")}\n`);
+    return { clean, cleanAll, results };
+  };
+
+  try {
+    say(`cpsim mutation: seed ${options.seed}, profile ${options.profile}, ${selected.length} defect(s), ${options.workers} worker(s)${options.families.length ? `, families ${options.families.join(", ")} (lenient)` : ""}\n`);
+    const { clean, cleanAll, results } = await matrix(undefined, options.profile);
+    const families: FamilyScore[] = [];
+    for (const family of options.families) {
+      say(`family ${family}: ${describeConventions(drawConventions(family))}\n`);
+      const f = await matrix(family, "lenient");
+      families.push({
+        family,
+        conventions: describeConventions(drawConventions(family)),
+        clean: { failing: f.cleanAll, wallTimeMs: f.clean.wallTimeMs, ...("error" in f.clean ? { error: f.clean.error } : {}) },
+        defects: f.results,
+        summary: summarizeMutation(f.results, f.cleanAll.length),
+      });
+    }
     const broken = new Set(selected.map((d) => d.rule));
     const report: MutationReport = {
       tool: { name: "cpsim", version: await toolVersion() },
@@ -198,12 +229,19 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
       defects: results,
       unexercisedRules: rules.filter((r) => !broken.has(r.id)).map((r) => ({ id: r.id, title: r.title })),
       summary: summarizeMutation(results, cleanAll.length),
+      ...(families.length ? { families } : {}),
     };
     const written = await writeMutationReports(report, reportDir);
     say(`\n${renderMutationTable(report, width)}reports: ${written.json}\n         ${written.html}\n`);
     if (options.json) io.stdout(`${JSON.stringify(report)}\n`);
+    for (const f of families) {
+      const escaped = f.defects.filter((d) => d.verdict === "escaped").map((d) => d.name);
+      say(`${familyFigureLine(f)}${f.clean.failing.length ? ` (FALSE FAILURES, a bug of the suite: ${f.clean.failing.join(", ")})` : ""}${escaped.length ? ` (escaped: ${escaped.join(", ")})` : ""}\n`);
+    }
     say(`${mutationFigureLine(report)}\n`);
-    return { exitCode: mutationPassed(report) ? 0 : 1, report };
+    // A family's escapes say what the suite cannot see there; a family's clean failure is a bug of the suite.
+    const familiesClean = families.every((f) => f.summary.cleanFailures === 0 && f.clean.error === undefined);
+    return { exitCode: mutationPassed(report) && familiesClean ? 0 : 1, report };
   } finally {
     await pool.destroy();
     await rm(runsDir, { recursive: true, force: true });

@@ -11,6 +11,10 @@ import { embeddedCatalog, embeddedKeys } from "../embedded.ts";
 import { defectsNamed } from "../../sim/defects/index.ts";
 import { startEmulator } from "../../sim/http/index.ts";
 import { PlatformBackend } from "../../sim/http/platform-backend.ts";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ConformanceReport } from "../../reports/conformance-report.ts";
+import { startFamilyTarget } from "./start-family.ts";
 
 export interface SuiteTask {
   /** Defect names to switch on; empty for the clean run. */
@@ -21,6 +25,8 @@ export interface SuiteTask {
   readonly only?: readonly string[];
   /** Where conform writes this run's report.json, junit.xml and report.html. */
   readonly reportDir: string;
+  /** A target family (target-family.ts) instead of the emulator's own conventions. */
+  readonly family?: number;
 }
 
 export interface SuiteOutcome {
@@ -34,6 +40,7 @@ export interface SuiteOutcome {
 
 export async function runSuite(task: SuiteTask): Promise<SuiteOutcome> {
   const started = performance.now();
+  if (task.family !== undefined) return runOnFamily(task, started);
   const catalog = embeddedCatalog();
   const keys = embeddedKeys(catalog);
   const emulator = await startEmulator({
@@ -63,15 +70,49 @@ export async function runSuite(task: SuiteTask): Promise<SuiteOutcome> {
       // The emulator serves the control API: time-based rules move its virtual clock.
       { controlApi: true },
     );
-    const statuses: Record<string, string> = {};
-    for (const r of report.rules) statuses[r.id] = r.status;
-    return {
-      failing: report.rules.filter((r) => r.status === "fail").map((r) => r.id),
-      statuses,
-      wallTimeMs: performance.now() - started,
-      targetErrors: report.targetErrors.length,
-    };
+    return outcomeOf(report, started);
   } finally {
     await emulator.close();
+  }
+}
+
+function outcomeOf(report: ConformanceReport, started: number): SuiteOutcome {
+  const statuses: Record<string, string> = {};
+  for (const r of report.rules) statuses[r.id] = r.status;
+  return {
+    failing: report.rules.filter((r) => r.status === "fail").map((r) => r.id),
+    statuses,
+    wallTimeMs: performance.now() - started,
+    targetErrors: report.targetErrors.length,
+  };
+}
+
+/** The cell against a target family, with the profile file its owner would write for what probes cannot find. */
+async function runOnFamily(task: SuiteTask, started: number): Promise<SuiteOutcome> {
+  const target = await startFamilyTarget({ family: task.family!, seed: task.seed, defects: task.defects });
+  try {
+    await mkdir(task.reportDir, { recursive: true });
+    const targetProfile = join(task.reportDir, "target-profile.json");
+    await writeFile(targetProfile, JSON.stringify(target.profile));
+    const { report } = await conform(
+      {
+        target: target.rest,
+        serverlessUrl: target.serverless,
+        apiKey: target.keys.api,
+        restrictedApiKey: target.keys.restricted,
+        otherApiKey: target.keys.other,
+        endpoint: "conformance",
+        seed: task.seed,
+        profile: task.profile,
+        reportDir: task.reportDir,
+        targetProfile,
+        json: false,
+        only: task.only ?? [],
+      },
+      { controlApi: true },
+    );
+    return outcomeOf(report, started);
+  } finally {
+    await target.stop();
   }
 }

@@ -83,10 +83,49 @@ export async function discoverTargetFacts(input: DiscoverInput): Promise<TargetF
   return facts as unknown as TargetFacts;
 }
 
+/** How each fact is stated in a profile, for the list of facts discovery could not find. */
+export const FACT_EXAMPLES: { readonly [K in FactKey]: string } = {
+  podActionPath: '"/v2/pods/{podId}/action" (the action in a body), "/v2/pods/{podId}/{action}", "/v2/pods/{podId}:{action}", or "PATCH /v2/pods/{podId}" (a desiredStatus)',
+  podDeletePath: '"/v2/pods/{podId}", or null where DELETE is not served (terminate is then the action)',
+  podListPath: '"/v2/pods"',
+  networkVolumes: '{"path": "/v2/volumes"}, {"dataCenterField": "volumes"}, {"ids": ["vol-1", {"id": "vol-2", "dataCenterId": "EU-RO-1"}]}, or null',
+  gpuCatalogPath: '"/v2/catalog/gpus", or null',
+  imageModel: '"flux-1-schnell", or null',
+  registriesPath: '"/v2/containerregistryauth", or null',
+  restSegments: '["pods", "catalog", ...]',
+};
+
+export interface MissingFact {
+  readonly key: FactKey;
+  /** Why it counts as not found: what was tried. */
+  readonly why: string;
+  /** How to state it: FACT_EXAMPLES's. */
+  readonly example: string;
+}
+
+/**
+ * The facts discovery could not find: those left at choices.md's convention with nothing to
+ * confirm it (no profile, document or probe said so), and those found absent (null) by probes,
+ * which a target that does have the thing under another name must state. restSegments, which
+ * only a document names, is never listed: choices.md's groups are a safe default.
+ */
+export function missingFacts(facts: TargetFacts): MissingFact[] {
+  return FACT_KEYS.filter((key) => key !== "restSegments")
+    .filter((key) => facts[key].source === "default" || (facts[key].source === "probe" && facts[key].value === null))
+    .map((key) => ({
+      key,
+      why: facts[key].source === "default" ? "no probe confirmed choices.md's convention (assumed)" : facts[key].evidence,
+      example: FACT_EXAMPLES[key],
+    }));
+}
+
 /** The facts as a ready --target-profile file: what `cpsim conform --discover` prints. */
 export function factsAsProfile(facts: TargetFacts): string {
+  const missing = missingFacts(facts);
   const profile: Record<string, unknown> = {
-    $comment: "cpsim target profile, written by cpsim conform --discover; edit and pass with --target-profile FILE",
+    $comment: `cpsim target profile, written by cpsim conform --discover; edit and pass with --target-profile FILE${
+      missing.length ? `. Not found, to fill in: ${missing.map((m) => m.key).join(", ")}` : ""
+    }`,
   };
   const sources: Record<string, string> = {};
   for (const key of FACT_KEYS) {

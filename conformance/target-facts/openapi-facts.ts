@@ -42,6 +42,8 @@ const POD_ITEM = /^((?:\/[^/{}]+)*)\/pods\/\{[^}]+\}$/i;
 const POD_ACTION_BODY = /^((?:\/[^/{}]+)*)\/pods\/\{[^}]+\}\/action$/i;
 const POD_ACTION_PARAM = /^((?:\/[^/{}]+)*)\/pods\/\{[^}]+\}\/\{[^}]+\}$/i;
 const POD_ACTION_LITERAL = /^((?:\/[^/{}]+)*)\/pods\/\{[^}]+\}\/(start|stop|restart|resume)$/i;
+/** A custom method: `/pods/{id}:stop`, or `/pods/{id}:{verb}`. */
+const POD_ACTION_CUSTOM = /^((?:\/[^/{}]+)*)\/pods\/\{[^}]+\}:(?:start|stop|restart|resume|\{[^}]+\})$/i;
 const POD_LIST = /^((?:\/[^/{}]+)*)\/pods$/i;
 const VOLUMES = /^(?:\/[^/{}]+)*\/network[-_]?volumes$/i;
 const GPUS = /^(?:\/[^/{}]+)*\/(?:catalog\/gpus|gpu[-_]?types)$/i;
@@ -66,9 +68,11 @@ export function readOpenApi(doc: unknown, where: string): OpenApiFindings | unde
   const body = entries.find(([p, ops]) => POD_ACTION_BODY.test(p) && "post" in ops);
   const literal = entries.find(([p, ops]) => POD_ACTION_LITERAL.test(p) && "post" in ops);
   const param = entries.find(([p, ops]) => POD_ACTION_PARAM.test(p) && "post" in ops);
+  const custom = entries.find(([p, ops]) => POD_ACTION_CUSTOM.test(p) && "post" in ops);
   if (body) said("podActionPath", `${POD_ACTION_BODY.exec(body[0])![1]}/pods/{podId}/action`, "post", body[0]);
   else if (literal) said("podActionPath", `${POD_ACTION_LITERAL.exec(literal[0])![1]}/pods/{podId}/{action}`, "post", literal[0]);
   else if (param) said("podActionPath", `${POD_ACTION_PARAM.exec(param[0])![1]}/pods/{podId}/{action}`, "post", param[0]);
+  else if (custom) said("podActionPath", `${POD_ACTION_CUSTOM.exec(custom[0])![1]}/pods/{podId}:{action}`, "post", custom[0]);
 
   const item = entries.find(([p]) => POD_ITEM.test(p));
   if (item) {

@@ -6,7 +6,10 @@
  * route answers differently (404 "pod not found" against 404 "no route", a 400 against a 404).
  */
 import type { ClientResponse, RequestSpec } from "../client.ts";
+import { fieldOf, listOf } from "./read-list.ts";
 import type { FactValues, VolumeSource } from "./target-facts.ts";
+
+export { listOf };
 
 /** Sends one probe; undefined when the target did not answer (a connection error). */
 export type Prober = (spec: Omit<RequestSpec, "url"> & { readonly base: "rest" | "serverless"; readonly path: string }) => Promise<ClientResponse | undefined>;
@@ -20,15 +23,6 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /** A pod id no target has issued. */
 export const PROBE_POD_ID = "cpsim-probe-0000000000";
 const NO_ROUTE = "cpsim-no-such-route";
-
-/** The array a list answer carries: the body itself, the named field, or its only array field. */
-export function listOf(json: unknown, field?: string): unknown[] | undefined {
-  if (Array.isArray(json)) return json;
-  if (!isObject(json)) return undefined;
-  if (field !== undefined) return Array.isArray(json[field]) ? (json[field] as unknown[]) : undefined;
-  const arrays = Object.values(json).filter(Array.isArray);
-  return arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
-}
 
 /** The answer with everything that names the request (its path, its last segment, the probe id) blanked. */
 function shape(res: ClientResponse, path: string): string {
@@ -53,6 +47,9 @@ export async function probePodActions(probe: Prober): Promise<ProbeFinding<"podA
   if (body) return { value: "/v2/pods/{podId}/action", evidence: `POST /v2/pods/<unknown id>/action answered otherwise than a path nobody serves` };
   const inPath = await routeExists(probe, "POST", `/v2/pods/${PROBE_POD_ID}/stop`, {}, noRoute);
   if (inPath) return { value: "/v2/pods/{podId}/{action}", evidence: `POST /v2/pods/<unknown id>/stop answered otherwise than a path nobody serves` };
+  // A custom method (`/{id}:stop`): against a target without one, the path is its pod route's, where POST is no method (405) or no route.
+  const custom = await routeExists(probe, "POST", `/v2/pods/${PROBE_POD_ID}:stop`, {}, noRoute);
+  if (custom) return { value: "/v2/pods/{podId}:{action}", evidence: `POST /v2/pods/<unknown id>:stop answered otherwise than a path nobody serves` };
   return undefined;
 }
 
@@ -80,7 +77,7 @@ async function firstList(probe: Prober, paths: readonly string[]): Promise<{ pat
     if (res?.status !== 200) continue;
     const list = listOf(res.json);
     if (!list) continue;
-    const field = isObject(res.json) ? Object.keys(res.json).find((k) => (res.json as Record<string, unknown>)[k] === list) : undefined;
+    const field = fieldOf(res.json, list);
     return { path, ...(field ? { field } : {}), list };
   }
   return undefined;

@@ -4,7 +4,7 @@
  * center when the record does not say).
  */
 import type { CheckContext } from "../check.ts";
-import { listOf } from "./probe-facts.ts";
+import { readList } from "./read-list.ts";
 import { missingFact } from "./target-facts.ts";
 
 export interface ListedVolume {
@@ -17,18 +17,18 @@ export type VolumeRead = { readonly volumes: readonly ListedVolume[]; readonly f
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
-async function getJson(ctx: CheckContext, path: string): Promise<unknown> {
-  const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" } });
-  return res.status === 200 ? res.json : undefined;
+async function getList(ctx: CheckContext, path: string, field?: string): Promise<unknown[] | undefined> {
+  return (await readList(ctx.client, { method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" } }, field))?.items;
 }
 
 export async function readNetworkVolumes(ctx: CheckContext): Promise<VolumeRead> {
   const fact = ctx.facts.networkVolumes;
   const source = fact.value;
   if (source === null) return { missing: missingFact("networkVolumes", fact.evidence) };
+  if ("ids" in source) return { volumes: source.ids.map((v) => ({ id: v.id, dataCenterId: v.dataCenterId })), from: `the volume ids the --target-profile names` };
   if ("dataCenterField" in source) {
     const path = "/v2/catalog/datacenters";
-    const dcs = listOf(await getJson(ctx, path), "dataCenters") ?? listOf(await getJson(ctx, path));
+    const dcs = await getList(ctx, path, "dataCenters");
     if (dcs === undefined) return { missing: missingFact("networkVolumes", `GET ${path} gave no list`) };
     const volumes = dcs.filter(isObject).flatMap((dc) => {
       const list = Array.isArray(dc[source.dataCenterField]) ? (dc[source.dataCenterField] as unknown[]) : [];
@@ -36,8 +36,7 @@ export async function readNetworkVolumes(ctx: CheckContext): Promise<VolumeRead>
     });
     return { volumes, from: `the "${source.dataCenterField}" of GET ${path}'s entries` };
   }
-  const json = await getJson(ctx, source.path);
-  const list = (source.field !== undefined ? listOf(json, source.field) : undefined) ?? listOf(json);
+  const list = await getList(ctx, source.path, source.field);
   if (list === undefined) return { missing: missingFact("networkVolumes", `GET ${source.path} (${fact.source}) gave no list`) };
   const volumes = list.filter(isObject).flatMap((e) => (str(e["id"]) ? [{ id: str(e["id"])!, dataCenterId: str(e["dataCenterId"]) }] : []));
   return { volumes, from: `GET ${source.path}` };

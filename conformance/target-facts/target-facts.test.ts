@@ -13,8 +13,9 @@ import { run } from "../cli.ts";
 import { Client } from "../client.ts";
 import { conform } from "../conform.ts";
 import { startEmbedded } from "../embedded.ts";
-import { startBroken } from "../checks/support/broken-target.ts";
-import { startVariant, VARIANT_IMAGE_MODEL } from "../checks/support/variant-target.ts";
+import { startBroken } from "../test-support/broken-target.ts";
+import { startVariant, VARIANT_IMAGE_MODEL } from "../test-support/variant-target.ts";
+import "./read-list.part.test.ts";
 import { DEFAULT_REST_SEGMENTS, discoverTargetFacts, parseTargetProfile, readOpenApi } from "./index.ts";
 
 function capture() {

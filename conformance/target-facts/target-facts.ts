@@ -10,15 +10,27 @@
 
 export type FactSource = "profile" | "openapi" | "probe" | "default";
 
-/** Where the target lists its network volumes: a collection, or a field of each data-center catalog entry. */
+/**
+ * Where the target lists its network volumes: a collection, or a field of each data-center catalog
+ * entry; or, for a target that lists them nowhere, the volumes themselves (a profile states them).
+ */
 export type VolumeSource =
   | { readonly path: string; readonly field?: string }
-  | { readonly dataCenterField: string };
+  | { readonly dataCenterField: string }
+  | { readonly ids: readonly StatedVolume[] };
+
+/** A network volume a --target-profile names: its id, and its data center where the profile says. */
+export interface StatedVolume {
+  readonly id: string;
+  readonly dataCenterId?: string;
+}
 
 export interface FactValues {
   /**
    * The pod action route. With `{action}` in it, the action is in the path and the body is empty
-   * (`/v2/pods/{podId}/{action}`); without, the body is `{"action": ...}` (`/v2/pods/{podId}/action`).
+   * (`/v2/pods/{podId}/{action}`, `/v2/pods/{podId}:{action}`); without, the body is
+   * `{"action": ...}` (`/v2/pods/{podId}/action`); after `PATCH ` (`PATCH /v2/pods/{podId}`), the
+   * body is the desired status (`{"desiredStatus": "EXITED"}`), and restart is not served.
    */
   readonly podActionPath: string;
   /** DELETE on this path terminates a pod; null: the target has no DELETE, terminate goes through the action. */
@@ -80,7 +92,7 @@ export const FACT_MEANING: { readonly [K in FactKey]: string } = {
   podActionPath: "the pod action route (start, stop, restart, terminate)",
   podDeletePath: "the pod delete route",
   podListPath: "the pod list route",
-  networkVolumes: "where the target lists its network volumes",
+  networkVolumes: "where the target lists its network volumes (or the volume ids themselves)",
   gpuCatalogPath: "the GPU type catalog route",
   imageModel: "a public image-generation model's slug",
   registriesPath: "the registry credentials' list route",

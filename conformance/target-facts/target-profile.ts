@@ -21,13 +21,31 @@ export const TARGET_PROFILE_SCHEMA = {
   properties: {
     $comment: { type: "string" },
     description: { type: "string" },
-    podActionPath: { ...path, pattern: "^/.*\\{podId\\}" },
+    podActionPath: { ...path, pattern: "^((POST|PATCH) )?/.*\\{podId\\}" },
     podDeletePath: { anyOf: [{ ...path, pattern: "^/.*\\{podId\\}" }, { type: "null" }] },
     podListPath: path,
     networkVolumes: {
       anyOf: [
         { type: "object", additionalProperties: false, required: ["path"], properties: { path, field } },
         { type: "object", additionalProperties: false, required: ["dataCenterField"], properties: { dataCenterField: field } },
+        {
+          type: "object",
+          additionalProperties: false,
+          required: ["ids"],
+          properties: {
+            ids: {
+              type: "array",
+              minItems: 1,
+              maxItems: 100,
+              items: {
+                anyOf: [
+                  { type: "string", minLength: 1, maxLength: 200 },
+                  { type: "object", additionalProperties: false, required: ["id"], properties: { id: { type: "string", minLength: 1, maxLength: 200 }, dataCenterId: field } },
+                ],
+              },
+            },
+          },
+        },
         { type: "null" },
       ],
     },
@@ -53,7 +71,11 @@ function describe(errors: readonly ErrorObject[]): string[] {
       lines.add(`${at === "(the file)" ? "" : `${at}: `}unknown key "${extra}"${known}`);
       continue;
     }
-    if (e.keyword === "pattern" && /podActionPath|podDeletePath/.test(at)) {
+    if (e.keyword === "pattern" && /podActionPath/.test(at)) {
+      lines.add(`${at}: must be a path starting with / that contains {podId}, optionally after POST or PATCH and a space`);
+      continue;
+    }
+    if (e.keyword === "pattern" && /podDeletePath/.test(at)) {
       lines.add(`${at}: must be a path starting with / that contains {podId}`);
       continue;
     }
@@ -75,6 +97,12 @@ export function parseTargetProfile(text: string, file: string): TargetProfile {
     throw new ConformConfigError("CPSIM_ERR_CONFIG", `--target-profile ${file} is not a valid target profile:\n  ${lines.join("\n  ")}\n(print one with: cpsim conform --discover)`);
   }
   const profile = json as Record<string, unknown>;
+  const volumes = profile["networkVolumes"];
+  // A volume named by its id alone is the same as {"id": ...}.
+  if (typeof volumes === "object" && volumes !== null && "ids" in volumes) {
+    const ids = (volumes as { ids: readonly (string | { id: string; dataCenterId?: string })[] }).ids;
+    profile["networkVolumes"] = { ids: ids.map((v) => (typeof v === "string" ? { id: v } : v)) };
+  }
   return Object.fromEntries(FACT_KEYS.filter((k) => k in profile).map((k) => [k, profile[k]])) as TargetProfile;
 }
 

@@ -1,6 +1,6 @@
-/** The suite on the variant target: the other job rules (suite-on-variant.ts says why the run is cut in four). */
+/** The suite on the variant target: the other job rules (test-support/suite-on-variant.ts says why the run is cut in four). */
 import t from "tap";
-import { judgePartOnVariant, PART_TIMEOUT_MS, PARTS } from "./suite-on-variant.ts";
+import { judgePartOnVariant, PART_TIMEOUT_MS, PARTS } from "../test-support/suite-on-variant.ts";
 
 t.setTimeout(PART_TIMEOUT_MS);
 

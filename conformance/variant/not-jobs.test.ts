@@ -1,12 +1,12 @@
 /**
- * The suite on the variant target, every area but the job rules (suite-on-variant.ts says why the
+ * The suite on the variant target, every area but the job rules (test-support/suite-on-variant.ts says why the
  * run is cut in four): pods, errors, catalog, versioning, GraphQL, auth, rate limits. Also: the four
  * parts take every rule of the suite once, and the target facts were read by probes.
  */
 import t from "tap";
-import { VARIANT_SWITCHES } from "../checks/support/variant-target.ts";
+import { VARIANT_SWITCHES } from "../test-support/variant-target.ts";
 import { selectRules } from "../rule-glob.ts";
-import { allRuleIds, judgePartOnVariant, PART_TIMEOUT_MS, PARTS } from "./suite-on-variant.ts";
+import { allRuleIds, judgePartOnVariant, PART_TIMEOUT_MS, PARTS } from "../test-support/suite-on-variant.ts";
 
 t.setTimeout(PART_TIMEOUT_MS);
 

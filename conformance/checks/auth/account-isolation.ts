@@ -18,7 +18,7 @@ import type { ClientResponse, RequestSpec } from "../../client.ts";
 import type { CurlCapture } from "../../curl.ts";
 import type { Exchange } from "../../recorder.ts";
 import { registerCheck } from "../../check-registry.ts";
-import { podActionRequest, podDeleteRequest, podListRequest } from "../../target-facts/index.ts";
+import { inexpressibleActions, podActionRequest, podDeleteRequest, podListRequest } from "../../target-facts/index.ts";
 import { acceptedText, accepts } from "../support/statuses.ts";
 import { cancelJob, noteCreated, terminatePod } from "./cleanup.ts";
 import { findFailure, fewRuns } from "./find-failure.ts";
@@ -89,7 +89,7 @@ async function accountIsolation(ctx: CheckContext): Promise<CheckOutcome> {
       }),
       fc.stringMatching(/^stolen-[a-z0-9]{1,6}$/).map((name) => ({ name: "PATCH /v2/pods/<pod_id>", about: "pod" as const, spec: { method: "PATCH", url: podUrl(ctx, podId), json: { name } }, judge: choicesVerdict })),
       fc.constant<Probe>({ name: "DELETE /v2/pods/<pod_id>", about: "pod", spec: { method: "DELETE", url: podDeleteRequest(ctx, podId)?.url ?? podUrl(ctx, podId) }, judge: choicesVerdict }),
-      fc.constantFrom("stop", "restart", "terminate").map((action) => ({
+      fc.constantFrom(...["stop", "restart", "terminate"].filter((a) => !inexpressibleActions(ctx.facts).includes(a))).map((action) => ({
         name: `POST /v2/pods/<pod_id>/action ${action}`,
         about: "pod" as const,
         spec: podActionRequest(ctx, podId, action, { key: "other" }),

@@ -1,5 +1,5 @@
 import t from "tap";
-import { runSuite } from "./run-suite.ts";
+import { runSuite } from "../../test-support/auth/run-suite.ts";
 
 for (const profile of ["lenient", "strict"] as const) {
   t.test(`every auth and rate-limit rule passes against the emulator (${profile})`, async (t) => {

@@ -6,8 +6,8 @@
 import t, { type Test } from "tap";
 import { problemBody } from "../../../sim/api/problem.ts";
 import { respond } from "../../../sim/api/types.ts";
-import { keyOfRequest, mapResponse, startBroken, withAuthorization, type Breakage, type BrokenTarget } from "./broken-target.ts";
-import { lastAnswer, replay, runSuite } from "./run-suite.ts";
+import { keyOfRequest, mapResponse, startBroken, withAuthorization, type Breakage, type BrokenTarget } from "../../test-support/auth/broken-target.ts";
+import { lastAnswer, replay, runSuite } from "../../test-support/auth/run-suite.ts";
 
 async function brokenRun(t: Test, breakage: Breakage, only: string[], rule: string, shows: (last: string) => boolean): Promise<void> {
   const target: BrokenTarget = await startBroken(breakage);

@@ -5,8 +5,8 @@
  */
 import t, { type Test } from "tap";
 import type { ApiResponse } from "../../../sim/api/types.ts";
-import { keyOfRequest, mapResponse, startBroken, type Breakage, type BrokenTarget } from "./broken-target.ts";
-import { lastAnswer, replay, runSuite } from "./run-suite.ts";
+import { keyOfRequest, mapResponse, startBroken, type Breakage, type BrokenTarget } from "../../test-support/auth/broken-target.ts";
+import { lastAnswer, replay, runSuite } from "../../test-support/auth/run-suite.ts";
 
 const OTHER = "cpsim_beta_full_91d4e6a2c7b3f058";
 const API = "cpsim_alpha_full_7f3a9c2e41b6d805";

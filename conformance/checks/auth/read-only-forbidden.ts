@@ -12,7 +12,7 @@ import type { RequestSpec } from "../../client.ts";
 import type { CurlCapture } from "../../curl.ts";
 import type { Exchange } from "../../recorder.ts";
 import { registerCheck } from "../../check-registry.ts";
-import { podActionRequest, podDeleteRequest } from "../../target-facts/index.ts";
+import { inexpressibleActions, podActionRequest, podDeleteRequest } from "../../target-facts/index.ts";
 import { accepts } from "../support/statuses.ts";
 import { cancelJob, noteCreated, terminatePod, undoCreation } from "./cleanup.ts";
 import { findFailure, fewRuns } from "./find-failure.ts";
@@ -33,7 +33,8 @@ interface Write {
 
 const inputArb = fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.boolean()), { maxKeys: 3 });
 const PATCH_NAME = fc.stringMatching(/^renamed-[a-z0-9]{1,6}$/);
-const ACTION = fc.constantFrom("stop", "restart", "terminate");
+/** The write actions the target's action route can express (a desired-status route has no restart). */
+const actionArb = (ctx: CheckContext) => fc.constantFrom(...["stop", "restart", "terminate"].filter((a) => !inexpressibleActions(ctx.facts).includes(a)));
 
 async function readOnlyForbidden(ctx: CheckContext): Promise<CheckOutcome> {
   const gpu = await gpuChoice(ctx);
@@ -62,7 +63,7 @@ async function readOnlyForbidden(ctx: CheckContext): Promise<CheckOutcome> {
     writes.push(
       PATCH_NAME.map((name) => ({ name: "PATCH /v2/pods/<pod_id>", spec: { method: "PATCH", url: podUrl(ctx, podId), json: { name } }, rest: true, specPath: false, setup: podSetup })),
       fc.constant<Write>({ name: "DELETE /v2/pods/<pod_id>", spec: { method: "DELETE", url: podDeleteRequest(ctx, podId)?.url ?? podUrl(ctx, podId) }, rest: true, specPath: false, setup: podSetup }),
-      ACTION.map((action) => ({ name: `POST /v2/pods/<pod_id>/action ${action}`, spec: podActionRequest(ctx, podId, action, { key: "restricted" }), rest: true, specPath: false, setup: podSetup })),
+      actionArb(ctx).map((action) => ({ name: `POST /v2/pods/<pod_id>/action ${action}`, spec: podActionRequest(ctx, podId, action, { key: "restricted" }), rest: true, specPath: false, setup: podSetup })),
     );
   }
 

@@ -11,7 +11,7 @@ import { conform, type ConformDeps } from "../../conform.ts";
 import { startEmbedded } from "../../embedded.ts";
 import { KEY_ENV, type Keys } from "../../keys.ts";
 import "./index.ts";
-import { editData, startBroken, type Breakage } from "./broken-emulator.ts";
+import { editData, startBroken, type Breakage } from "../../test-support/graphql/broken-emulator.ts";
 
 const run = promisify(execFile);
 

@@ -5,7 +5,7 @@
  */
 import t from "tap";
 import type { ApiResponse } from "../../../sim/api/types.ts";
-import { jobOp, lastAnswer, mapAnswer, replay, runJobs, startTarget, type Breakage } from "./test-target.ts";
+import { jobOp, lastAnswer, mapAnswer, replay, runJobs, startTarget, type Breakage } from "../../test-support/jobs/test-target.ts";
 
 type Body = Record<string, unknown>;
 const body = (r: ApiResponse): Body => (r.body ?? {}) as Body;

@@ -6,7 +6,7 @@
 import t from "tap";
 import { SPEC_TRANSITIONS } from "../../spec-transitions.ts";
 import { checks } from "../../check-registry.ts";
-import { runJobs, startTarget } from "./test-target.ts";
+import { runJobs, startTarget } from "../../test-support/jobs/test-target.ts";
 
 const jobRules = checks.list().filter((c) => c.ruleId.startsWith("jobs."));
 

@@ -14,7 +14,7 @@ import { PlatformBackend } from "../../../sim/http/platform-backend.ts";
 import { startEmulator } from "../../../sim/http/index.ts";
 import { conform } from "../../conform.ts";
 import { embeddedCatalog, embeddedKeys } from "../../embedded.ts";
-import { breakBackend, mapAnswer, type Breakage } from "./test-target.ts";
+import { breakBackend, mapAnswer, type Breakage } from "../../test-support/jobs/test-target.ts";
 import { clockOf } from "./support/target-clock.ts";
 import "./index.ts";
 

@@ -8,6 +8,7 @@
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
 import { registerCheck } from "../../check-registry.ts";
+import { listOf } from "../../target-facts/index.ts";
 import { schemaErrors } from "../support/schema.ts";
 import { isCapacityRefusal } from "./create-capacity.ts";
 import { podField, sendCreate } from "./create-pod-client.ts";
@@ -78,7 +79,7 @@ registerCheck(
   async (ctx) => {
     const rule = `("${ctx.rule.spec}")`;
     const res = await read(ctx, "/v2/catalog/datacenters");
-    const list = Array.isArray(res.json) ? res.json : (res.json as { dataCenters?: unknown } | undefined)?.dataCenters;
+    const list = listOf(res.json, "dataCenters") ?? listOf(res.json);
     if (res.status !== 200 || !Array.isArray(list)) {
       return ctx.skip(`GET /v2/catalog/datacenters gave no list of data centers (HTTP ${res.status}); its payload is not in the spec`);
     }

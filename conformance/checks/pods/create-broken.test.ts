@@ -14,7 +14,7 @@ import { conform } from "../../conform.ts";
 import { checks } from "../../check-registry.ts";
 import type { Profile } from "../../options.ts";
 import "./index.ts";
-import { editResponse, isCreatePod, testTarget, type Breakage } from "./create-test-target.ts";
+import { editResponse, isCreatePod, testTarget, type Breakage } from "../../test-support/pods/create-test-target.ts";
 
 const run = promisify(execFile);
 type Obj = Record<string, unknown>;

@@ -13,7 +13,7 @@ import { conform } from "../../conform.ts";
 import { checks } from "../../check-registry.ts";
 import type { Profile } from "../../options.ts";
 import "./index.ts";
-import { AREA_GLOBS, editResponse, isCreatePod, testTarget, type Breakage } from "./create-test-target.ts";
+import { AREA_GLOBS, editResponse, isCreatePod, testTarget, type Breakage } from "../../test-support/pods/create-test-target.ts";
 
 async function runArea(breakage: Breakage | undefined, profile: Profile) {
   const target = testTarget(breakage);

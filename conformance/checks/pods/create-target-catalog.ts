@@ -13,7 +13,8 @@
  */
 import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
-import { listOf, missingFact, readNetworkVolumes } from "../../target-facts/index.ts";
+import { missingFact, readList, readNetworkVolumes } from "../../target-facts/index.ts";
+import { volumeAcceptedInCreate } from "./accepted-volume.ts";
 
 export type CloudName = "SECURE" | "COMMUNITY";
 
@@ -107,16 +108,16 @@ function vcpuCounts(vcpu: unknown, entry: Record<string, unknown>): number[] | u
   return undefined;
 }
 
-async function getJson(ctx: CheckContext, path: string, query?: Record<string, string>): Promise<unknown> {
-  const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" }, ...(query ? { query } : {}) });
-  return res.status === 200 ? res.json : undefined;
+/** The whole list a GET answers (every page, in or out of an envelope); undefined when it gives none. */
+async function getList(ctx: CheckContext, path: string, field: string, query?: Record<string, string>): Promise<unknown[] | undefined> {
+  return (await readList(ctx.client, { method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" }, ...(query ? { query } : {}) }, field))?.items;
 }
 
 async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]> {
   const byId = new Map<string, { id: string; manufacturer: string; offers: Partial<Record<CloudName, GpuOffer>> }>();
   const catalogPath = ctx.facts.gpuCatalogPath.value;
   for (const cloud of catalogPath === null ? [] : (["SECURE", "COMMUNITY"] as const)) {
-    const list = listOf(await getJson(ctx, catalogPath!, { cloud }), "gpus");
+    const list = await getList(ctx, catalogPath!, "gpus", { cloud });
     if (!list) continue;
     for (const entry of list) {
       if (!isObject(entry) || !nonEmpty(entry.id)) continue;
@@ -149,7 +150,7 @@ async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]
 }
 
 async function readFlavors(ctx: CheckContext, notes: string[]): Promise<TargetFlavor[]> {
-  const list = listOf(await getJson(ctx, "/v2/catalog/cpus"), "cpus") ?? [];
+  const list = (await getList(ctx, "/v2/catalog/cpus", "cpus")) ?? [];
   const flavors: TargetFlavor[] = [];
   for (const entry of list) {
     if (!isObject(entry) || !nonEmpty(entry.id)) continue;
@@ -168,7 +169,7 @@ async function readFlavors(ctx: CheckContext, notes: string[]): Promise<TargetFl
 }
 
 async function readDataCenters(ctx: CheckContext, notes: string[]): Promise<TargetDataCenter[]> {
-  const list = listOf(await getJson(ctx, "/v2/catalog/datacenters"), "dataCenters") ?? [];
+  const list = (await getList(ctx, "/v2/catalog/datacenters", "dataCenters")) ?? [];
   const out: TargetDataCenter[] = [];
   for (const entry of list) {
     if (!isObject(entry) || !nonEmpty(entry.id)) continue;
@@ -186,16 +187,30 @@ async function readDataCenters(ctx: CheckContext, notes: string[]): Promise<Targ
   return out;
 }
 
-async function readVolumes(ctx: CheckContext, notes: string[]): Promise<TargetCatalog["volumes"]> {
+async function readVolumes(ctx: CheckContext, notes: string[], gpus: readonly TargetGpu[], flavors: readonly TargetFlavor[]): Promise<TargetCatalog["volumes"]> {
   // Not in the spec ("Network Volumes" is only a group name): the target's facts say where.
   const read = await readNetworkVolumes(ctx);
-  if ("missing" in read) {
-    notes.push(read.missing);
-    return [];
+  const out = "missing" in read ? [] : read.volumes.flatMap((v) => (v.dataCenterId ? [{ id: v.id, dataCenterId: v.dataCenterId }] : []));
+  if (out.length > 0) {
+    notes.push(`${out.length} network volumes from ${"from" in read ? read.from : ""}`);
+    return out;
   }
-  const out = read.volumes.flatMap((v) => (v.dataCenterId ? [{ id: v.id, dataCenterId: v.dataCenterId }] : []));
-  notes.push(out.length > 0 ? `${out.length} network volumes from ${read.from}` : `no network volumes (${read.from} listed none)`);
-  return out;
+  // None listed: a volume id the target itself accepts in a create, if it takes one.
+  const accepted = await volumeAcceptedInCreate(ctx, computesOf(gpus, flavors));
+  if ("id" in accepted && accepted.dataCenterId) {
+    notes.push(`the network volume of ${accepted.from}`);
+    return [{ id: accepted.id, dataCenterId: accepted.dataCenterId }];
+  }
+  notes.push("missing" in read ? read.missing : `no network volumes (${read.from} listed none)`);
+  if ("reason" in accepted) notes.push(accepted.reason);
+  return [];
+}
+
+/** createPod compute fields, a CPU flavor first (the cheapest pod), then the GPU type most likely in stock. */
+export function computesOf(gpus: readonly TargetGpu[], flavors: readonly TargetFlavor[]): Record<string, unknown>[] {
+  const cpu = flavors.map((f) => ({ cpu: { id: f.id, vcpuCount: (f.availableCounts ?? f.vcpuCounts ?? [2])[0] ?? 2 } }));
+  const gpu = gpus.filter((g) => Object.values(g.offers).some((o) => o?.inStock)).map((g) => ({ gpu: { id: g.id } }));
+  return [...cpu.slice(0, 1), ...gpu.slice(0, 1)];
 }
 
 async function readRegistries(ctx: CheckContext, notes: string[]): Promise<TargetCatalog["registries"]> {
@@ -205,8 +220,7 @@ async function readRegistries(ctx: CheckContext, notes: string[]): Promise<Targe
     notes.push(`${missingFact("registriesPath", fact.evidence)}: \`registry\` rules are skipped`);
     return undefined;
   }
-  const json = await getJson(ctx, fact.value);
-  const list = listOf(json, "registries") ?? listOf(json);
+  const list = await getList(ctx, fact.value, "registries");
   if (list === undefined) {
     notes.push(`no registry credentials read (GET ${fact.value} (${fact.source}) gave no list): \`registry\` rules are skipped`);
     return undefined;
@@ -221,7 +235,7 @@ async function readCatalog(ctx: CheckContext): Promise<TargetCatalog> {
   const gpus = await readGpus(ctx, notes);
   const flavors = await readFlavors(ctx, notes);
   const dataCenters = await readDataCenters(ctx, notes);
-  const volumes = await readVolumes(ctx, notes);
+  const volumes = await readVolumes(ctx, notes, gpus, flavors);
   const registries = await readRegistries(ctx, notes);
   return { gpus, flavors, dataCenters, volumes, ...(registries ? { registries } : {}), notes };
 }

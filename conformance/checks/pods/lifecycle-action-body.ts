@@ -34,7 +34,7 @@ const WHAT: Readonly<Record<string, string>> = {
 
 async function brokenBodiesRefused(ctx: CheckContext, ruleId: RuleId, pod: FixturePod): Promise<CheckOutcome> {
   if (actionInPath(ctx.facts)) {
-    return ctx.skip(`the target takes the action in the path (podActionPath ${ctx.facts.podActionPath.value}, ${ctx.facts.podActionPath.source}), so it has no action body to refuse`);
+    return ctx.skip(`the target takes no action body (podActionPath ${ctx.facts.podActionPath.value}, ${ctx.facts.podActionPath.source}: the action in the path or a desired status), so it has no action body to refuse`);
   }
   if (ctx.options.profile === "lenient") {
     const probe = await podAction(ctx, pod.id, "stop");

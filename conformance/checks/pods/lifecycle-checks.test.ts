@@ -12,7 +12,7 @@ import "./lifecycle-not-found.ts";
 import type { ConformanceReport } from "../../../reports/conformance-report.ts";
 import type { ApiRequest, ApiResponse } from "../../../sim/api/types.ts";
 import type { EmulatorBackend } from "../../../sim/http/index.ts";
-import { editPods, replay, runChecks, startTarget, type Breakage } from "./lifecycle-test-target.ts";
+import { editPods, replay, runChecks, startTarget, type Breakage } from "../../test-support/pods/lifecycle-test-target.ts";
 
 const isPodsRoute = (path: string) => path.startsWith("/v2/pods");
 const podEdit = (edit: (pod: Record<string, any>) => void): Breakage => ({

@@ -66,6 +66,31 @@ class CreateRunning extends CreatePod {
   }
 }
 
+/** Creates a pod, reads it until RUNNING, stops it and reads it until EXITED (bounded as CreateRunning's wait). */
+class CreateStopped extends CreateRunning {
+  override async run(m: LifecycleSession, s: LifecycleSession): Promise<void> {
+    const before = s.pods.length;
+    await super.run(m, s);
+    const pod = s.pods.length > before ? s.pods[s.pods.length - 1]! : undefined;
+    if (pod === undefined || pod.gone || pod.terminated || pod.status !== "RUNNING" || s.over()) return;
+    const statusBefore = s.statusOf(pod);
+    const res = s.note(await podAction(s.ctx, pod.id, "stop"));
+    await s.observe({ kind: "operation", pod, operation: "stop", statusBefore, response: res });
+    if (!isSuccess(res.status)) return;
+    pod.changedBy = "stop";
+    if (res.status === 200) await s.observeView(pod, res);
+    const pauses = s.ctx.controlApi ? Array<number>(40).fill(15_000) : adaptivePauses(REALTIME_RUNNING_WAIT_MS, REAL_WAIT_CAP_MS);
+    for (const ms of pauses) {
+      if (pod.gone || pod.terminated || (pod.status as string | undefined) === "EXITED" || s.over()) return;
+      await s.wait(ms);
+      await s.refresh(pod);
+    }
+  }
+  override toString(): string {
+    return `${super.toString()},stop,until-exited`;
+  }
+}
+
 class GetPod implements Command {
   constructor(readonly n: number) {}
   check(s: LifecycleSession): boolean {
@@ -124,9 +149,10 @@ class Action implements Command {
   check(s: LifecycleSession): boolean {
     return s.env.support.action && pick(s, this.n) !== undefined;
   }
-  private actionFor(pod: TrackedPod): PodAction {
-    const offered = pod.actions.filter((a): a is PodAction => (POD_ACTIONS as readonly string[]).includes(a));
-    const from = this.anyAction || offered.length === 0 ? POD_ACTIONS : offered;
+  private actionFor(pod: TrackedPod, unserved: ReadonlySet<string>): PodAction {
+    const served = POD_ACTIONS.filter((a) => !unserved.has(a));
+    const offered = pod.actions.filter((a): a is PodAction => served.includes(a as PodAction));
+    const from = this.anyAction || offered.length === 0 ? served : offered;
     return from[this.choice % from.length];
   }
   async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
@@ -137,7 +163,7 @@ class Action implements Command {
       await s.refresh(pod);
       if (pod.gone) return;
     }
-    const action = this.actionFor(pod);
+    const action = this.actionFor(pod, s.env.support.unservedActions);
     this.last = action;
     const statusBefore = s.statusOf(pod);
     const res = s.note(await podAction(s.ctx, pod.id, action));
@@ -147,7 +173,8 @@ class Action implements Command {
       if (action === "terminate") pod.terminated = true;
       if (res.status === 200) await s.observeView(pod, res);
     } else if (routeMissing(res.status) && !pod.terminated) {
-      s.env.support.action = false;
+      s.env.support.unservedActions.add(action);
+      if (POD_ACTIONS.every((a) => s.env.support.unservedActions.has(a))) s.env.support.action = false;
     }
     await s.refresh(pod);
   }
@@ -171,6 +198,9 @@ class DeletePod implements Command {
     if (isSuccess(res.status)) {
       pod.changedBy = "delete";
       pod.terminated = true;
+      // A target that answers the delete with the pod (TERMINATED, maybe dropped at once after):
+      // that answer is the one look at the terminated pod there may be.
+      if (res.status === 200 && jsonObject(res)?.id === pod.id) await s.observeView(pod, res);
     } else if (routeMissing(res.status) && !wasTerminated) {
       s.env.support.delete = false;
     }
@@ -315,6 +345,12 @@ export function globalFirstRunArb(o: CommandOptions): fc.Arbitrary<LifecycleRun>
 export function runningFirstRunArb(o: CommandOptions): fc.Arbitrary<LifecycleRun> | undefined {
   if (!canCreate(o.catalog)) return undefined;
   return fc.record({ first: createBodyArb(o.catalog).map((b): Command | undefined => new CreateRunning(b)), commands: lifecycleCommands(o) });
+}
+
+/** A run whose first pod is stopped once RUNNING and read until EXITED, or undefined when the catalog allows no create. */
+export function exitedFirstRunArb(o: CommandOptions): fc.Arbitrary<LifecycleRun> | undefined {
+  if (!canCreate(o.catalog)) return undefined;
+  return fc.record({ first: createBodyArb(o.catalog).map((b): Command | undefined => new CreateStopped(b)), commands: lifecycleCommands(o) });
 }
 
 /**

@@ -17,6 +17,7 @@ interface ViewRule {
   readonly focus?: Partial<Record<CommandKind, number>>;
   readonly globalPods?: boolean;
   readonly volumePods?: boolean;
+  readonly exitedPods?: boolean;
 }
 
 /** A checker of Pod records (whatever request answered them) from a rule on one record. */
@@ -26,6 +27,7 @@ function viewChecker(rule: ViewRule): InvariantChecker {
     ...(rule.focus ? { focus: rule.focus } : {}),
     ...(rule.globalPods ? { globalPods: true } : {}),
     ...(rule.volumePods ? { volumePods: true } : {}),
+    ...(rule.exitedPods ? { exitedPods: true } : {}),
     applies: (obs: Observation, env) => obs.kind === "view" && rule.applies(obs.view, obs.pod, env),
     check: (obs: Observation, env) => {
       if (obs.kind !== "view") return undefined;
@@ -53,6 +55,8 @@ export const costZeroWhenStopped = viewChecker({
     v.cost === 0 ? undefined : `the pod is ${v.status}, so its cost is 0.0 ("cost: current cost in USD per hour; 0.0 when EXITED or TERMINATED"); got cost ${show(v.cost)}`,
   notApplicable: "no pod was observed EXITED or TERMINATED",
   focus: { action: 6, delete: 2 },
+  // Both statuses are the rule's: a run that saw only TERMINATED pods gets one that stops a pod.
+  exitedPods: true,
 });
 
 export const statusEnum = viewChecker({

@@ -89,6 +89,8 @@ export interface InvariantChecker {
   readonly volumePods?: boolean;
   /** Whether the rule speaks of RUNNING pods: left unjudged by the draws (a slow start), it gets a run whose first pod is read until RUNNING. */
   readonly runningPods?: boolean;
+  /** Whether the rule speaks of EXITED pods: with none observed, it gets a run whose first pod is started, stopped and read until EXITED. */
+  readonly exitedPods?: boolean;
 }
 
 export type CommandKind = "create" | "get" | "list" | "advance" | "action" | "delete" | "patch";

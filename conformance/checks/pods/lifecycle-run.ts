@@ -13,9 +13,9 @@
  */
 import fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
-import { missingFact } from "../../target-facts/index.ts";
+import { inexpressibleActions, missingFact } from "../../target-facts/index.ts";
 import { advance } from "../support/time.ts";
-import { globalFirstRunArb, guarded, lifecycleRunArb, runningFirstRunArb, volumeFirstRunArb, type LifecycleRun } from "./lifecycle-commands.ts";
+import { exitedFirstRunArb, globalFirstRunArb, guarded, lifecycleRunArb, runningFirstRunArb, volumeFirstRunArb, type LifecycleRun } from "./lifecycle-commands.ts";
 import { scaledRuns } from "./lifecycle-property.ts";
 import type { CommandKind, InvariantChecker } from "./lifecycle-observation.ts";
 import { LifecycleSession, LifecycleViolation, REAL_WAIT_CAP_MS, type LifecycleEnv, type RuleChecker } from "./lifecycle-session.ts";
@@ -70,7 +70,7 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
   const rules: RuleChecker[] = [...checkers].map(([ruleId, checker]) => ({ ruleId, checker, applicable: 0 }));
   // The first property's bound, as ctx.fc's time limit sets it (check-context.ts).
   const runUntil = ctx.controlApi ? ctx.deadline : Math.min(ctx.deadline, Date.now() + REALTIME_PROPERTY_LIMIT_MS);
-  const env: LifecycleEnv = { ctx, target, checkers: rules, support: { action: true, delete: true, patch: true, list: true }, runUntil };
+  const env: LifecycleEnv = { ctx, target, checkers: rules, support: { action: true, unservedActions: new Set(inexpressibleActions(ctx.facts)), delete: true, patch: true, list: true }, seenStatuses: new Set(), runUntil };
   // A target error (or a bug of the check) is no verdict: it stops the runs and is rethrown as it is.
   let fatal: unknown;
   const all = [...checkers.values()];
@@ -116,9 +116,12 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
     { arb: volumeFirstRunArb(options), flag: "volumePods", what: "mounts a network volume", realtimeMs: REALTIME_PROPERTY_LIMIT_MS },
     { arb: globalFirstRunArb(options), flag: "globalPods", what: "asks for global networking", realtimeMs: REALTIME_PROPERTY_LIMIT_MS },
     { arb: runningFirstRunArb(options), flag: "runningPods", what: "is read until RUNNING", realtimeMs: REALTIME_RUNNING_PROPERTY_LIMIT_MS },
+    { arb: exitedFirstRunArb(options), flag: "exitedPods", what: "is stopped and read until EXITED", realtimeMs: REALTIME_RUNNING_PROPERTY_LIMIT_MS },
   ] as const;
   for (const { arb, flag, what, realtimeMs } of focused) {
-    const unjudged = () => rules.some((rc) => rc.checker[flag] === true && rc.applicable === 0 && rc.violation === undefined);
+    // A rule on EXITED pods is unjudged until an EXITED record was seen, whatever else applied.
+    const unseen = (rc: RuleChecker) => rc.applicable === 0 || (flag === "exitedPods" && !env.seenStatuses.has("EXITED"));
+    const unjudged = () => rules.some((rc) => rc.checker[flag] === true && unseen(rc) && rc.violation === undefined);
     if (arb === undefined || fatal !== undefined || details.failed || !unjudged() || Date.now() >= ctx.deadline) continue;
     ctx.log(`the pod lifecycle: runs whose first pod ${what}`);
     const limit = Math.max(1, Math.min(ctx.controlApi ? 60_000 : realtimeMs, ctx.deadline - Date.now()));
@@ -155,7 +158,8 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
     if (rc.applicable === 0) {
       const notes = [...target.notes];
       const { support } = env;
-      if (!support.action) notes.push(missingFact("podActionPath", `POST ${ctx.facts.podActionPath.value} (${ctx.facts.podActionPath.source}) answered as a missing route`));
+      if (!support.action) notes.push(missingFact("podActionPath", `${ctx.facts.podActionPath.value} (${ctx.facts.podActionPath.source}) answered as a missing route`));
+      else if (support.unservedActions.size > 0) notes.push(`the target serves no ${[...support.unservedActions].sort().join(", ")} action on ${ctx.facts.podActionPath.value}`);
       if (!support.delete) notes.push(missingFact("podDeletePath", `${ctx.facts.podDeletePath.value === null ? "the target has none" : `DELETE ${ctx.facts.podDeletePath.value} answered as a missing route`}`));
       if (!support.patch) notes.push("the target has no PATCH /v2/pods/{id} (choices.md)");
       outcomes.set(rc.ruleId, contextOf(rc.ruleId).skip(`${rc.checker.notApplicable}${notes.length ? ` (${notes.join("; ")})` : ""}`));

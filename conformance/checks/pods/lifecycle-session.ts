@@ -18,7 +18,14 @@ import type { TargetCatalog } from "./lifecycle-target.ts";
 
 /** What the runs of one check learn of the target's routes: an answer 404/405 on a live pod turns one off. */
 export interface RouteSupport {
+  /** False once every action answered as a missing route. */
   action: boolean;
+  /**
+   * Actions that answered as a missing route on a pod that exists: a target may serve some verbs
+   * and not others (`/{id}:stop` but no `:terminate`, DELETE terminating), so one verb's 404
+   * never takes the others away.
+   */
+  readonly unservedActions: Set<string>;
   delete: boolean;
   patch: boolean;
   list: boolean;
@@ -41,6 +48,8 @@ export interface LifecycleEnv {
   /** Every rule's checker, all run after every step (one model, many checkers). */
   readonly checkers: readonly RuleChecker[];
   readonly support: RouteSupport;
+  /** Every pod status a record was observed in, over all runs: a rule on EXITED pods knows whether one was seen. */
+  readonly seenStatuses: Set<string>;
   /**
    * When the property in progress must stop (a Date.now() value): its time bound. fast-check
    * leaves a run it cut going, unawaited; that run's next commands are skipped (`over`) and it
@@ -160,6 +169,7 @@ export class LifecycleSession {
     if (obs.kind === "view") {
       const status = typeof obs.view.status === "string" ? obs.view.status : undefined;
       if (status !== undefined) this.shadow.podObserved(obs.pod.id, status);
+      if (status !== undefined) this.env.seenStatuses.add(status);
       obs.pod.status = status;
       obs.pod.actions = Array.isArray(obs.view.actions) ? obs.view.actions.filter((a): a is string => typeof a === "string") : [];
       // An accepted operation may take effect a moment later: until the status moves, what

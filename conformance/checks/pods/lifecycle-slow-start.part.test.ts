@@ -8,7 +8,7 @@
 import t from "tap";
 import "./lifecycle-register.ts";
 import type { ApiRequest, ApiResponse } from "../../../sim/api/types.ts";
-import { editPods, runChecks, startTarget, type Breakage } from "./lifecycle-test-target.ts";
+import { editPods, runChecks, startTarget, type Breakage } from "../../test-support/pods/lifecycle-test-target.ts";
 
 const RULE = "pods.runtime-available-when-running";
 const READS_TO_START = 15;

@@ -7,7 +7,8 @@
  */
 import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
-import { listOf, readNetworkVolumes } from "../../target-facts/index.ts";
+import { readList, readNetworkVolumes } from "../../target-facts/index.ts";
+import { volumeAcceptedInCreate } from "./accepted-volume.ts";
 
 export interface TargetVolume {
   readonly id: string;
@@ -36,9 +37,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" && v !== 
 
 /** The list a GET answers: under `key` (choices.md's field), else the body itself or its only array. */
 async function getList(ctx: CheckContext, path: string, key?: string): Promise<unknown[] | undefined> {
-  const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" } });
-  if (res.status !== 200) return undefined;
-  return (key !== undefined ? listOf(res.json, key) : undefined) ?? listOf(res.json);
+  return (await readList(ctx.client, { method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" } }, key))?.items;
 }
 
 function stockRank(entry: Json): number {
@@ -104,15 +103,18 @@ async function dataCenters(ctx: CheckContext): Promise<ArbitraryCatalog["dataCen
   return entries.filter(isObject).flatMap((e) => (str(e.id) ? [{ id: str(e.id)!, globalNetwork: e.globalNetwork === true }] : []));
 }
 
-async function networkVolumes(ctx: CheckContext, notes: string[]): Promise<TargetVolume[] | undefined> {
+async function networkVolumes(ctx: CheckContext, notes: string[], computes: readonly Record<string, unknown>[]): Promise<TargetVolume[] | undefined> {
   const read = await readNetworkVolumes(ctx);
+  if (!("missing" in read) && read.volumes.length > 0) return [...read.volumes];
+  // None listed: a volume id the target itself accepts in a create, if it takes one.
+  const accepted = await volumeAcceptedInCreate(ctx, computes);
+  if ("id" in accepted) return [{ id: accepted.id, dataCenterId: accepted.dataCenterId }];
   if ("missing" in read) {
-    notes.push(`${read.missing}; so no pod with a network mount was created`);
+    notes.push(`${read.missing}; ${accepted.reason}; so no pod with a network mount was created`);
     return undefined;
   }
-  const volumes = [...read.volumes];
-  if (volumes.length === 0) notes.push("the account has no network volume, so no pod with a network mount was created");
-  return volumes;
+  notes.push(`the account has no network volume (${accepted.reason}), so no pod with a network mount was created`);
+  return [];
 }
 
 export async function readTargetCatalog(ctx: CheckContext): Promise<TargetCatalog> {
@@ -120,7 +122,11 @@ export async function readTargetCatalog(ctx: CheckContext): Promise<TargetCatalo
   const gpus = await gpuTypes(ctx, notes);
   const cpus = await cpuFlavors(ctx, notes);
   const dcs = await dataCenters(ctx);
-  const volumes = await networkVolumes(ctx, notes);
+  const computes = [
+    ...cpus.slice(0, 1).map((c) => ({ cpu: { id: c.id, vcpuCount: c.vcpuCounts[0] } })),
+    ...gpus.slice(0, 1).map((g) => ({ gpu: { id: g.id } })),
+  ];
+  const volumes = await networkVolumes(ctx, notes, computes);
   const withDc = (volumes ?? []).flatMap((v) => (v.dataCenterId ? [{ id: v.id, dataCenterId: v.dataCenterId }] : []));
   return { catalog: { gpuTypes: gpus, cpuFlavors: cpus, dataCenters: dcs, networkVolumes: withDc }, volumes, notes };
 }

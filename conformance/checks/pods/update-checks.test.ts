@@ -7,7 +7,7 @@ import t from "tap";
 import "./update-rules.ts";
 import "./update-mounts-unchanged.ts";
 import type { ConformanceReport } from "../../../reports/conformance-report.ts";
-import { replay, runChecks, startTarget, type Breakage } from "./lifecycle-test-target.ts";
+import { replay, runChecks, startTarget, type Breakage } from "../../test-support/pods/lifecycle-test-target.ts";
 
 const isPatch = (method: string, path: string) => method === "PATCH" && /^\/v2\/pods\/[^/]+$/.test(path);
 

@@ -36,7 +36,9 @@ const cases: fc.Arbitrary<UpdateCase> = fc
 
 async function mountsKept(ctx: CheckContext, pool: UpdatePool): Promise<CheckOutcome> {
   let routeStatus: number | undefined;
-  const result = await checkRequests(ctx, cases, RUNS, async (c, violate) => {
+  const feasible = pool.feasible(cases, ctx.seed);
+  if ("reason" in feasible) return ctx.skip(feasible.reason);
+  const result = await checkRequests(ctx, feasible.arb, RUNS, async (c, violate) => {
     if (routeStatus !== undefined) return false;
     const pod = await pool.get(c.pod);
     if (!pod) return false;

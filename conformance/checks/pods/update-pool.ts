@@ -4,6 +4,7 @@
  * the pod (its mount kind is fixed at create, its network volume immutable), so each generated
  * case names the pod it is meant for and the pool finds or makes a real one like it.
  */
+import fc from "fast-check";
 import type { UpdatePodTarget } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
 import { createFixturePod, isFixture, type FixturePod } from "./lifecycle-fixture-pod.ts";
@@ -11,6 +12,8 @@ import { patchPod, routeMissing, terminatePod } from "./lifecycle-pods.ts";
 import type { TargetCatalog } from "./lifecycle-target.ts";
 
 const keyOf = (t: UpdatePodTarget) => `${t.kind}/${t.mountKind}`;
+/** Cases drawn to see whether a rule has any the target can serve. */
+const FEASIBILITY_SAMPLE = 200;
 
 export class UpdatePool {
   private readonly pods = new Map<string, FixturePod | { reason: string }>();
@@ -29,6 +32,33 @@ export class UpdatePool {
       this.pods.set(key, pod);
     }
     return isFixture(pod) ? pod : undefined;
+  }
+
+  /**
+   * Whether the target can give a pod like `t` at all: a GPU type or CPU flavor to create it with,
+   * and for a network mount a volume it lists (or a profile names); a kind whose create was
+   * already refused is avoided while another kind remains.
+   */
+  possible(t: UpdatePodTarget): boolean {
+    const { catalog, volumes } = this.target;
+    if (t.kind === "gpu" ? catalog.gpuTypes.length === 0 : catalog.cpuFlavors.length === 0) return false;
+    if (t.mountKind === "network" && (volumes ?? []).length === 0) return false;
+    const had = this.pods.get(keyOf(t));
+    if (had === undefined || !("reason" in had)) return true;
+    // Refused before: still drawn when every kind was refused, so the rule's skip says why.
+    return [...this.pods.values()].every((p) => "reason" in p);
+  }
+
+  /**
+   * The cases of `arb` whose pod the target can give, so a rule that needs a pod with a network
+   * mount falls back to the other kinds where the rule allows, and no rule's judgement depends on
+   * which kinds the seed drew; or, when no case of the rule can be served, why.
+   */
+  feasible<T extends { readonly pod: UpdatePodTarget }>(arb: fc.Arbitrary<T>, seed: number): { arb: fc.Arbitrary<T> } | { reason: string } {
+    const sample = fc.sample(arb, { seed, numRuns: FEASIBILITY_SAMPLE });
+    if (sample.some((c) => this.possible(c.pod))) return { arb: arb.filter((c) => this.possible(c.pod)) };
+    const kinds = [...new Set(sample.map((c) => `${c.pod.kind.toUpperCase()} pod${c.pod.mountKind === "none" ? "" : ` with a ${c.pod.mountKind} mount`}`))];
+    return { reason: `every case of this rule needs a ${kinds.join(" or a ")}, which the target cannot give (${this.target.notes.join("; ") || "its catalog offers none"})` };
   }
 
   /** Why some cases found no pod, for a skip. */

@@ -55,7 +55,9 @@ async function brokenPatchesRefused(ctx: CheckContext, ruleId: RuleId, pool: Upd
   let probed = false;
   /** Fields whose refusal, not the rule's, answered a PATCH. */
   const elsewhere = new Set<string>();
-  const result = await checkRequests(ctx, brokenCases(ruleId), RUNS, async (c, violate) => {
+  const feasible = pool.feasible(brokenCases(ruleId), ctx.seed);
+  if ("reason" in feasible) return ctx.skip(feasible.reason);
+  const result = await checkRequests(ctx, feasible.arb, RUNS, async (c, violate) => {
     const pod = await pool.get(c.pod);
     if (!pod) return false;
     if (!probed && ctx.options.profile === "lenient") {

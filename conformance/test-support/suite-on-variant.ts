@@ -1,5 +1,5 @@
 /**
- * The suite against a different implementation: the variant target (../checks/support/variant-target.ts,
+ * The suite against a different implementation: the variant target (variant-target.ts,
  * every choices.md behaviour switched, real-time pods and jobs) must pass the lenient suite with
  * zero failures, and the suite must judge on it every rule it judges on the embedded emulator,
  * but for the exceptions listed below, each with its reason. Few runs per property and a fast
@@ -17,7 +17,7 @@ import type { Test } from "tap";
 import type { ConformanceReport } from "../../reports/conformance-report.ts";
 import "../checks/index.ts";
 import { checks } from "../check-registry.ts";
-import { startVariant } from "../checks/support/variant-target.ts";
+import { startVariant } from "./variant-target.ts";
 import { conform, type ConformResult } from "../conform.ts";
 import { startEmbedded } from "../embedded.ts";
 
@@ -41,7 +41,7 @@ export interface Part {
 const CANCEL = ["jobs.cancel.*"];
 const RUNSYNC_PURGE = ["jobs.runsync.*", "jobs.purge.*"];
 
-/** The four parts, one test file each (./<name>.test.ts): together every rule, each rule in one part. */
+/** The four parts, one test file each (../variant/<name>.test.ts): together every rule, each rule in one part. */
 export const PARTS = {
   "not-jobs": { only: [], skip: ["jobs.*"] },
   "jobs-cancel": { only: CANCEL, skip: [] },

@@ -34,12 +34,12 @@
  * | global-networking-off  | global networking that cannot be honoured: 400   | the pod created (or updated) with it off (enabled: false)    |
  * | cancel-idempotent      | cancel of a final job: 409                       | 200 {id, status} with the job's final status                 |
  */
-import { loadCatalog, type Catalog } from "../../../sim/catalog/index.ts";
-import { startEmulator, type EmulatorBackend } from "../../../sim/http/index.ts";
-import { PlatformBackend } from "../../../sim/http/platform-backend.ts";
-import type { ApiOutcome, ApiRequest, ApiResponse } from "../../../sim/api/types.ts";
-import { embeddedCatalog, embeddedKeys } from "../../embedded.ts";
-import type { Keys } from "../../keys.ts";
+import { loadCatalog, type Catalog } from "../../sim/catalog/index.ts";
+import { startEmulator, type EmulatorBackend } from "../../sim/http/index.ts";
+import { PlatformBackend } from "../../sim/http/platform-backend.ts";
+import type { ApiOutcome, ApiRequest, ApiResponse } from "../../sim/api/types.ts";
+import { embeddedCatalog, embeddedKeys } from "../embedded.ts";
+import type { Keys } from "../keys.ts";
 import { mapResponse } from "./broken-target.ts";
 
 export const VARIANT_SWITCHES = [

@@ -1,5 +1,5 @@
 /**
- * Test-only: this area's helpers over the shared broken target (checks/support/broken-target.ts):
+ * Test-only: this area's helpers over the shared broken target (test-support/broken-target.ts):
  * running the job checks against it and replaying a failure's curl script.
  */
 import { execFile } from "node:child_process";
@@ -9,11 +9,11 @@ import { join } from "node:path";
 import type { ApiRequest } from "../../../sim/api/types.ts";
 import { conform, type ConformResult, type EmbeddedTarget } from "../../conform.ts";
 import { KEY_ENV, KEY_ROLES, type Keys } from "../../keys.ts";
-import { mapResponse, startBroken, type BrokenTarget } from "../support/broken-target.ts";
+import { mapResponse, startBroken, type BrokenTarget } from "../broken-target.ts";
 import type { Profile } from "../../options.ts";
-import "./index.ts";
+import "../../checks/jobs/index.ts";
 
-export { breakBackend, type Breakage } from "../support/broken-target.ts";
+export { breakBackend, type Breakage } from "../broken-target.ts";
 /** The outcome with its answer changed by `change`, whether it came at once or after a wait. */
 export const mapAnswer = mapResponse;
 export type TestTarget = BrokenTarget;

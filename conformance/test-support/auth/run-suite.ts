@@ -10,7 +10,7 @@ import { conform, type ConformResult, type EmbeddedTarget } from "../../conform.
 import { startEmbedded } from "../../embedded.ts";
 import { KEY_ENV, KEY_ROLES, type Keys } from "../../keys.ts";
 import type { Profile } from "../../options.ts";
-import "./index.ts";
+import "../../checks/auth/index.ts";
 
 export interface SuiteRun {
   readonly only?: readonly string[];

@@ -5,11 +5,11 @@
  * runsync or status-sync), or both. The target outlives `conform()` (its close is a no-op) so a
  * test can replay a failure's curl script against it, then `stop()` it.
  */
-import type { EmulatorBackend } from "../../../sim/http/index.ts";
-import type { ApiOutcome, ApiRequest, ApiResponse } from "../../../sim/api/types.ts";
-import type { EmbeddedTarget } from "../../conform.ts";
-import { startEmbeddedEmulator } from "../../embedded.ts";
-import type { Keys } from "../../keys.ts";
+import type { EmulatorBackend } from "../../sim/http/index.ts";
+import type { ApiOutcome, ApiRequest, ApiResponse } from "../../sim/api/types.ts";
+import type { EmbeddedTarget } from "../conform.ts";
+import { startEmbeddedEmulator } from "../embedded-emulator.ts";
+import type { Keys } from "../keys.ts";
 
 export type Breakage = (request: ApiRequest, next: (request: ApiRequest) => ApiOutcome) => ApiOutcome;
 

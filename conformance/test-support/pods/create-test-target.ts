@@ -6,7 +6,7 @@
  */
 import type { ApiRequest, ApiResponse } from "../../../sim/api/types.ts";
 import type { EmbeddedTarget } from "../../conform.ts";
-import { startBroken, type Breakage, type BrokenTarget } from "../support/broken-target.ts";
+import { startBroken, type Breakage, type BrokenTarget } from "../broken-target.ts";
 
 export type { Breakage };
 

@@ -1,9 +1,9 @@
 /**
- * Test-only: this area's helpers over the shared broken target (checks/support/broken-target.ts).
+ * Test-only: this area's helpers over the shared broken target (test-support/broken-target.ts).
  */
 import type { ApiRequest } from "../../../sim/api/types.ts";
 
-export { breakBackend, mapResponse, startBroken, type Breakage, type BrokenTarget } from "../support/broken-target.ts";
+export { breakBackend, mapResponse, startBroken, type Breakage, type BrokenTarget } from "../broken-target.ts";
 
 /** The key of the request's Authorization header or `api_key`, whichever it carries. */
 export function keyOfRequest(request: ApiRequest): string | undefined {

@@ -1,0 +1,23 @@
+/**
+ * The emulator the embedded target runs, on loopback with a manual clock and the embedded
+ * catalog: started by the embedded child process (embedded-child.ts), and by test support,
+ * whose targets wrap its backend. One of the two places in conformance/ (with mutation/) that
+ * import the emulator's code; the suite itself reaches every target over HTTP only.
+ */
+import { startEmulator, type EmulatorBackend } from "../sim/http/index.ts";
+import { PlatformBackend } from "../sim/http/platform-backend.ts";
+import { embeddedCatalog, embeddedKeys } from "./embedded.ts";
+
+/** `wrap` may replace the emulator's backend (the broken targets of the checks' tests do). */
+export async function startEmbeddedEmulator(seed: number, wrap: (backend: EmulatorBackend) => EmulatorBackend = (b) => b) {
+  const catalog = embeddedCatalog();
+  const emulator = await startEmulator({
+    host: "127.0.0.1",
+    port: 0,
+    seed,
+    clock: "manual",
+    control: true,
+    createBackend: (o) => wrap(new PlatformBackend({ ...o, catalog })),
+  });
+  return { emulator, keys: embeddedKeys(catalog) };
+}
