@@ -7,3 +7,4 @@
 import "./cli/args.part.test.ts";
 import "./defects/defects.part.test.ts";
 import "./plan/simulate.part.test.ts";
+import "./plan/library-arguments.part.test.ts";
