@@ -165,7 +165,8 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
   });
   let cut = false;
   try {
-    if (!options.quiet) run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions({ ...options, target: rest, serverlessUrl: serverless })}\n`);
+    const shown = run.embedded !== undefined && options.localServer !== undefined ? { ...options, target: undefined, serverlessUrl: undefined } : { ...options, target: rest, serverlessUrl: serverless };
+    if (!options.quiet) run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions(shown)}\n`);
     await assertReachable(client, rest, "--target", options.timeoutMs);
     if (serverless !== rest) await assertReachable(client, serverless, "--serverless-url", options.timeoutMs);
     const facts = await discoverTargetFacts({

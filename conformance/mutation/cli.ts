@@ -13,6 +13,11 @@ export const spec: CommandSpec = {
     "caught precisely and its run ends there; otherwise the whole suite runs (--complete: the whole suite for every\n" +
     "defect, listing every rule that catches it). Writes mutation.json and mutation.html. Exit 1 when a defect escapes or\n" +
     "the clean run fails. The last line is: mutation_defects=N caught=C precise=P escaped=E clean_failures=F wall_s=S",
+  exitCodes: [
+    [0, "every defect was caught and the clean run passed"],
+    [1, "a defect escaped, or the clean run failed"],
+    [2, "usage or configuration error"],
+  ],
   flags: [
     { name: "defect", type: "string", value: "GLOB", multiple: true, help: "defects to run, by name, area or rule id glob (default: all)" },
     { name: "workers", type: "integer", value: "N", help: "suites run at once, one worker thread each", default: defaultMutationOptions.workers, min: 1, max: MAX_WORKERS },

@@ -42,6 +42,11 @@ export const spec: CommandSpec = {
     "cpsim handler fixtures/handlers/stream-text.mjs --rp_serve_api --rp_api_port 0",
     "curl -s localhost:8000/runsync -H 'content-type: application/json' -d '{\"input\": {\"text\": \"a b\"}}'",
   ],
+  exitCodes: [
+    [0, "the job completed (with --rp_serve_api: the server stopped by SIGINT or SIGTERM)"],
+    [1, "the handler failed or timed out, or the test input is missing or not {\"input\": {...}}"],
+    [2, "usage error, a handler file that does not load, or a port in use"],
+  ],
 };
 
 export interface HandlerDeps {
