@@ -125,6 +125,7 @@ export async function conform(input: Partial<ConformOptions>, deps: ConformDeps 
           serverlessUrl: embedded.serverless ?? embedded.rest,
           endpoint: input.endpoint ?? embedded.endpoint ?? resolved.endpoint,
           keys: { ...embedded.keys, ...resolved.keys },
+          embeddedTarget: true,
         }
       : resolved;
     return await runAll(options, { ...deps, io, registry, now, say, baseline, embedded, ...(profile ? { profile } : {}) });
@@ -165,8 +166,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
   });
   let cut = false;
   try {
-    const shown = run.embedded !== undefined && options.localServer !== undefined ? { ...options, target: undefined, serverlessUrl: undefined } : { ...options, target: rest, serverlessUrl: serverless };
-    if (!options.quiet) run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions(shown)}\n`);
+    if (!options.quiet) run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions({ ...options, target: rest, serverlessUrl: serverless })}\n`);
     await assertReachable(client, rest, "--target", options.timeoutMs);
     if (serverless !== rest) await assertReachable(client, serverless, "--serverless-url", options.timeoutMs);
     const facts = await discoverTargetFacts({

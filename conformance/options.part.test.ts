@@ -78,4 +78,6 @@ t.test("a --local-server run names that server as what it checks, not the emulat
   const both = describeOptions(resolveOptions({ target: "http://127.0.0.1:9000", apiKey: "k", localServer: "http://localhost:8000" }, "/work"));
   t.match(both, /^target http:\/\/127\.0\.0\.1:9000, serverless-url http:\/\/127\.0\.0\.1:9000, endpoint \S+, local-server http:\/\/localhost:8000, /, "with --target both are named");
   t.match(describeOptions(resolveOptions({}, "/work")), /^target \(embedded emulator\)/);
+  // As conform() describes a --local-server run: the embedded emulator's URL filled in as the target.
+  t.match(describeOptions({ ...local, target: "http://127.0.0.1:1234", serverlessUrl: "http://127.0.0.1:1234", embeddedTarget: true }), /^local-server http:\/\/localhost:8000, seed/);
 });

@@ -92,6 +92,8 @@ export const defaultOptions: ConformOptions = {
 
 /** The options with every default filled in, the target's URLs normalised and the seed drawn. */
 export interface ResolvedOptions extends ConformOptions {
+  /** The target is the embedded emulator started for this run (no --target was given). */
+  readonly embeddedTarget?: boolean;
   readonly target?: string;
   readonly serverlessUrl?: string;
   readonly seed: number;
@@ -197,7 +199,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 export function describeOptions(o: ResolvedOptions): string {
   const key = (v: string | undefined) => (v ? "given" : "not given");
   // A --local-server run judges that server: the emulator started beside it is no target of the run.
-  const localOnly = o.localServer !== undefined && o.target === undefined;
+  const localOnly = o.localServer !== undefined && (o.target === undefined || o.embeddedTarget === true);
   return [
     ...(localOnly
       ? [`local-server ${o.localServer}`]

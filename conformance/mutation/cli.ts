@@ -4,6 +4,11 @@ import { MAX_WORKERS, MutationConfigError, defaultMutationOptions, mutation } fr
 
 export const spec: CommandSpec = {
   name: "mutation",
+  exitCodes: [
+    [0, "every defect was caught and the clean run passed"],
+    [1, "a defect escaped, or the clean run failed"],
+    [2, "usage or configuration error"],
+  ],
   summary: "score the conformance suite: run it against the emulator with each documented defect",
   usage: "cpsim mutation [--defect GLOB]... [--workers N] [--seed N] [--profile strict|lenient] [--run-timeout-ms N] [--complete] [--report-dir DIR] [--json]",
   description:
@@ -13,11 +18,6 @@ export const spec: CommandSpec = {
     "caught precisely and its run ends there; otherwise the whole suite runs (--complete: the whole suite for every\n" +
     "defect, listing every rule that catches it). Writes mutation.json and mutation.html. Exit 1 when a defect escapes or\n" +
     "the clean run fails. The last line is: mutation_defects=N caught=C precise=P escaped=E clean_failures=F wall_s=S",
-  exitCodes: [
-    [0, "every defect was caught and the clean run passed"],
-    [1, "a defect escaped, or the clean run failed"],
-    [2, "usage or configuration error"],
-  ],
   flags: [
     { name: "defect", type: "string", value: "GLOB", multiple: true, help: "defects to run, by name, area or rule id glob (default: all)" },
     { name: "workers", type: "integer", value: "N", help: "suites run at once, one worker thread each", default: defaultMutationOptions.workers, min: 1, max: MAX_WORKERS },
