@@ -88,6 +88,11 @@ export const spec: CommandSpec = {
     "cpsim conform --target https://api.example.com --discover > target.json && cpsim conform --target https://api.example.com --target-profile target.json",
     "cpsim conform --config conform.json --fail-fast",
   ],
+  exitCodes: [
+    [0, "every judged rule passed and coverage reached --min-coverage (--discover: the facts printed)"],
+    [1, "a rule failed (new against --baseline), or fewer rules judged than --min-coverage"],
+    [2, "usage or configuration error, the target unreachable or refusing the key, or target errors that left rules unjudged"],
+  ],
 };
 
 type Flags = Record<string, string | number | boolean | string[] | undefined>;

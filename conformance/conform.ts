@@ -136,6 +136,7 @@ export async function conform(input: Partial<ConformOptions>, deps: ConformDeps 
           serverlessUrl: embedded.serverless ?? embedded.rest,
           endpoint: input.endpoint ?? embedded.endpoint ?? resolved.endpoint,
           keys: { ...embedded.keys, ...resolved.keys },
+          embeddedTarget: true,
         }
       : resolved;
     return await runAll(options, { ...deps, io, registry, now, say, baseline, embedded, ...(profile ? { profile } : {}) });

@@ -1,5 +1,5 @@
 import t from "tap";
-import { defaultOptions, EMBEDDED_RUNS, REALTIME_RUNS, reproduceCommand, resolveOptions } from "./options.ts";
+import { defaultOptions, describeOptions, EMBEDDED_RUNS, REALTIME_RUNS, reproduceCommand, resolveOptions } from "./options.ts";
 import { matchesGlob, selectRules, splitGlobs } from "./rule-glob.ts";
 
 t.test("rule globs", async (t) => {
@@ -68,4 +68,16 @@ t.test("the reproduce command names the rule and seed and reads keys from the en
     `cpsim conform --target http://h:1 --api-key "$CPSIM_API_KEY" --other-api-key "$CPSIM_OTHER_API_KEY" --endpoint ep --profile strict --seed 9 --only pods.create.unknown-property`,
   );
   t.notMatch(cmd, /sk-/);
+});
+
+t.test("a --local-server run names that server as what it checks, not the emulator started beside it", async (t) => {
+  const local = resolveOptions({ localServer: "http://localhost:8000" }, "/work");
+  const text = describeOptions(local);
+  t.match(text, /^local-server http:\/\/localhost:8000, /);
+  t.notMatch(text, /target http|serverless-url|embedded emulator/);
+  const both = describeOptions(resolveOptions({ target: "http://127.0.0.1:9000", apiKey: "k", localServer: "http://localhost:8000" }, "/work"));
+  t.match(both, /^target http:\/\/127\.0\.0\.1:9000, serverless-url http:\/\/127\.0\.0\.1:9000, endpoint \S+, local-server http:\/\/localhost:8000, /, "with --target both are named");
+  t.match(describeOptions(resolveOptions({}, "/work")), /^target \(embedded emulator\)/);
+  // As conform() describes a --local-server run: the embedded emulator's URL filled in as the target.
+  t.match(describeOptions({ ...local, target: "http://127.0.0.1:1234", serverlessUrl: "http://127.0.0.1:1234", embeddedTarget: true }), /^local-server http:\/\/localhost:8000, seed/);
 });

@@ -95,6 +95,8 @@ export const defaultOptions: ConformOptions = {
 
 /** The options with every default filled in, the target's URLs normalised and the seed drawn. */
 export interface ResolvedOptions extends ConformOptions {
+  /** The target is the embedded emulator started for this run (no --target was given). */
+  readonly embeddedTarget?: boolean;
   readonly target?: string;
   readonly serverlessUrl?: string;
   readonly seed: number;
@@ -199,10 +201,13 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 /** The resolved options as printed at the start of a run: every value, but keys only as given or not. */
 export function describeOptions(o: ResolvedOptions): string {
   const key = (v: string | undefined) => (v ? "given" : "not given");
+  // A --local-server run judges that server: the emulator started beside it is no target of the run.
+  const localOnly = o.localServer !== undefined && (o.target === undefined || o.embeddedTarget === true);
   return [
-    `target ${o.target ?? "(embedded emulator)"}`,
-    `serverless-url ${o.serverlessUrl ?? "(embedded emulator)"}`,
-    `endpoint ${o.endpoint}`,
+    ...(localOnly
+      ? [`local-server ${o.localServer}`]
+      : [`target ${o.target ?? "(embedded emulator)"}`, `serverless-url ${o.serverlessUrl ?? "(embedded emulator)"}`, `endpoint ${o.endpoint}`]),
+    ...(o.localServer !== undefined && !localOnly ? [`local-server ${o.localServer}`] : []),
     `seed ${o.seed}`,
     `runs ${o.runs}${o.runsGiven ? "" : " (sized for the target)"}`,
     `concurrency ${o.concurrency}`,

@@ -45,8 +45,15 @@ export const spec: CommandSpec = {
     { name: "target-profile", type: "string", value: "FILE", help: "the target's facts as conform reads them (cpsim conform --discover prints one); win over discovery" },
     { name: "out", type: "string", value: "json=FILE|csv=FILE", help: "write each scenario's per-second figures to FILE while it runs (as k6 --out)", multiple: true },
     { name: "quiet", type: "boolean", help: "no progress line" },
+    { name: "list", type: "boolean", help: "print the built-in scenarios with their descriptions, and stop", alone: true },
+  ],
+  exitCodes: [
+    [0, "every scenario's checks passed (or --list, --export-k6 done)"],
+    [1, "a check failed, or a figure regressed past --max-regression against --baseline"],
+    [2, "usage or configuration error (the target unreachable, a key it refuses, a bad scenario file)"],
   ],
   examples: [
+    "cpsim load --list",
     "cpsim load --scenario run-small --duration 5",
     "cpsim load --rate 2000 --scenario status-poll --duration 30",
     "cpsim load --target http://127.0.0.1:8080 --api-key \"$KEY\" --baseline main/report.json --max-regression 15",
@@ -91,6 +98,11 @@ export async function run(argv: readonly string[], io: CliIo, deps: LoadDeps = {
   const parsed = parseArgs(spec, argv);
   if (parsed.help) {
     io.stdout(renderHelp(spec));
+    return 0;
+  }
+  if (parsed.flags.list === true) {
+    const width = Math.max(...builtinScenarios.map((sc) => sc.name.length));
+    io.stdout(builtinScenarios.map((sc) => `${sc.name.padEnd(width)}  ${sc.description}`).join("\n") + "\n");
     return 0;
   }
   const result = await load(optionsFromFlags(parsed.flags), { io, terminalWidth: process.stdout.columns, ...deps });

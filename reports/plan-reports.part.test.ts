@@ -14,6 +14,7 @@ t.test("terminal summary: intervals, the limit, the backlog, checks and the find
   t.match(text, /unfinished at the horizon 70 \[63, 77\] queued/);
   t.match(text, /held by    90% of the waiting happened at the worker cap \(workersMax 4\)/);
   t.match(text, /WARN chat-<api> \(point 1\): Little's law/);
+  t.equal(text.match(/Little's law/g)?.length, 1, "a failed check is printed once (its warning note is for JSON readers)");
   t.match(text, /find: cheapest workersMax/);
 });
 

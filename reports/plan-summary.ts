@@ -46,6 +46,8 @@ export function renderPlanSummary(r: PlanReport): string {
     lines.push("", "cross-checks:");
     for (const c of r.checks) lines.push(`  ${c.ok === true ? "ok  " : c.ok === false ? "WARN" : "n/a "} ${c.endpoint}${r.points.length > 1 ? ` (point ${c.point + 1})` : ""}: ${c.message}`);
   }
-  if (r.notes.length > 0) lines.push("", ...r.notes.map((n) => `note: ${n}`));
+  // A failed check is a "warning:" note too (for JSON readers); here it was printed once already, as WARN above.
+  const notes = r.checks.length > 0 ? r.notes.filter((n) => !n.startsWith("warning:")) : r.notes;
+  if (notes.length > 0) lines.push("", ...notes.map((n) => `note: ${n}`));
   return lines.join("\n") + "\n";
 }

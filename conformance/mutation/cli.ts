@@ -4,6 +4,11 @@ import { MAX_WORKERS, MutationConfigError, defaultMutationOptions, mutation } fr
 
 export const spec: CommandSpec = {
   name: "mutation",
+  exitCodes: [
+    [0, "every defect was caught and the clean run passed"],
+    [1, "a defect escaped, or the clean run failed"],
+    [2, "usage or configuration error"],
+  ],
   summary: "score the conformance suite: run it against the emulator with each documented defect",
   usage: "cpsim mutation [--defect GLOB]... [--family N]... [--workers N] [--seed N] [--profile strict|lenient] [--run-timeout-ms N] [--complete] [--report-dir DIR] [--json]",
   description:

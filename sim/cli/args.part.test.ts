@@ -1,5 +1,6 @@
 import t from "tap";
-import { parseArgs, renderHelp, UsageError, type CommandSpec } from "./args.ts";
+import { parseArgs, renderHelp, reproduceCommand, usageLine, UsageError, type CommandSpec } from "./args.ts";
+import { progressLine } from "./progress-line.ts";
 
 const spec: CommandSpec = {
   name: "demo",
@@ -37,4 +38,53 @@ t.test("help is rendered from the declaration", async (t) => {
   for (const f of spec.flags) t.match(text, `--${f.name}`);
   t.match(text, /Exit codes/);
   t.ok(parseArgs(spec, ["--help"]).help);
+});
+
+t.test("the usage line: the spec's own, every flag it leaves out appended, wrapped at 100 columns", async (t) => {
+  const line = usageLine({ ...spec, usage: "cpsim demo SCENARIO [--seed N] [--no-json]" });
+  t.equal(line, "cpsim demo SCENARIO [--seed N] [--no-json] [--hours NUMBER] [--profile lenient|strict]\n                  [--only STRING]...");
+  t.notMatch(line, /\[--json\]/, "--no-json names --json");
+  const wide: CommandSpec = { ...spec, usage: "cpsim demo SCENARIO [--a [--b N]]", flags: Array.from({ length: 12 }, (_, i) => ({ name: `flag-number-${i}`, type: "string", value: "VALUE", help: "x" })) };
+  const wrapped = usageLine(wide).split("\n");
+  t.ok(wrapped.length > 1);
+  for (const l of wrapped) t.ok(l.length + "Usage: ".length <= 100, l);
+  t.match(wrapped[0], /^cpsim demo SCENARIO \[--a \[--b N\]\]/, "a bracketed group stays whole");
+  t.match(wrapped[1], /^ {18}\[--flag-number-/, "continuation lines hang under the first argument (Usage: cpsim demo )");
+  t.match(usageLine({ ...spec, usage: "cpsim demo X\n       cpsim demo --list", flags: [{ name: "list", type: "boolean", help: "l" }] }), /^cpsim demo X\n {7}cpsim demo --list$/, "a flag named by a later form is not appended");
+});
+
+t.test("exit codes per command; a flag that acts alone needs no positional", async (t) => {
+  const text = renderHelp({ ...spec, exitCodes: [[0, "printed"], [2, "usage error"]] });
+  t.match(text, /\nExit codes:\n  0   printed\n  2   usage error\n$/);
+  t.match(renderHelp(spec), /Exit codes:\n  0   success\n  1   failures found\n  2   usage or configuration error\n$/, "the default table");
+  const withList: CommandSpec = { ...spec, flags: [...spec.flags, { name: "list", type: "boolean", help: "l", alone: true }] };
+  t.same(parseArgs(withList, ["--list"]).positionals, []);
+  t.throws(() => parseArgs(withList, ["--json"]), { message: /missing SCENARIO/ });
+});
+
+t.test("reproduceCommand: the flags that differ from their defaults, in table order, quoted", async (t) => {
+  const p = parseArgs(spec, ["my file.json", "--only", "a.*", "--json", "--hours", "2", "--profile", "strict"]);
+  t.equal(reproduceCommand(spec, p), "cpsim demo 'my file.json' --hours 2 --json --profile strict --only 'a.*'");
+  t.equal(reproduceCommand(spec, p, { omit: ["json", "only"], always: ["seed"] }), "cpsim demo 'my file.json' --seed 1 --hours 2 --profile strict");
+  const sw: CommandSpec = { ...spec, flags: [{ name: "control", type: "boolean", help: "c", default: true }] };
+  t.equal(reproduceCommand(sw, parseArgs(sw, ["x", "--no-control"])), "cpsim demo x --no-control");
+  t.equal(reproduceCommand(spec, { flags: { only: ["it's"] }, positionals: [] }), "cpsim demo --only 'it'\\''s'");
+});
+
+t.test("progress: one line redrawn on a terminal, a line per whole percent elsewhere", async (t) => {
+  for (const tty of [true, false]) {
+    const err: string[] = [];
+    const p = progressLine({ stdout: () => {}, stderr: (s) => err.push(s), stderrIsTTY: tty });
+    for (let i = 0; i <= 200; i++) p.update(`step ${i}/200`, i / 2);
+    p.done();
+    const text = err.join("");
+    if (tty) {
+      t.equal(text.split("\r").length - 1, 201, "redrawn in place");
+      t.ok(text.endsWith("step 200/200\n"), "ended with a newline");
+    } else {
+      t.notMatch(text, /\r/, "no carriage return off a terminal");
+      t.equal(text.split("\n").length - 1, 101, "one line per whole percent: 0..100");
+      t.match(text, /^step 0\/200\nstep 2\/200\n/);
+    }
+  }
 });

@@ -20,17 +20,104 @@ export interface FlagSpec {
   readonly max?: number;
   /** May be given more than once; values are collected into an array. */
   readonly multiple?: boolean;
+  /** An action of its own (like --help, --list): given, the command needs none of its positionals. */
+  readonly alone?: boolean;
 }
 
 export interface CommandSpec {
   readonly name: string;
   readonly summary: string;
+  /**
+   * The usage line(s) as written, for their grouping ([--a [--b]], alternatives on more lines).
+   * Help prints it with every flag of the table it does not mention appended (see usageLine), so
+   * a flag added to the table is in the usage line without anyone editing it.
+   */
   readonly usage: string;
   readonly flags: readonly FlagSpec[];
   /** Names of positional arguments, for help and count checking. */
   readonly positionals?: readonly { name: string; help: string; required?: boolean }[];
   readonly examples?: readonly string[];
   readonly description?: string;
+  /**
+   * What each exit code means for this command, e.g. [[0, "all rules passed"], [1, "a rule failed"]].
+   * Absent: 0 success, 1 failures found, 2 usage or configuration error.
+   */
+  readonly exitCodes?: readonly (readonly [code: number, meaning: string])[];
+}
+
+/** The exit codes of a command that has no table of its own. */
+export const DEFAULT_EXIT_CODES: readonly (readonly [number, string])[] = [
+  [0, "success"],
+  [1, "failures found"],
+  [2, "usage or configuration error"],
+];
+
+/** A flag as the usage line shows it: [--name VALUE], [--name] for a switch, ... when repeatable. */
+function usageToken(f: FlagSpec): string {
+  const value = f.type === "boolean" ? "" : ` ${f.value ?? (f.type === "enum" ? (f.choices ?? []).join("|") : f.type.toUpperCase())}`;
+  return `[--${f.name}${value}]${f.multiple ? "..." : ""}`;
+}
+
+/** Whether the usage text names the flag (as --name, not as the start of a longer --name-more). */
+function mentions(usage: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`--(no-)?${escaped}(?![\\w-])`).test(usage);
+}
+
+/** Width past which help wraps a usage line (at spaces outside brackets). */
+const USAGE_WIDTH = 100;
+
+/** Words of a usage line, a bracketed group ([--a [--b N]]) kept as one. */
+function usageWords(line: string): string[] {
+  const words: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i <= line.length; i++) {
+    const c = line[i];
+    if (c === "[") depth++;
+    else if (c === "]") depth--;
+    else if ((c === " " || c === undefined) && depth <= 0) {
+      if (i > start) words.push(line.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return words;
+}
+
+/** One usage form wrapped to USAGE_WIDTH; `column` is where it starts, continuation lines hang under its first argument. */
+function wrapUsage(form: string, column: number): string {
+  const words = usageWords(form);
+  const hang = " ".repeat(column + words.slice(0, 2).join(" ").length + 1);
+  const lines: string[] = [];
+  let current = words.slice(0, 2).join(" ");
+  for (const word of words.slice(2)) {
+    const start = lines.length === 0 ? column : 0;
+    if (start + current.length + 1 + word.length > USAGE_WIDTH && current.trim() !== "") {
+      lines.push(current);
+      current = hang + word;
+    } else {
+      current = `${current} ${word}`;
+    }
+  }
+  lines.push(current);
+  return lines.join("\n");
+}
+
+/**
+ * The usage line help prints: the spec's own, with every flag of its table that it does not name
+ * appended to its first form, wrapped at USAGE_WIDTH. Generated from the table, so it cannot fall
+ * behind the flags listed below it.
+ */
+export function usageLine(spec: CommandSpec): string {
+  const [first, ...more] = spec.usage.split("\n");
+  const missing = spec.flags.filter((f) => !mentions(spec.usage, f.name)).map(usageToken);
+  const column = "Usage: ".length;
+  const forms = [missing.length === 0 ? first : `${first} ${missing.join(" ")}`, ...more];
+  return forms.map((form, i) => {
+    const text = form.trimStart();
+    const lead = i === 0 ? "" : " ".repeat(column);
+    return lead + wrapUsage(text, column);
+  }).join("\n");
 }
 
 export type FlagValue = string | number | boolean | string[];
@@ -168,6 +255,7 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
   for (const f of spec.flags) {
     if (flags[f.name] === undefined && f.default !== undefined) flags[f.name] = f.default;
   }
+  const alone = spec.flags.some((f) => f.alone === true && flags[f.name] !== undefined && flags[f.name] !== false);
   if (!help) {
     const declared = spec.positionals ?? [];
     const required = declared.filter((p) => p.required).length;
@@ -177,16 +265,48 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
         spec.name,
       );
     }
-    if (positionals.length < required) {
+    if (positionals.length < required && !alone) {
       throw new UsageError(`missing ${declared[positionals.length].name}; usage: ${spec.usage}`, spec.name);
     }
   }
   return { flags, positionals, help };
 }
 
+/**
+ * "cpsim NAME ARGS --flag value ..." for the reproduce line of a banner: every flag of the table
+ * whose value is not its default, in table order, quoted for a POSIX shell, so that a flag added
+ * to the table shows up without the banner being edited. `omit` leaves out flags that do not
+ * shape the run (output, ports, secrets); `always` keeps a flag even at its default (the seed).
+ */
+export function reproduceCommand(
+  spec: CommandSpec,
+  parsed: Pick<ParsedArgs, "flags" | "positionals">,
+  options: { readonly omit?: readonly string[]; readonly always?: readonly string[] } = {},
+): string {
+  const words = ["cpsim", spec.name, ...parsed.positionals];
+  for (const f of spec.flags) {
+    if (options.omit?.includes(f.name)) continue;
+    const value = parsed.flags[f.name];
+    if (value === undefined) continue;
+    if (value === f.default && !options.always?.includes(f.name)) continue;
+    if (f.type === "boolean") {
+      if (value === true) words.push(`--${f.name}`);
+      else if (f.default === true) words.push(`--no-${f.name}`);
+      continue;
+    }
+    for (const v of Array.isArray(value) ? value : [value]) words.push(`--${f.name}`, String(v));
+  }
+  return words.map(shellWord).join(" ");
+}
+
+/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
 /** Renders `cpsim COMMAND --help` from the same declaration the parser uses. */
 export function renderHelp(spec: CommandSpec): string {
-  const lines = [`cpsim ${spec.name}: ${spec.summary}`, "", `Usage: ${spec.usage}`];
+  const lines = [`cpsim ${spec.name}: ${spec.summary}`, "", `Usage: ${usageLine(spec)}`];
   if (spec.description) lines.push("", spec.description);
   if (spec.positionals?.length) {
     lines.push("", "Arguments:");
@@ -206,18 +326,24 @@ export function renderHelp(spec: CommandSpec): string {
     lines.push("", "Examples:");
     for (const e of spec.examples) lines.push(`  ${e}`);
   }
-  lines.push("", "Exit codes: 0 success, 1 failures found, 2 usage or configuration error.");
+  lines.push("", "Exit codes:");
+  for (const [code, meaning] of spec.exitCodes ?? DEFAULT_EXIT_CODES) lines.push(`  ${String(code).padEnd(3)} ${meaning}`);
   return lines.join("\n") + "\n";
 }
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** Whether stderr is a terminal: progress redraws one line there, and prints whole lines otherwise (see progress-line.ts). */
+  readonly stderrIsTTY?: boolean;
 }
 
 export const processIo: CliIo = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
+  get stderrIsTTY() {
+    return process.stderr.isTTY === true;
+  },
 };
 
 /** What every command module exports for the dispatcher. */

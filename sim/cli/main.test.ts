@@ -1,5 +1,6 @@
 import t from "tap";
-import { main } from "./main.ts";
+import { usageLine } from "./args.ts";
+import { commands, main } from "./main.ts";
 
 function capture() {
   const out: string[] = [];
@@ -68,5 +69,42 @@ t.test("an internal error exits 70 with the stack, and the help documents 70", a
   t.match(c.err.join(""), /cpsim boom: internal error: Error: kaboom\n\s+at /);
   const h = capture();
   await main(["--help"], h.io);
-  t.match(h.out.join(""), /70 internal error/);
+  t.match(h.out.join(""), /70\s+internal error/);
+});
+
+t.test("every command's help: a usage line naming every flag of its table, and its own exit codes", async (t) => {
+  // Read from the tables themselves, so a flag any command gains later is held to the same rule.
+  for (const [name, entry] of Object.entries(commands)) {
+    if (name === "boom") continue;
+    const { spec } = await entry.load();
+    const c = capture();
+    t.equal(await main([name, "--help"], c.io), 0, name);
+    const help = c.out.join("");
+    const usage = help.slice(help.indexOf("Usage: "), help.indexOf("\n\n", help.indexOf("Usage: ")));
+    t.equal(usage, `Usage: ${usageLine(spec)}`, `${name}: the usage shown is the generated one`);
+    for (const f of spec.flags) t.match(usage, new RegExp(`--(no-)?${f.name}(?![\\w-])`), `${name}: the usage line names --${f.name}`);
+    for (const line of usage.split("\n")) t.ok(line.length <= 100, `${name}: usage lines fit 100 columns: ${line}`);
+    t.match(help, /\nExit codes:\n  0 /, `${name}: exit codes`);
+  }
+  for (const name of ["serve", "rules"]) {
+    const c = capture();
+    await main([name, "--help"], c.io);
+    t.notMatch(c.out.join(""), /failures found/, `${name} finds no failures: its help says what its codes mean`);
+  }
+});
+
+t.test("simulate --list, plan --list and load --list print the bundled scenarios", async (t) => {
+  for (const name of ["simulate", "plan"]) {
+    const c = capture();
+    t.equal(await main([name, "--list"], c.io), 0, name);
+    const lines = c.out.join("").trim().split("\n");
+    t.ok(lines.length >= 8, `${name}: every bundled scenario`);
+    t.match(lines.find((l) => l.startsWith("mmc-queue ")), /^mmc-queue\s+M\/M\/8/, `${name}: name and description`);
+  }
+  const c = capture();
+  t.equal(await main(["load", "--list"], c.io), 0);
+  t.match(c.out.join(""), /^run-small\s+POST \/v2\/\{endpoint\}\/run/m);
+  const e = capture();
+  t.equal(await main(["simulate"], e.io), 2, "without --list, SCENARIO is still needed");
+  t.match(e.err.join(""), /missing SCENARIO/);
 });

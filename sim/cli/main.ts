@@ -42,8 +42,11 @@ export function topLevelHelp(): string {
     `  ${"--help, -h".padEnd(width)} Show this help`,
     `  ${"--version".padEnd(width)} Print the version`,
     "",
-    "Exit codes: 0 success, 1 failures found, 2 usage or configuration error,",
-    "            70 internal error (a bug in cpsim; it prints the stack to report).",
+    "Exit codes (each command's --help says what they mean for it):",
+    "  0   success",
+    "  1   failures found (a rule failed, a check regressed, a defect escaped, a handler failed)",
+    "  2   usage or configuration error",
+    "  70  internal error (a bug in cpsim; it prints the stack to report)",
   ];
   return lines.join("\n") + "\n";
 }

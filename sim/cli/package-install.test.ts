@@ -1,6 +1,7 @@
 // The package as users get it: `npm pack`, installed from the tarball into a scratch project, used
 // there with plain node (no tsx): import cpsim, start the emulator, run a short conformance run,
-// run the binary, and type-check a TypeScript consumer against the shipped declarations.
+// require cpsim from CommonJS and import it with node -e, run the binary, and type-check a
+// TypeScript consumer against the shipped declarations.
 import t from "tap";
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -19,14 +20,14 @@ function run(command: string, args: string[], cwd: string, timeoutMs = 240_000):
   });
 }
 
-// npm install alone can take a minute on a busy machine.
-t.setTimeout(300_000);
+// npm install alone can take a minute on a busy machine, and every step after it spawns node.
+t.setTimeout(420_000);
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const scratch = mkdtempSync(join(tmpdir(), "cpsim-install-"));
 t.teardown(() => { if (!process.env.KEEP) rmSync(scratch, { recursive: true, force: true }); });
 
-t.test("npm pack, npm install the tarball, and use cpsim with plain node", { timeout: 300_000 }, async (t) => {
+t.test("npm pack, npm install the tarball, and use cpsim with plain node", { timeout: 420_000 }, async (t) => {
   // dist/ is current here (the test runner refuses a stale build), so pack it as it is.
   const packed = await run(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], packageRoot);
   t.equal(packed.code, 0, packed.stderr);
@@ -60,6 +61,35 @@ try {
   t.equal(out.exitCode, 0, "the conformance run passes against the emulator");
   t.ok(out.rules > 100 && out.judged > 0, `rules ${out.rules}, judged ${out.judged}`);
   t.ok(existsSync(join(scratch, "reports", "report.json")), "reports written where asked");
+
+  // CommonJS users: require("cpsim") with plain node -e (Node 20.19+ loads the ES module graph
+  // synchronously, which a top-level await anywhere in it would refuse: charts load when drawn).
+  const cjs = await run(
+    process.execPath,
+    [
+      "-e",
+      `const cpsim = require("cpsim");
+const s = cpsim.simulate({ scenario: cpsim.loadScenario("default"), seed: 7, hours: 0.2 });
+let wrong = "";
+try { cpsim.simulate("default"); } catch (e) { wrong = e.name + ": " + e.message; }
+console.log(JSON.stringify({ hash: s.hash, events: s.events, kinds: [typeof cpsim.startEmulator, typeof cpsim.plan, typeof cpsim.conform, typeof cpsim.load], wrong }));`,
+    ],
+    scratch,
+  );
+  t.equal(cjs.code, 0, `require("cpsim"): ${cjs.stderr}`);
+  const esm = await run(
+    process.execPath,
+    ["--input-type=module", "-e", `import { simulate, loadScenario } from "cpsim"; console.log(JSON.stringify(simulate({ scenario: loadScenario("default"), seed: 7, hours: 0.2 }).hash));`],
+    scratch,
+  );
+  t.equal(esm.code, 0, `import "cpsim": ${esm.stderr}`);
+  if (cjs.code === 0 && esm.code === 0) {
+    const r = JSON.parse(cjs.stdout.trim()) as { hash: string; events: number; kinds: string[]; wrong: string };
+    t.same(r.kinds, ["function", "function", "function", "function"], "the library API through require");
+    t.ok(r.events > 0);
+    t.equal(JSON.stringify(r.hash), esm.stdout.trim(), "require and import run the same model: the same event-log hash");
+    t.match(r.wrong, /^LibraryArgumentError: simulate\(options\): options must be an object/, "a wrong call says what to pass");
+  }
 
   const bin = await run(join(scratch, "node_modules", ".bin", "cpsim"), ["rules", "jobs.cancel.*", "--json"], scratch);
   t.equal(bin.code, 0, bin.stderr);

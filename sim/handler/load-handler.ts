@@ -20,7 +20,7 @@ export async function loadHandler(file: string, options: RuntimeOptions = {}): P
   const opts = ref.exportName === undefined ? options : { ...options, exportName: ref.exportName };
   if (ext === ".py") return loadPythonHandler(ref.file, opts);
   if (JS_EXTENSIONS.has(ext)) return loadJsHandler(ref.file, opts);
-  throw new HandlerLoadError(`${file}: unknown handler type "${ext || "(no extension)"}"; use a .py file or a JavaScript/TypeScript module (.js, .mjs, .ts, .mts)`, file);
+  throw new HandlerLoadError(`${file}: unknown handler type "${ext || "(no extension)"}"; use a .py file or a JavaScript/TypeScript module (.ts, .mts, .cts, .js, .mjs, .cjs)`, file);
 }
 
 /** Threads or processes one handler may use at once (a limit on everything). */

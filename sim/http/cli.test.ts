@@ -57,13 +57,14 @@ t.test("--json: the first line of stdout is one JSON object; a stop signal exits
 });
 
 t.test("the banner names the URLs and every key", async (t) => {
-  const r = start(["--speed", "60", "--no-control"]);
+  const r = start(["--speed", "60", "--no-control", "--port", "0", "--log"]);
   const emulator = await r.listening;
   const text = r.out.join("");
   t.match(text, `listening on ${emulator.baseUrl}`);
   t.match(text, `official SDKs: ${emulator.serverlessUrl}/v2`);
   t.match(text, "speed 60");
   t.match(text, "control off");
+  t.match(text, /\n  reproduce with: cpsim serve --seed 1 --clock real --speed 60 --no-control\n/, "every flag that shapes the run, none that only prints or listens");
   for (const k of testApiKeys) t.match(text, k.key);
   t.equal((await call(emulator.baseUrl, "GET", "/_sim/clock")).status, 404);
   r.stop();

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { processStopSignals } from "../cli/stop-signals.ts";
 import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { type CliIo, type CommandModule, type CommandSpec, UsageError, parseArgs, renderHelp } from "../cli/args.ts";
+import { type CliIo, type CommandModule, type CommandSpec, UsageError, parseArgs, renderHelp, reproduceCommand } from "../cli/args.ts";
 import { loadCatalog } from "../catalog/index.ts";
 import { HandlerLoadError, type HandlerRuntime, loadHandler } from "../handler/index.ts";
 import { type Defect, UnknownDefectError, defectListJson, defectsNamed, renderDefectList } from "../defects/index.ts";
@@ -69,6 +69,10 @@ export const spec: CommandSpec = {
     "cpsim serve --handler my-endpoint=handler.py --handler conformance=fixtures/handlers/conformance-handler.mjs",
     "cpsim serve --worker-endpoint my-worker   # then export the printed variables and run: python handler.py",
     "cpsim serve --defect create-accepts-empty-name --defect no-retry-after",
+  ],
+  exitCodes: [
+    [0, "stopped by SIGINT or SIGTERM (or --list-defects printed)"],
+    [2, "usage or configuration error: a port in use, a handler that does not load, a --state directory another process holds, an unwritable --ready-file"],
   ],
 };
 
@@ -265,7 +269,7 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
       if (json) {
         io.stdout(readyLine);
       } else {
-        io.stdout(banner(emulator));
+        io.stdout(banner(emulator, reproduceCommand(spec, parsed, { omit: REPRODUCE_OMITS, always: ["seed", "clock"] })));
         for (const r of runtimes) io.stdout(`  endpoint ${r.endpointId} runs ${r.runtime.file} (${r.runtime.language}, up to ${r.runtime.concurrency} at once)\n`);
         for (const w of ready.workerEndpoints ?? []) {
           io.stdout(`  endpoint ${w.endpointId} waits for your workers; start one with this environment (another RUNPOD_POD_ID per worker):\n`);
@@ -334,7 +338,10 @@ export function logLine(e: RequestLogEntry): string {
   return `${new Date().toISOString()} ${e.method} ${url} ${e.status} ${e.ms.toFixed(1)}ms${e.finished ? "" : " (connection closed before the response ended)"}\n`;
 }
 
-function banner(e: EmulatorHandle): string {
+/** Flags that do not shape what the emulator does: where it listens, what it prints, the secret. */
+const REPRODUCE_OMITS = ["port", "host", "json", "log", "ready-file", "control-token", "list-defects"];
+
+function banner(e: EmulatorHandle, reproduce: string): string {
   const o = e.options;
   const lines = [
     `cpsim serve: listening on ${e.baseUrl} (seed ${o.seed}, clock ${o.clock}${o.clock === "real" ? `, speed ${o.speed}` : ""}, control ${o.control ? "on" : "off"})`,
@@ -347,7 +354,7 @@ function banner(e: EmulatorHandle): string {
   lines.push("  API keys:");
   const width = Math.max(...e.apiKeys.map((k) => k.key.length), 3);
   for (const k of e.apiKeys) lines.push(`    ${k.key.padEnd(width)}  ${k.access.padEnd(9)}  account ${k.account}`);
-  lines.push(`  reproduce with: cpsim serve --seed ${o.seed}${o.clock === "manual" ? " --clock manual" : ""}`, "  Ctrl+C stops.");
+  lines.push(`  reproduce with: ${reproduce}`, "  Ctrl+C stops.");
   return lines.join("\n") + "\n";
 }
 

@@ -5,7 +5,7 @@
 // arguments (headers, json=, params=, data=json.dumps(...), stream=True and iter_content), and
 // prints what it read; the test checks those answers. Skipped, saying so, without python3+requests.
 import t from "tap";
-import { pythonUserQuery } from "../api/graphql/index.ts";
+import { pythonEndpointMutation, pythonTemplateMutation, pythonUserQuery } from "../api/graphql/index.ts";
 import { startEmulator } from "./index.ts";
 import { pythonHas, runPython } from "./test-helpers.ts";
 
@@ -15,7 +15,7 @@ const requests = pythonHas("requests");
 // Only requests calls with the clients' arguments: no code of the clients.
 const SCRIPT = String.raw`
 import json, sys, time, requests
-base, serverless, key, user_query = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+base, serverless, key, user_query, template_mutation, endpoint_mutation = sys.argv[1:7]
 headers = {"Accept": "application/json", "Content-Type": "application/json", "User-Agent": "RunPod-Python-SDK/test", "Authorization": f"Bearer {key}"}
 def rest(method, path, params=None, json_body=None):
     r = requests.request(method, f"{base.rstrip('/')}/{path.lstrip('/')}", headers=headers, params=params, json=json_body, timeout=30)
@@ -46,6 +46,9 @@ def graphql(query):
 res = {}
 res["put_keys"] = rest("PUT", "/v2/account/ssh-keys", json_body={"keys": ["ssh-ed25519 AAAA py@host"]})
 res["get_user"] = graphql(user_query)
+# create_template, then create_endpoint(..., allowed_cuda_versions="12.4,12.6"): run_graphql_query of generate_endpoint_mutation.
+gql_tpl = graphql(template_mutation)
+res["create_endpoint"] = graphql(endpoint_mutation.replace("TEMPLATE_ID", gql_tpl["data"]["saveTemplate"]["id"])) if "data" in gql_tpl and gql_tpl["data"] else gql_tpl
 res["get_gpu"] = rest("GET", "/v2/catalog/gpus/" + requests.utils.quote("NVIDIA GeForce RTX 4090", safe=""), params={"include": "AVAILABILITY", "product": "POD", "count": 1})
 tpl = rest("POST", "/v2/templates", json_body={"name": "req-worker", "image": "me/worker:1", "disk": 10, "serverless": True, "env": {"A": "1"}})
 res["template"] = tpl
@@ -92,11 +95,15 @@ print(json.dumps(res))
 t.test("rest.py, graphql.py and runner.py's requests against the emulator", { skip: requests.ok ? false : `python3 with requests is not available here (${requests.why})` }, async (t) => {
   const emulator = await startEmulator({ clock: "real", speed: 1000, seed: 1, logger: false });
   t.teardown(() => emulator.close());
-  const run = await runPython(SCRIPT, [emulator.baseUrl, emulator.serverlessUrl, KEY, pythonUserQuery]);
+  const endpointMutation = pythonEndpointMutation({ name: "py-cuda", templateId: "TEMPLATE_ID", allowedCudaVersions: "12.4,12.6" });
+  const templateMutation = pythonTemplateMutation({ name: "py-cuda-tpl", imageName: "me/worker:1", isServerless: true });
+  const run = await runPython(SCRIPT, [emulator.baseUrl, emulator.serverlessUrl, KEY, pythonUserQuery, templateMutation, endpointMutation]);
   t.equal(run.status, 0, run.stderr);
   const r = JSON.parse(run.stdout) as Record<string, any>;
   t.same(r.put_keys, { status: 200, body: { keys: ["ssh-ed25519 AAAA py@host"] } });
   t.equal(r.get_user.data.myself.pubKey, "ssh-ed25519 AAAA py@host", "update_user_settings, then get_user");
+  t.notOk(r.create_endpoint.errors, "create_endpoint's selection (allowedCudaVersions, gpuCount, flashBootType) is answered");
+  t.match(r.create_endpoint.data?.saveEndpoint, { id: /^[a-z0-9]{14}$/, name: "py-cuda", gpuIds: "AMPERE_16", allowedCudaVersions: "12.4,12.6", gpuCount: 1, flashBootType: "OFF" });
   t.match(r.get_gpu, { status: 200, body: { id: "NVIDIA GeForce RTX 4090" } });
   t.equal(r.template.status, 201);
   t.equal(r.pod.status, 201);

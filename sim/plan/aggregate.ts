@@ -170,7 +170,8 @@ export function aggregate(meta: ReportMeta, results: readonly SeedResult[]): Pla
   const k = meta.seeds.length;
   if (k < 2) notes.push("1 seed: no confidence intervals (a figure from one run has no spread to judge); run --seeds 5 or more");
   else if (k < 5) notes.push(`${k} seeds: the 95% intervals are wide (Student t with ${k - 1} degrees of freedom); 5 or more seeds narrow them`);
-  for (const c of allChecks) if (c.ok === false) notes.push(`warning: ${c.endpoint}${points.length > 1 ? ` (point ${c.point})` : ""}: ${c.message}`);
+  // Points are numbered from 1 wherever they are shown (the summary's "point 2/3", its cross-checks).
+  for (const c of allChecks) if (c.ok === false) notes.push(`warning: ${c.endpoint}${points.length > 1 ? ` (point ${c.point + 1})` : ""}: ${c.message}`);
   return {
     tool: "cpsim plan",
     scenario: meta.scenario,

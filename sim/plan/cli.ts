@@ -8,6 +8,8 @@ import { basename, join, resolve } from "node:path";
 import { renderPlanCsv, renderPlanJson, renderPlanSummary, writePlanReports } from "../../reports/index.ts";
 import type { PlanReport } from "../../reports/plan-report.ts";
 import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from "../cli/args.ts";
+import { progressLine } from "../cli/progress-line.ts";
+import { renderScenarioList } from "./scenario-list.ts";
 import { paramNames } from "./params.ts";
 import { mergeShards, plan, planShard, type PlanOptions, type ShardFile } from "./plan.ts";
 import { defaultWorkers } from "./pool.ts";
@@ -18,7 +20,7 @@ export const spec: CommandSpec = {
   summary: "capacity planning: seeded what-if runs of a scenario with 95% intervals, sweeps and --find",
   usage:
     "cpsim plan SCENARIO [--seed N] [--seeds K] [--hours H] [--sweep PARAM=v1,v2,...] [--find PARAM --slo 'p99 delay < 2s'] " +
-    "[--out DIR] [--json] [--csv] [--workers N] [--shard i/n | --shards N]\n       cpsim plan --merge DIR... [--out DIR]\n       cpsim plan --schema",
+    "[--out DIR] [--json] [--csv] [--workers N] [--shard i/n | --shards N]\n       cpsim plan --merge DIR... [--out DIR]\n       cpsim plan --schema\n       cpsim plan --list",
   description:
     "SCENARIO is a bundled scenario (" +
     (bundledScenarios().join(", ") || "see fixtures/scenarios") +
@@ -27,7 +29,7 @@ export const spec: CommandSpec = {
     "Writes plan.json, plan.csv and report.html into --out and prints a summary. Parameters for --sweep and --find: " +
     paramNames() +
     ". SLO terms: STAT METRIC < VALUE (STAT p50|p90|p99|mean|max, METRIC delay|execution, VALUE like 2s or 500ms) or 'cost per 1000 < $0.5', joined by 'and'. " +
-    "Exit 0 done, 1 when --find finds no value meeting the SLO, 2 bad usage or scenario. For one seed with the platform's event-log hash, see cpsim simulate.",
+    "For one seed with the platform's event-log hash, see cpsim simulate.",
   positionals: [{ name: "SCENARIO", help: "bundled scenario name or path to a JSON file (with --merge: shard folders or files)" }],
   flags: [
     { name: "seed", type: "integer", value: "N", help: "first seed; seeds are N, N+1, ...", default: 1, min: 0, max: 2 ** 32 - 1 },
@@ -44,10 +46,17 @@ export const spec: CommandSpec = {
     { name: "shard", type: "string", value: "i/n", help: "run only share i (0-based) of n of the runs and write a shard file to --out" },
     { name: "shards", type: "integer", value: "N", help: "shard count; the index comes from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)", min: 1, max: 10_000 },
     { name: "merge", type: "boolean", help: "combine shard files from the folders given into the report one run gives" },
-    { name: "schema", type: "boolean", help: "print the scenario JSON Schema" },
-    { name: "progress", type: "boolean", help: "show the progress line (default: unless --json or --csv)" },
+    { name: "schema", type: "boolean", help: "print the scenario JSON Schema", alone: true },
+    { name: "list", type: "boolean", help: "print the bundled scenarios with their descriptions, and stop", alone: true },
+    { name: "progress", type: "boolean", help: "show progress on stderr: one line redrawn on a terminal, a line per percent elsewhere (default: unless --json or --csv)" },
+  ],
+  exitCodes: [
+    [0, "the plan ran (with --find: a value meets the SLO), or --list, --schema printed"],
+    [1, "--find found no value in the range meeting the SLO"],
+    [2, "usage error, or a scenario or shard file that does not load"],
   ],
   examples: [
+    "cpsim plan --list",
     "cpsim plan steady-inference",
     "cpsim plan diurnal-images --seeds 8 --sweep workersMax=2,4,6,8",
     "cpsim plan mmc-queue --find workers --slo 'p99 delay < 2s' --range 8..16",
@@ -113,6 +122,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   const f = args.flags;
+  if (f.list === true) {
+    io.stdout(renderScenarioList());
+    return 0;
+  }
   if (f.schema === true) {
     io.stdout(JSON.stringify(scenarioJsonSchema(), null, 2) + "\n");
     return 0;
@@ -138,6 +151,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   }
   const loaded = loadScenarioFile(args.positionals[0]);
   const quiet = f.progress === false || (f.progress !== true && (f.json === true || f.csv === true));
+  const progress = progressLine(io);
   const started = performance.now();
   const options: PlanOptions = {
     loaded,
@@ -149,11 +163,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     ...(f.find !== undefined ? { find: { param: f.find as string, slo: f.slo as string, ...(f.range !== undefined ? { range: parseRange(f.range as string) } : {}) } } : {}),
     onProgress: quiet
       ? undefined
-      : (done, total) => io.stderr(`\rplan: ${done}/${total} runs (${Math.round((100 * done) / total)}%), ${((performance.now() - started) / 1000).toFixed(1)} s`),
+      : (done, total) => progress.update(`plan: ${done}/${total} runs (${Math.round((100 * done) / total)}%), ${((performance.now() - started) / 1000).toFixed(1)} s`, (100 * done) / total),
   };
   if (shard !== undefined) {
     const file = await planShard(options, shard.index, shard.count);
-    if (!quiet) io.stderr("\n");
+    progress.done();
     await mkdir(out, { recursive: true });
     const path = join(out, `plan-shard-${shard.index}-of-${shard.count}.json`);
     await writeFile(path, JSON.stringify(file) + "\n", "utf8");
@@ -161,6 +175,6 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   const report = await plan(options);
-  if (!quiet) io.stderr("\n");
+  progress.done();
   return output(report, out, f, io);
 }

@@ -137,6 +137,12 @@ t.test("same scenario and seed give the same plan.json byte for byte, whatever t
   // Another seed changes the figures.
   t.equal(await run(["mmc-queue", "--hours", "0.3", "--seeds", "2", "--seed", "9", "--json", "--workers", "1", "--out", join(dirA, "c")], c.io), 0);
   t.not(readFileSync(join(dirA, "c", "plan.json"), "utf8"), a);
+  // Progress off a terminal (a CI log): whole lines, no carriage return.
+  const p = capture();
+  t.equal(await run(["mmc-queue", "--hours", "0.1", "--seeds", "3", "--json", "--progress", "--workers", "1", "--out", join(dirA, "d")], p.io), 0);
+  const progress = p.err.join("");
+  t.notMatch(progress, /\r/);
+  t.match(progress, /^plan: 1\/3 runs \(33%\), [0-9.]+ s\nplan: 2\/3 runs \(67%\), [0-9.]+ s\nplan: 3\/3 runs \(100%\), [0-9.]+ s\n$/);
 });
 
 t.test("4 shards merged equal one run, byte for byte", async (t) => {

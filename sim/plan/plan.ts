@@ -13,6 +13,7 @@ import type { PlanTask } from "./plan-worker.ts";
 import { runTasks, TaskRunner } from "./pool.ts";
 import { ScenarioError, type LoadedScenario, type Scenario } from "./scenario.ts";
 import type { SeedResult } from "./seed-result.ts";
+import { checkPlanArguments } from "./library-arguments.ts";
 import { parseSlo, type SloTerm } from "./slo.ts";
 
 /** At most this many (point, seed) runs in one plan: a limit on everything. */
@@ -99,6 +100,7 @@ function planKey(loaded: LoadedScenario, meta: ReportMeta): string {
 
 /** Runs the whole plan (a sweep, or one point) and returns its report. */
 export async function plan(o: PlanOptions): Promise<PlanReport> {
+  checkPlanArguments(o);
   if (o.find !== undefined) return findPlan(o, o.find);
   const { meta, tasks } = experiment(o);
   const { results } = await runTasks(tasks, { workers: o.workers, onProgress: o.onProgress });
@@ -107,6 +109,7 @@ export async function plan(o: PlanOptions): Promise<PlanReport> {
 
 /** Runs shard `index` of `count`: runs whose number modulo count is index. */
 export async function planShard(o: PlanOptions, index: number, count: number): Promise<ShardFile> {
+  checkPlanArguments(o, "planShard(options, index, count)");
   if (o.find !== undefined) throw new UsageError("--find searches step by step and cannot be sharded; shard a --sweep instead");
   if (!(Number.isSafeInteger(count) && count >= 1 && Number.isSafeInteger(index) && index >= 0 && index < count)) {
     throw new UsageError(`shard ${index}/${count}: the index must be in 0..${count - 1}`);

@@ -12,6 +12,7 @@ import { JOB_STATUSES, type JobTransition } from "../domain/serverless/index.ts"
 import { buildModel } from "./build-model.ts";
 import { PlanCollector } from "./collector.ts";
 import { LogHistogram, RESOLUTION } from "./log-histogram.ts";
+import { checkSimulateArguments } from "./library-arguments.ts";
 import type { LoadedScenario, Scenario } from "./scenario.ts";
 
 export interface SimulateOptions {
@@ -94,6 +95,7 @@ function percentiles(h: LogHistogram): Percentiles {
 const LIMIT_NAMES = { gpuStock: "GPU stock", coldStart: "cold starts", workerCap: "worker cap", scaler: "scaler" } as const;
 
 export function simulate(options: SimulateOptions): SimulationSummary {
+  checkSimulateArguments(options);
   const { scenario, seed } = options;
   const runHours = options.hours ?? scenario.hours;
   const catalog = options.catalog ?? loadCatalog();

@@ -133,11 +133,22 @@ export interface PythonEndpointArgs {
   readonly scalerValue?: number;
   readonly workersMin?: number;
   readonly workersMax?: number;
+  readonly flashboot?: boolean;
+  /** Comma-separated, as create_endpoint's allowed_cuda_versions ("12.4,12.5"). */
+  readonly allowedCudaVersions?: string;
+  /** create_endpoint passes 1 by default; generate_endpoint_mutation writes it unless None. */
+  readonly gpuCount?: number | null;
 }
 
-/** `generate_endpoint_mutation` (create_endpoint), with the client's defaults. */
+/**
+ * `generate_endpoint_mutation` as create_endpoint calls it, with the client's defaults
+ * (runpod/api/mutations/endpoints.py, runpod-python 07fc6e2, 2026-08): its selection asks for
+ * allowedCudaVersions, gpuCount and flashBootType.
+ */
 export function pythonEndpointMutation(a: PythonEndpointArgs): string {
-  const f = [`name: "${a.name}"`, `templateId: "${a.templateId}"`, `gpuIds: "${a.gpuIds ?? "AMPERE_16"}"`];
+  const f: string[] = [];
+  if (a.flashboot === true) f.push("flashBootType: FLASHBOOT");
+  f.push(`name: "${a.name}"`, `templateId: "${a.templateId}"`, `gpuIds: "${a.gpuIds ?? "AMPERE_16"}"`);
   f.push(a.networkVolumeId !== undefined ? `networkVolumeId: "${a.networkVolumeId}"` : 'networkVolumeId: ""');
   f.push(a.locations !== undefined ? `locations: "${a.locations}"` : 'locations: ""');
   f.push(`idleTimeout: ${a.idleTimeout ?? 5}`);
@@ -145,6 +156,9 @@ export function pythonEndpointMutation(a: PythonEndpointArgs): string {
   f.push(`scalerValue: ${a.scalerValue ?? 4}`);
   f.push(`workersMin: ${a.workersMin ?? 0}`);
   f.push(`workersMax: ${a.workersMax ?? 3}`);
+  if (a.allowedCudaVersions) f.push(`allowedCudaVersions: "${a.allowedCudaVersions}"`);
+  const gpuCount = a.gpuCount === undefined ? 1 : a.gpuCount;
+  if (gpuCount !== null) f.push(`gpuCount: ${gpuCount}`);
   return `
     mutation {
         saveEndpoint(
@@ -163,6 +177,9 @@ export function pythonEndpointMutation(a: PythonEndpointArgs): string {
             scalerValue
             workersMin
             workersMax
+            allowedCudaVersions
+            gpuCount
+            flashBootType
         }
     }
     `;

@@ -119,8 +119,8 @@ t.test("create_endpoint, get_endpoints, update_endpoint_template; jobs run at on
   const created = gql(platform, ALPHA, pythonEndpointMutation({ name: "my-endpoint", templateId: tpl.id, networkVolumeId: "vol-alpha-euro1", locations: "EU-RO-1" }));
   t.equal(created.status, 200, JSON.stringify(created.body));
   const ep = created.body.data!.saveEndpoint;
-  t.same(Object.keys(ep), ["id", "name", "templateId", "gpuIds", "networkVolumeId", "locations", "idleTimeout", "scalerType", "scalerValue", "workersMin", "workersMax"]);
-  t.same({ ...ep, id: "" }, { id: "", name: "my-endpoint", templateId: tpl.id, gpuIds: "AMPERE_16", networkVolumeId: "vol-alpha-euro1", locations: "EU-RO-1", idleTimeout: 5, scalerType: "QUEUE_DELAY", scalerValue: 4, workersMin: 0, workersMax: 3 });
+  t.same(Object.keys(ep), ["id", "name", "templateId", "gpuIds", "networkVolumeId", "locations", "idleTimeout", "scalerType", "scalerValue", "workersMin", "workersMax", "allowedCudaVersions", "gpuCount", "flashBootType"]);
+  t.same({ ...ep, id: "" }, { id: "", name: "my-endpoint", templateId: tpl.id, gpuIds: "AMPERE_16", networkVolumeId: "vol-alpha-euro1", locations: "EU-RO-1", idleTimeout: 5, scalerType: "QUEUE_DELAY", scalerValue: 4, workersMin: 0, workersMax: 3, allowedCudaVersions: "", gpuCount: 1, flashBootType: "OFF" });
   t.match(ep.id, /^[a-z0-9]{14}$/);
   checkShape("GraphqlEndpoint", ep);
   const model = platform.resources.get("endpoints", ep.id)!;
@@ -240,12 +240,35 @@ t.test("create_endpoint(flashboot=True) of the newest client writes flashBootTyp
   const platform = newPlatform();
   const tpl = gql(platform, ALPHA, pythonTemplateMutation({ name: "fb", imageName: "me/worker:1", isServerless: true })).body.data!.saveTemplate;
   // The newest generate_endpoint_mutation appends `flashBootType: FLASHBOOT` (unquoted) when flashboot is set.
-  const doc = pythonEndpointMutation({ name: "fast", templateId: tpl.id }).replace("workersMax: 3", "workersMax: 3, flashBootType: FLASHBOOT");
+  const doc = pythonEndpointMutation({ name: "fast", templateId: tpl.id, flashboot: true });
+  t.match(doc, /input: \{\s*flashBootType: FLASHBOOT, name: "fast"/);
   const made = gql(platform, ALPHA, doc);
   t.equal(made.status, 200, JSON.stringify(made.body));
+  t.equal(made.body.data!.saveEndpoint.flashBootType, "FLASHBOOT");
   t.equal(platform.resources.endpointExtra(made.body.data!.saveEndpoint.id)!.flashboot, "FLASHBOOT");
   const quoted = gql(platform, ALPHA, pythonEndpointMutation({ name: "slow", templateId: tpl.id }).replace("workersMax: 3", 'workersMax: 3, flashBootType: "FLASHBOOT"'));
   t.equal(quoted.status, 400, "a string literal is not the enum");
   const bad = gql(platform, ALPHA, pythonEndpointMutation({ name: "bad", templateId: tpl.id }).replace("workersMax: 3", "workersMax: 3, flashBootType: TURBO"));
   t.equal(bad.status, 400);
+});
+
+t.test("create_endpoint(allowed_cuda_versions=...) of the current client: stored, returned, refused when not versions", async (t) => {
+  const platform = newPlatform();
+  const tpl = gql(platform, ALPHA, pythonTemplateMutation({ name: "cuda", imageName: "me/worker:1", isServerless: true })).body.data!.saveTemplate;
+  const made = gql(platform, ALPHA, pythonEndpointMutation({ name: "cuda-ep", templateId: tpl.id, gpuIds: "ADA_24", allowedCudaVersions: "12.4, 12.6", gpuCount: 2 }));
+  t.equal(made.status, 200, JSON.stringify(made.body));
+  const ep = made.body.data!.saveEndpoint;
+  t.match(ep, { allowedCudaVersions: "12.4,12.6", gpuCount: 2, flashBootType: "OFF" });
+  checkShape("GraphqlEndpoint", ep);
+  t.same(platform.resources.endpointExtra(ep.id)!.allowedCudaVersions, ["12.4", "12.6"], "stored");
+  const listed = gql(platform, ALPHA, `query { myself { endpoints { id allowedCudaVersions } } }`).body.data!.myself.endpoints;
+  t.same(listed.find((e: { id: string }) => e.id === ep.id), { id: ep.id, allowedCudaVersions: "12.4,12.6" }, "returned by a later read");
+  // An update that leaves it out keeps it; "" clears it.
+  t.equal(gql(platform, ALPHA, pythonUpdateEndpointTemplateMutation(ep.id, tpl.id)).status, 200);
+  t.same(platform.resources.endpointExtra(ep.id)!.allowedCudaVersions, ["12.4", "12.6"]);
+  const cleared = gql(platform, ALPHA, `mutation { saveEndpoint(input: { id: "${ep.id}", allowedCudaVersions: "" }) { allowedCudaVersions } }`);
+  t.same(cleared.body, { data: { saveEndpoint: { allowedCudaVersions: "" } } });
+  const bad = gql(platform, ALPHA, pythonEndpointMutation({ name: "bad-cuda", templateId: tpl.id, allowedCudaVersions: "twelve" }));
+  t.equal(bad.body.errors?.[0].extensions.code, "BAD_USER_INPUT");
+  t.match(bad.body.errors?.[0].message, /allowedCudaVersions.*"twelve" is not a CUDA version/);
 });

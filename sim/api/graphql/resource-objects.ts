@@ -64,6 +64,7 @@ export function endpointObject(platform: Platform, a: EndpointAnswer) {
     workersStandby: 0,
     executionTimeoutMs: e.executionTimeoutMs,
     flashBootType: extra.flashboot,
+    allowedCudaVersions: (extra.allowedCudaVersions ?? []).join(","),
     aiKey: null,
     type: extra.type === "LOAD_BALANCER" ? "LB" : "QB",
     // A CPU endpoint's instance ids as the platform writes them (cpu3c-2-4); null for a GPU endpoint.

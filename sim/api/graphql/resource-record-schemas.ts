@@ -59,6 +59,7 @@ export const GraphqlEndpoint = Type.Object(
     workersStandby: opt(Type.Integer({ minimum: 0 })),
     executionTimeoutMs: opt(Type.Integer({ minimum: 1 })),
     flashBootType: opt(Type.Union([Type.Literal("OFF"), Type.Literal("FLASHBOOT")])),
+    allowedCudaVersions: opt(Type.String({ pattern: "^([0-9]+\\.[0-9]+(,[0-9]+\\.[0-9]+)*)?$" })),
     aiKey: opt(Nullable(Type.String())),
     type: opt(Type.Literal("QB")),
     userId: opt(Type.String({ minLength: 1 })),

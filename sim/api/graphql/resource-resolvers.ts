@@ -121,6 +121,7 @@ interface EndpointInput {
   workersMax?: Opt<number>;
   executionTimeoutMs?: Opt<number>;
   flashBootType?: Opt<string>;
+  allowedCudaVersions?: Opt<string>;
   type?: Opt<string>;
   instanceIds?: Opt<ReadonlyArray<string | null>>;
   template?: Opt<SaveTemplateInput>;
@@ -155,6 +156,7 @@ function endpointPatch(i: EndpointInput): Partial<EndpointFields> {
     workersMax: num(i.workersMax),
     executionTimeoutMs: num(i.executionTimeoutMs),
     flashboot: flash as EndpointFields["flashboot"] | undefined,
+    allowedCudaVersions: i.allowedCudaVersions === undefined ? undefined : splitGpuIds(i.allowedCudaVersions ?? ""),
   };
 }
 

@@ -52,6 +52,8 @@ type Endpoint {
   workersStandby: Int
   executionTimeoutMs: Int
   flashBootType: String
+  "CUDA versions the workers may run on, comma-separated as sent (12.4,12.6); empty: any. Recorded, not used for placement."
+  allowedCudaVersions: String
   aiKey: String
   "QB (queue-based: jobs at /v2/{id}/run...) or LB (load-balanced: HTTP routes on its workers, no job queue)."
   type: String
@@ -109,6 +111,7 @@ input EndpointInput {
   executionTimeoutMs: Int
   "An enum, as the newest Python client writes it inline (flashBootType: FLASHBOOT); a variable's string coerces."
   flashBootType: FlashBootType
+  "Comma-separated CUDA versions (major.minor), as the Python client's create_endpoint sends them; an empty string clears."
   allowedCudaVersions: String
   "QB (default) or LB; fixed at creation."
   type: String

@@ -17,6 +17,11 @@ export const spec: CommandSpec = {
     { name: "markdown", type: "boolean", help: "print a Markdown table" },
   ],
   examples: ["cpsim rules", "cpsim rules 'pods.create.*'", "cpsim rules --markdown > RULES.md", "cpsim rules --json | jq length"],
+  exitCodes: [
+    [0, "rules printed"],
+    [1, "no rule id matches GLOB"],
+    [2, "usage error"],
+  ],
 };
 
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {

@@ -257,6 +257,8 @@ export interface EndpointFields {
   readonly networkVolumeIds: readonly string[];
   readonly dataCenterIds: readonly string[];
   readonly flashboot: "OFF" | "FLASHBOOT";
+  /** CUDA versions (major.minor) the workers may run on; empty: any. Recorded and returned, not used for placement. */
+  readonly allowedCudaVersions: readonly string[];
   /** Fixed at creation: an update may not change it. */
   readonly type: EndpointType;
   /** A CPU endpoint's instance sizes (flavor and vCPUs; memory follows the flavor); empty: a GPU endpoint. */
@@ -275,6 +277,7 @@ export const ENDPOINT_DEFAULTS: Omit<EndpointFields, "name" | "templateId" | "gp
   networkVolumeIds: [],
   dataCenterIds: [],
   flashboot: "OFF",
+  allowedCudaVersions: [],
   type: "QUEUE",
   cpu: [],
 });
@@ -328,6 +331,9 @@ function checkEndpoint(platform: Platform, accountId: string, f: EndpointFields,
     int("scalerValue", f.scalerValue, 1, b.scalerValue) ??
     int("executionTimeoutMs", f.executionTimeoutMs, 5000, 604_800_000);
   if (bad) return bad.message.startsWith("workersMin") ? refuse("invalid", `${bad.message} (workersMin may not exceed workersMax)`) : bad;
+  if (f.allowedCudaVersions.length > 20) return refuse("invalid", `allowedCudaVersions names ${f.allowedCudaVersions.length} versions; send at most 20`);
+  const cuda = f.allowedCudaVersions.find((v) => !/^[0-9]{1,3}\.[0-9]{1,3}$/.test(v));
+  if (cuda !== undefined) return refuse("invalid", `allowedCudaVersions: ${JSON.stringify(cuda.slice(0, 32))} is not a CUDA version; send major.minor versions, e.g. "12.4,12.6"`);
   for (const v of f.networkVolumeIds) {
     const volume = ownVolume(platform, accountId, v);
     if (volume === undefined) return refuse("invalid", `network volume ${JSON.stringify(v)} is not one of yours; list them with GET /v2/networkvolumes`);
@@ -369,7 +375,7 @@ function endpointRecord(id: string, accountId: string, f: EndpointFields, comput
 }
 
 function extraOf(f: EndpointFields, createdAt: string, version: number): EndpointExtra {
-  return { templateId: f.templateId, networkVolumeIds: f.networkVolumeIds, dataCenterIds: f.dataCenterIds, gpuIds: f.gpuIds.join(","), flashboot: f.flashboot, type: f.type, createdAt, version };
+  return { templateId: f.templateId, networkVolumeIds: f.networkVolumeIds, dataCenterIds: f.dataCenterIds, gpuIds: f.gpuIds.join(","), flashboot: f.flashboot, ...(f.allowedCudaVersions.length > 0 ? { allowedCudaVersions: f.allowedCudaVersions } : {}), type: f.type, createdAt, version };
 }
 
 /**
@@ -415,6 +421,7 @@ export function endpointFields(a: EndpointAnswer): EndpointFields {
     networkVolumeIds: a.extra.networkVolumeIds,
     dataCenterIds: a.extra.dataCenterIds,
     flashboot: a.extra.flashboot,
+    allowedCudaVersions: a.extra.allowedCudaVersions ?? [],
     type: a.extra.type,
     cpu: (e.cpu ?? []).map((c) => ({ flavorId: c.flavorId, vcpuCount: c.vcpuCount })),
   };

@@ -28,6 +28,8 @@ export interface EndpointExtra {
   /** The GPU selection as the client sent it (pools, type ids, exclusions), comma-separated. */
   readonly gpuIds: string;
   readonly flashboot: "OFF" | "FLASHBOOT";
+  /** CUDA versions (major.minor) the workers may run on, as the client sent them; recorded and returned, not used for placement. Absent: any. */
+  readonly allowedCudaVersions?: readonly string[];
   /** QUEUE: jobs through /v2/{id}/run…; LOAD_BALANCER: HTTP routes on its workers, no job queue (fixed at creation). */
   readonly type: EndpointType;
   readonly createdAt: string;

@@ -18,12 +18,14 @@ export const spec: CommandSpec = {
     "FILE is a JavaScript/TypeScript module whose default export is the handler (a function of the job {id, input},\n" +
     "or an async generator function for a streaming handler), or a .py file defining handler(job) (a function or a\n" +
     "generator), run by python3 (no packages needed). FILE:NAME runs the function NAME instead.\n" +
+    "A .ts, .mts, .cts, .js, .mjs or .cjs file loads wherever it is kept, with or without a package.json, written\n" +
+    "as an ES module (export default) or CommonJS (module.exports = handler); TypeScript needs no build step.\n" +
     "Without --rp_serve_api: runs once on --test_input, else on test_input.json next to FILE; prints the job;\n" +
-    "exit 0 when it completes, 1 when the handler fails or the input is missing or invalid, 2 on a usage error or a\n" +
-    "handler file that does not load.\n" +
+    "exit 0 when it completes, 1 when the handler fails or the input is missing or invalid (not {\"input\": {...}},\n" +
+    "which the local server answers with 422), 2 on a usage error or a handler file that does not load.\n" +
     "With --rp_serve_api: POST /runsync runs the handler; POST /run stores a job (id test-<uuid>) and runs nothing;\n" +
     "POST /status/{id} runs a stored job once; GET|POST /stream/{id} runs it and answers its outputs (generators).",
-  positionals: [{ name: "FILE", help: "the handler file (.js, .mjs, .ts, .mts or .py), or FILE:NAME for another function of it", required: true }],
+  positionals: [{ name: "FILE", help: "the handler file (.ts, .mts, .cts, .js, .mjs, .cjs or .py), or FILE:NAME for another function of it", required: true }],
   flags: [
     { name: "test_input", type: "string", value: "JSON", help: "Test job as inline JSON, e.g. '{\"input\": {\"prompt\": \"hi\"}}'; overrides test_input.json" },
     { name: "rp_serve_api", type: "boolean", help: "Start the local test server instead of running once" },
@@ -39,6 +41,11 @@ export const spec: CommandSpec = {
     "cpsim handler fixtures/handlers/echo.py --test_input '{\"input\": {\"hello\": \"world\"}}'",
     "cpsim handler fixtures/handlers/stream-text.mjs --rp_serve_api --rp_api_port 0",
     "curl -s localhost:8000/runsync -H 'content-type: application/json' -d '{\"input\": {\"text\": \"a b\"}}'",
+  ],
+  exitCodes: [
+    [0, "the job completed (with --rp_serve_api: the server stopped by SIGINT or SIGTERM)"],
+    [1, "the handler failed or timed out, or the test input is missing or not {\"input\": {...}}"],
+    [2, "usage error, a handler file that does not load, or a port in use"],
   ],
 };
 

@@ -70,6 +70,14 @@ t.test("one-shot: --test_input, test_input.json, exit codes", async (t) => {
   t.equal(r.code, 1);
   t.match(r.err, /--test_input must be a JSON object with an "input" key/);
 
+  // The local server answers 422 for a body whose input is not an object: a one-shot run exits 1 for it.
+  for (const input of ["5", '"text"', "[1]", "null"]) {
+    r = await once([H("echo.ts"), "--test_input", `{"input": ${input}}`]);
+    t.equal(r.code, 1, `{"input": ${input}} exits 1`);
+    t.match(r.err, /--test_input: "input" must be a JSON object/);
+    t.equal(r.out, "", "and runs nothing");
+  }
+
   r = await once([join(dir, "missing.mjs")]);
   t.equal(r.code, 2, "a handler file that does not exist exits 2");
   t.match(r.err, /missing\.mjs: no such file/);
@@ -78,6 +86,12 @@ t.test("one-shot: --test_input, test_input.json, exit codes", async (t) => {
   t.equal(r.code, 2);
   t.match(r.err, /bad\.py: defines no function named handler\(job\)/);
   await t.rejects(once([]), /missing FILE/, "no file is a usage error");
+
+  // A TypeScript handler in a folder with no package.json, as a user's first try (npx cpsim handler t.ts).
+  writeFileSync(join(dir, "t.ts"), "export default function handler(job: { input: { x: number } }): { y: number } {\n  return { y: job.input.x * 2 };\n}\n");
+  r = await once([join(dir, "t.ts"), "--test_input", '{"input": {"x": 21}}']);
+  t.equal(r.code, 0, r.err);
+  t.same(JSON.parse(r.out), { id: "local_test", status: "COMPLETED", output: { y: 42 } });
   await t.rejects(once([H("echo.py"), "--json"]), /--json needs --rp_serve_api/);
 });
 

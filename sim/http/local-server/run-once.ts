@@ -45,7 +45,12 @@ export function readTestInput(handlerFile: string, inline: string | undefined): 
   if (typeof value !== "object" || value === null || Array.isArray(value) || !("input" in value)) {
     return { error: `${where} must be a JSON object with an "input" key, like {"input": {"prompt": "hello"}}` };
   }
-  return { input: (value as { input: unknown }).input };
+  const input = (value as { input: unknown }).input;
+  // The same rule as the local server's /run and /runsync (which answer 422): a job's input is an object.
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    return { error: `${where}: "input" must be a JSON object, like {"input": {"prompt": "hello"}}, got ${input === null ? "null" : Array.isArray(input) ? "an array" : `a ${typeof input}`} (the local server answers 422 for the same body)` };
+  }
+  return { input };
 }
 
 export async function runOnce(runtime: HandlerRuntime, inline: string | undefined, executionTimeoutMs: number): Promise<RunOnceResult> {

@@ -90,7 +90,7 @@ const EndpointGpu = Type.Object(
     pools: Type.Array(Type.String({ minLength: 1, maxLength: 191 }), { minItems: 1, maxItems: 32, uniqueItems: true, description: "GPU pools (AMPERE_16, ADA_24 ...) or GPU type ids, in order of preference" }),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 8, description: "GPUs per worker; default 1" })),
     excludedTypes: Type.Optional(Ids),
-    allowedCudaVersions: Type.Optional(Type.Array(Type.String({ pattern: "^[0-9]+\\.[0-9]+$" }), { maxItems: 20 })),
+    allowedCudaVersions: Type.Optional(Type.Array(Type.String({ pattern: "^[0-9]+\\.[0-9]+$" }), { maxItems: 20, description: "Recorded (GraphQL's Endpoint.allowedCudaVersions returns it), not used for placement" })),
     minCudaVersion: Type.Optional(Type.String({ pattern: "^[0-9]+\\.[0-9]+$", description: "Accepted and ignored, as allowedCudaVersions" })),
   },
   { additionalProperties: false },

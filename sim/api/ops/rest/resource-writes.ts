@@ -158,6 +158,7 @@ function endpointPatch(b: UpdateEndpointRequest): Partial<EndpointFields> {
     networkVolumeIds: b.networkVolumes,
     dataCenterIds: b.dataCenterIds,
     flashboot: b.flashboot,
+    allowedCudaVersions: b.gpu === undefined ? undefined : (b.gpu.allowedCudaVersions ?? []),
     type: b.type,
     cpu: b.cpu?.map((c) => ({ flavorId: c.id, vcpuCount: c.vcpuCount })),
   };
