@@ -12,6 +12,7 @@ import "./import-rule.part.test.ts";
 import "./options.part.test.ts";
 import "./oracle/platform-oracle.part.test.ts";
 import "./oracle/shadow-platform.part.test.ts";
+import "./rate-limit-pacer.part.test.ts";
 import "./record-body.part.test.ts";
 import "./route-evidence.part.test.ts";
 import "./schedule.part.test.ts";

@@ -12,8 +12,8 @@ import { packageRoot } from "../sim/package-root.ts";
 
 const conformanceDir = join(packageRoot, "conformance");
 const SUPPORT = "conformance/test-support/";
-/** The only places that may import sim/http. */
-const MAY_START_EMULATOR = [/^conformance\/embedded-(child|emulator)\.ts$/, /^conformance\/mutation\//];
+/** The only places that may import sim/http (benchmarks, like tests, are not shipped). */
+const MAY_START_EMULATOR = [/^conformance\/embedded-(child|emulator)\.ts$/, /^conformance\/mutation\//, /\/bench\//];
 const isTest = (file: string) => /\.test\.ts$/.test(file);
 
 function sources(dir: string): string[] {

@@ -29,7 +29,7 @@ export {
   type Fact, type FactKey, type FactSource, type FactValues, type TargetFacts, type TargetProfile, type VolumeSource,
 } from "./target-facts/index.ts";
 // The target's catalog and the createPod body most likely accepted, read the way conform reads them (cpsim load builds its pod bodies from these).
-export { targetCatalog, type TargetCatalog } from "./checks/pods/create-target-catalog.ts";
+export { targetCatalog, type TargetCatalog, type CatalogReadOptions } from "./checks/pods/create-target-catalog.ts";
 export { safestBody, noBodyReason } from "./checks/pods/create-valid-body.ts";
 export * from "./proxy/index.ts";
 export {

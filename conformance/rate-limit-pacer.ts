@@ -48,6 +48,8 @@ export interface Wait {
 export class RateLimitPacer {
   private readonly windows = new Map<string, WindowState[]>();
   private waited = 0;
+  /** The end of the latest wait admitted (the pacer's clock): waits side by side overlap. */
+  private waitingUntil = 0;
 
   constructor(
     readonly options: PacingOptions,
@@ -110,17 +112,22 @@ export class RateLimitPacer {
 
   /**
    * Takes `wait` out of the budget, or says why it cannot: longer than one wait may be, or
-   * more than the run has left. After a wait the windows are forgotten until the next answer.
+   * more than the run has left. Waits of requests sent side by side overlap, so the budget
+   * counts only the time a wait adds past the ones already admitted. The windows are kept: the
+   * other requests with that key must hold back too until the spent window resets (a window
+   * whose reset has passed is ignored until the next answer reports it).
    */
   admit(identity: string, wait: Wait): string | undefined {
     if (wait.ms > this.options.maxWaitMs) {
       return `${wait.reason}; waiting ${Math.round(wait.ms / 1000)} s is over the limit of ${Math.ceil(this.options.maxWaitMs / 1000)} s for one wait`;
     }
-    if (this.waited + wait.ms > this.options.budgetMs) {
+    const now = this.now();
+    const added = Math.max(0, now + wait.ms - Math.max(now, this.waitingUntil));
+    if (this.waited + added > this.options.budgetMs) {
       return `${wait.reason}; waiting ${Math.round(wait.ms / 1000)} s more would exceed the run's rate-limit budget of ${Math.ceil(this.options.budgetMs / 1000)} s`;
     }
-    this.waited += wait.ms;
-    this.windows.delete(identity);
+    this.waited += added;
+    this.waitingUntil = Math.max(this.waitingUntil, now + wait.ms);
     return undefined;
   }
 }

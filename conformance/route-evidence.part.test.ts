@@ -7,7 +7,7 @@
 import t from "tap";
 import { Client } from "./client.ts";
 import { assertServedRefusal, forgetRoutes, RouteMissing, routeKey, siblingUrl } from "./route-evidence.ts";
-import { sendJson, startTestServer } from "./test-server.ts";
+import { sendJson, startTestServer } from "./test-support/test-server.ts";
 
 t.test("the made-up sibling keeps the version and the depth; the route key makes ids general", async (t) => {
   t.equal(siblingUrl("http://h:1/v2/conformance/retry/job-0a1b2c?x=1"), "http://h:1/v2/cpsim-no-such-route-1/cpsim-no-such-route-2/cpsim-no-such-route-3");

@@ -50,7 +50,7 @@ export async function readTarget(target: LoadTarget, scenarios: readonly Scenari
   if (scenarios.some(needsCatalog)) {
     // conform's catalog reader takes a check's context; it uses only these four members.
     const ctx = { options: {}, client, target: { rest, serverless, endpoint: target.endpoint }, facts } as unknown as CheckContext;
-    catalog = await targetCatalog(ctx);
+    catalog = await targetCatalog(ctx, { probeVolumeInCreate: false });
     notes.push(`catalog: ${catalog.notes.join("; ")}`);
   }
   let endpointHealth: number | undefined;

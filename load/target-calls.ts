@@ -21,10 +21,9 @@ const MAX_GATE_WAIT_MS = 65_000;
 
 /**
  * Calls made side by side (setup submits 16 at once) hold back together while a window is spent.
- * The Client's pacer alone does not: it forgets a key's windows as soon as one caller starts to
- * wait, so the calls beside that one are sent into the spent window and come back 429 (seen with
- * --respect-rate-limit against a small quota). This keeps each key's windows until they reset;
- * an answer that arrives late with an older, higher count does not raise what is left.
+ * The Client's pacer keeps a key's windows while callers wait, but it takes every answer's count
+ * as it comes: this gate also keeps an answer that arrives late with an older, higher count from
+ * raising what is left (seen with --respect-rate-limit against a small quota).
  */
 class QuotaGate {
   private readonly windows = new Map<string, { name: string; remaining: number; resetAt: number }[]>();

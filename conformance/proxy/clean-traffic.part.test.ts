@@ -1,8 +1,8 @@
 // A real client (fetch and the official JS SDK) through the proxy to the emulator: every exchange judged, no finding on either side.
 import t from "tap";
 import { proxyExitCode } from "./exit-code.ts";
-import { describe, emulatorBehindProxy } from "./test-support.ts";
-import { jobSession, restSession } from "./traffic.ts";
+import { describe, emulatorBehindProxy } from "../test-support/proxy/setup.ts";
+import { jobSession, restSession } from "../test-support/proxy/traffic.ts";
 
 t.test("fetch and runpod-sdk through the proxy to the emulator: no finding, and the rules they touch are judged", async (t) => {
   const s = await emulatorBehindProxy(t);

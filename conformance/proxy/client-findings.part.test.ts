@@ -7,7 +7,7 @@ import { writeConformanceReports } from "../../reports/write-reports.ts";
 import { startProxy } from "./proxy.ts";
 import { findingLines } from "./finding-line.ts";
 import type { Finding } from "../passive/passive-judge.ts";
-import { describe, emulatorBehindProxy } from "./test-support.ts";
+import { describe, emulatorBehindProxy } from "../test-support/proxy/setup.ts";
 
 t.test("a client that breaks the spec: client findings, the target's answers pass, and the key stays out", async (t) => {
   const s = await emulatorBehindProxy(t, { proxy: { maxFinalPolls: 3 } });

@@ -2,8 +2,8 @@
 import t from "tap";
 import { defectByName } from "../../sim/defects/index.ts";
 import { proxyExitCode } from "./exit-code.ts";
-import { describe, emulatorBehindProxy } from "./test-support.ts";
-import { jobSession, restSession } from "./traffic.ts";
+import { describe, emulatorBehindProxy } from "../test-support/proxy/setup.ts";
+import { jobSession, restSession } from "../test-support/proxy/traffic.ts";
 
 const CASES: readonly { defect: string; session: "rest" | "jobs" }[] = [
   { defect: "not-found-plain-json", session: "rest" },

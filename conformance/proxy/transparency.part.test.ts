@@ -12,7 +12,7 @@ import t, { type Test } from "tap";
 import { request } from "undici";
 import { startProxy } from "./proxy.ts";
 import type { Flow } from "./forward.ts";
-import { emulatorBehindProxy } from "./test-support.ts";
+import { emulatorBehindProxy } from "../test-support/proxy/setup.ts";
 
 /** A stub target: each request handed to the test, which answers it as it likes. */
 async function stubTarget(t: Test) {

@@ -63,11 +63,20 @@ export interface TargetCatalog {
 
 const caches = new WeakMap<object, Promise<TargetCatalog>>();
 
+export interface CatalogReadOptions {
+  /**
+   * Where the target lists no network volume, create a pod with a network mount to learn whether
+   * it takes one (default true). `cpsim load` reads the catalog without it: it needs no volume,
+   * and a read must not send creates the run's figures would count.
+   */
+  readonly probeVolumeInCreate?: boolean;
+}
+
 /** The target's catalog, read once per run. */
-export function targetCatalog(ctx: CheckContext): Promise<TargetCatalog> {
+export function targetCatalog(ctx: CheckContext, read: CatalogReadOptions = {}): Promise<TargetCatalog> {
   let cached = caches.get(ctx.options);
   if (!cached) {
-    cached = readCatalog(ctx);
+    cached = readCatalog(ctx, read.probeVolumeInCreate ?? true);
     caches.set(ctx.options, cached);
     // A target error is reported by the check that met it; the next check reads again.
     cached.catch(() => caches.delete(ctx.options));
@@ -187,7 +196,7 @@ async function readDataCenters(ctx: CheckContext, notes: string[]): Promise<Targ
   return out;
 }
 
-async function readVolumes(ctx: CheckContext, notes: string[], gpus: readonly TargetGpu[], flavors: readonly TargetFlavor[]): Promise<TargetCatalog["volumes"]> {
+async function readVolumes(ctx: CheckContext, notes: string[], gpus: readonly TargetGpu[], flavors: readonly TargetFlavor[], probe: boolean): Promise<TargetCatalog["volumes"]> {
   // Not in the spec ("Network Volumes" is only a group name): the target's facts say where.
   const read = await readNetworkVolumes(ctx);
   const out = "missing" in read ? [] : read.volumes.flatMap((v) => (v.dataCenterId ? [{ id: v.id, dataCenterId: v.dataCenterId }] : []));
@@ -196,6 +205,10 @@ async function readVolumes(ctx: CheckContext, notes: string[], gpus: readonly Ta
     return out;
   }
   // None listed: a volume id the target itself accepts in a create, if it takes one.
+  if (!probe) {
+    notes.push("missing" in read ? read.missing : `no network volumes (${read.from} listed none)`);
+    return [];
+  }
   const accepted = await volumeAcceptedInCreate(ctx, computesOf(gpus, flavors));
   if ("id" in accepted && accepted.dataCenterId) {
     notes.push(`the network volume of ${accepted.from}`);
@@ -230,12 +243,12 @@ async function readRegistries(ctx: CheckContext, notes: string[]): Promise<Targe
   return out;
 }
 
-async function readCatalog(ctx: CheckContext): Promise<TargetCatalog> {
+async function readCatalog(ctx: CheckContext, probeVolume: boolean): Promise<TargetCatalog> {
   const notes: string[] = [];
   const gpus = await readGpus(ctx, notes);
   const flavors = await readFlavors(ctx, notes);
   const dataCenters = await readDataCenters(ctx, notes);
-  const volumes = await readVolumes(ctx, notes, gpus, flavors);
+  const volumes = await readVolumes(ctx, notes, gpus, flavors, probeVolume);
   const registries = await readRegistries(ctx, notes);
   return { gpus, flavors, dataCenters, volumes, ...(registries ? { registries } : {}), notes };
 }

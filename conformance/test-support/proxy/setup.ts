@@ -3,11 +3,11 @@
  * loopback port 0, torn down with the test; and the findings the proxy made, by side.
  */
 import type { Test } from "tap";
-import { defectsNamed } from "../../sim/defects/index.ts";
-import { startEmulator, type EmulatorHandle } from "../../sim/http/index.ts";
-import type { Finding } from "../passive/passive-judge.ts";
-import { startProxy, type ProxyHandle } from "./proxy.ts";
-import type { ProxyOptions } from "./options.ts";
+import { defectsNamed } from "../../../sim/defects/index.ts";
+import { startEmulator, type EmulatorHandle } from "../../../sim/http/index.ts";
+import type { Finding } from "../../passive/passive-judge.ts";
+import { startProxy, type ProxyHandle } from "../../proxy/proxy.ts";
+import type { ProxyOptions } from "../../proxy/options.ts";
 
 export interface Setup {
   readonly emulator: EmulatorHandle;

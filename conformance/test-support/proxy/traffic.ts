@@ -5,7 +5,7 @@
  * (no finding) and against one with a defect (the defect's rule found).
  */
 import runpodSdk from "runpod-sdk";
-import type { Setup } from "./test-support.ts";
+import type { Setup } from "./setup.ts";
 
 export async function restSession(s: Setup): Promise<void> {
   const base = s.proxy.baseUrl;
