@@ -12,12 +12,17 @@ import { readSnippets, scriptLanguages, shellLanguages, type Snippet } from "./e
 import { runSnippet } from "./run-snippet.ts";
 import { makeWorkdir } from "./workdir.ts";
 
-/** The environment of a user's shell: none of this test run's npm, tap or cpsim variables. */
+/**
+ * The environment of a user's shell: none of this test run's npm, tap or cpsim variables, but
+ * CPSIM_DIST_CHECKED: `npm test` built dist/ before it started, so `npx cpsim` runs that build
+ * even when a source file is edited while the tests run (as a user's fresh clone would).
+ */
 function userEnv(tmp: string): NodeJS.ProcessEnv {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith("npm_") && !k.startsWith("TAP") && !k.startsWith("_TAPJS") && !k.startsWith("CPSIM_") && k !== "NODE_OPTIONS"),
   );
-  return { ...env, TMPDIR: tmp };
+  const checked = process.env.CPSIM_DIST_CHECKED === "1" ? { CPSIM_DIST_CHECKED: "1" } : {};
+  return { ...env, ...checked, TMPDIR: tmp };
 }
 
 /** An emulator standing in for "your service", and the variables a `target` snippet reads. */
