@@ -35,6 +35,18 @@ export function encodeRecord(record: JournalRecord): string {
   return `${json}\t${crc32(json).toString(16).padStart(8, "0")}\n`;
 }
 
+/** Whether a line's checksum matches (its JSON is not parsed). */
+export function checksumMatches(line: Buffer): boolean {
+  const tab = line.lastIndexOf(0x09);
+  if (tab === -1 || line.length - tab - 1 !== 8) return false;
+  return crc32(line.subarray(0, tab)).toString(16).padStart(8, "0") === line.toString("latin1", tab + 1);
+}
+
+/** The record of a line whose checksum was checked already. */
+export function parseCheckedLine(line: Buffer): JournalRecord {
+  return JSON.parse(line.toString("utf8", 0, line.lastIndexOf(0x09))) as JournalRecord;
+}
+
 /** The record a line holds (without its newline), or undefined when its checksum or JSON is bad. */
 export function decodeLine(line: Buffer): JournalRecord | undefined {
   const tab = line.lastIndexOf(0x09);

@@ -23,7 +23,7 @@
  */
 import { closeSync, copyFileSync, fdatasyncSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { FORMAT, JOURNAL_FILE, type JournalRecord, decodeLine, encodeRecord, excerpt, readLines } from "./journal-file.ts";
+import { FORMAT, JOURNAL_FILE, type JournalRecord, checksumMatches, decodeLine, encodeRecord, excerpt, parseCheckedLine, readLines } from "./journal-file.ts";
 import { JournalDamagedError, JournalError, describeFsError } from "./state-errors.ts";
 import { StateLock } from "./state-lock.ts";
 
@@ -127,7 +127,12 @@ function openLocked(dir: string, seed: number, lock: StateLock, options: Journal
             first = false;
             continue;
           }
-          yield decodeLine(line.bytes)!;
+          // Checked by the scan already; a line the JSON of which still fails is damage all the same.
+          try {
+            yield parseCheckedLine(line.bytes);
+          } catch {
+            throw new JournalDamagedError(`${path}: a record at byte ${line.offset} has a good checksum but is not JSON; move the directory away to start afresh`);
+          }
         }
       },
     };
@@ -150,8 +155,8 @@ function scanJournal(fd: number, path: string, size: number, keepValidPrefix: bo
   const scan: Scan = { seed: 0, count: 0, validBytes: 0, damaged: false, warnings: [] };
   let n = 0;
   for (const line of readLines(fd, 0, size)) {
-    const record = line.complete ? decodeLine(line.bytes) : undefined;
     if (n === 0) {
+      const record = line.complete ? decodeLine(line.bytes) : undefined;
       if (record === undefined || record.k !== "start" || record.v !== FORMAT || !Number.isSafeInteger(record.seed)) {
         throw new JournalError(
           `${path} is not a cpsim state journal (format ${FORMAT}): it begins with ${excerpt(line.bytes)}; ` +
@@ -159,7 +164,7 @@ function scanJournal(fd: number, path: string, size: number, keepValidPrefix: bo
         );
       }
       scan.seed = record.seed;
-    } else if (record === undefined) {
+    } else if (!line.complete || !checksumMatches(line.bytes)) {
       if (!line.complete) {
         scan.warnings.push(`${path}: the last record (${size - line.offset} bytes) is torn, as a crash leaves it; it was never answered and is dropped`);
         return scan;
