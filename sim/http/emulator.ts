@@ -18,6 +18,7 @@ import { createDefaultBackend } from "./default-backend.ts";
 import { controlRefusal } from "./control-guard.ts";
 import { ListenError, PortInUseError } from "./errors.ts";
 import { StateSession } from "./state/state-session.ts";
+import { originForm, parseQuery, truncate, urlHost } from "./request-target.ts";
 import { digestStream, limitStream, tooLarge } from "./body-streams.ts";
 import { lingerOnClose, onClientError } from "./client-errors.ts";
 import { BodyRejection, contentTypeProblem, parseJsonBody } from "./json-body.ts";
@@ -61,6 +62,8 @@ export interface EmulatorStats {
 }
 
 const BODYLESS = new Set(["GET", "HEAD"]);
+/** Wall time the real clock's catch-up runs the model for before it lets the event loop turn. */
+const SYNC_SLICE_MS = 10;
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 declare module "fastify" {
@@ -450,11 +453,43 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
 
   // ---- time ----
 
-  /** Real mode: runs the model up to the virtual time the wall clock stands for. */
+  /**
+   * Real mode: runs the model toward the virtual time the wall clock stands for, one event time
+   * at a time and for at most SYNC_SLICE_MS of wall time; what is left goes on in the next turn
+   * of the event loop, so that events heavy with work (an image rendered, a 16 MB output made)
+   * take turns with the requests waiting instead of holding them all. A request in between is
+   * answered at the time the model has reached (every event up to it done, as a replay does).
+   */
   function sync(): void {
     const target = clock.target();
-    if (target !== undefined && target > backend.now()) backend.advanceTo(target);
+    if (target !== undefined && target > backend.now()) {
+      const until = performance.now() + SYNC_SLICE_MS;
+      for (;;) {
+        const next = backend.nextEventTime();
+        if (next === undefined || next >= target) {
+          backend.advanceTo(target);
+          break;
+        }
+        // Events at the current time are run by any step past it.
+        backend.advanceTo(Math.max(next, backend.now() + 1));
+        if (performance.now() >= until) {
+          catchUpLater();
+          break;
+        }
+      }
+    }
     waits.expire(backend.now());
+  }
+
+  let catchUpScheduled = false;
+  function catchUpLater(): void {
+    if (catchUpScheduled || closing) return;
+    catchUpScheduled = true;
+    setImmediate(() => {
+      catchUpScheduled = false;
+      if (closing) return;
+      onTimer();
+    });
   }
 
   /** After anything that may have changed the model: send due webhooks, re-arm the timer. */
@@ -632,34 +667,9 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
 
 const EMPTY_QUERY: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
 
-/** Query strings as strings; the first value of a repeated key wins. A null-prototype object, so no key is special. */
-export function parseQuery(search: string): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
-  for (const [k, v] of new URLSearchParams(search)) if (!(k in out)) out[k] = v;
-  return out;
-}
-
-/** `http://host/path?q` (absolute-form, which servers must accept) to `/path?q`. */
-function originForm(url: string): string {
-  if (url.charCodeAt(0) === 47 /* "/" */) return url;
-  const m = /^https?:\/\/[^/?#]*/i.exec(url);
-  if (m === null) return url;
-  const rest = url.slice(m[0].length);
-  return rest === "" || rest.startsWith("?") ? `/${rest}` : rest;
-}
-
 function frameworkDetail(err: FastifyError): string {
   if (err.code === "FST_ERR_BAD_URL") return "the request target is not a valid URL";
   if (err.code === "FST_ERR_MAX_PARAM_LENGTH") return "a path segment is too long";
   return err.message || "the request was refused";
 }
 
-function truncate(s: string): string {
-  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
-}
-
-function urlHost(host: string): string {
-  if (host === "0.0.0.0") return "127.0.0.1";
-  if (host === "::") return "[::1]";
-  return host.includes(":") ? `[${host}]` : host;
-}
