@@ -124,7 +124,8 @@ export async function stallWorkloads(base: string): Promise<StallResult[]> {
         bytes += r.text.length;
         return r.status;
       });
-      return { errors: reads.filter((s) => s !== 200).length, note: `${(bytes / MiB).toFixed(0)} MiB read` };
+      // A 404 is a result that expired meanwhile (30 virtual minutes are 15 s here): an answer, not an error.
+      return { errors: reads.filter((s) => s >= 500).length, note: `${(bytes / MiB).toFixed(0)} MiB read, ${reads.filter((s) => s === 404).length} expired` };
     }),
   );
   results.push(
