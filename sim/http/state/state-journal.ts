@@ -272,15 +272,21 @@ export class StateJournal {
   }
 
   /**
-   * Starts afresh after a reset: everything before it is dead. Pending records are written
-   * first; then the journal is replaced whole by one holding only the new start.
+   * Starts afresh after a reset: everything before it is dead. The journal is replaced whole by
+   * one holding only the new start, and records still pending are dropped with it (if the new
+   * journal cannot be written, this throws and the old one is left as it was).
    */
   restart(seed: number): void {
     if (this.closed) return;
-    this.pending.length = 0;
     const path = join(this.dir, JOURNAL_FILE);
     const content = encodeRecord({ k: "start", v: FORMAT, seed });
     writeWhole(this.dir, content);
+    // What was pending is dead with the rest; a retry waiting for space has nothing left to write.
+    this.pending.length = 0;
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.unavailable = undefined;
+    this.retryMs = RETRY_FIRST_MS;
     closeSync(this.fd);
     this.fd = openSync(path, "r+");
     this.position = Buffer.byteLength(content);
