@@ -1,7 +1,7 @@
 // The conformance handler served by `--handler` behaves like the model's: `cpsim conform
 // --endpoint` passes the job rules its behaviour decides (outputs, errors, retry, streaming) with
 // the JavaScript module. (A whole `--only 'jobs.*'` run, minutes of real time, passes too with
-// both the module and the Python file: see the README.)
+// both the module and the Python file: see docs/handler.md.)
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -15,7 +15,7 @@ import type { MmcParams } from "./seed-result.ts";
 import { ScenarioError, type EndpointSpec, type LoadedScenario, type Scenario } from "./scenario.ts";
 import { installWorkload, type WorkloadCounters } from "./workload.ts";
 
-/** Defaults of a new (planner) endpoint, as documented in the README. */
+/** Defaults of a new (planner) endpoint, as documented in docs/scenarios.md. */
 export const ENDPOINT_DEFAULTS = {
   gpuCount: 1,
   workersMin: 0,

@@ -4,7 +4,7 @@
  * mountPath}]` (runpod/apps/volume.py's attach_pod_mounts) and `dataCenterIds`. A NETWORK_VOLUME
  * mount becomes `networkVolumeId` at its `mountPath` (at most one, as before); an
  * OBJECT_STORE_VOLUME mount must name one of the caller's global volumes and is then accepted
- * without a place in the model (its pods have no object-store mounts: README, choices).
+ * without a place in the model (its pods have no object-store mounts: docs/resources.md, choices).
  * `dataCenterIds` is a preference list (tasks.py sends all of the platform's data centers by
  * default): `dataCenterId` first, then those ids less the platform's that the catalog does not
  * hold (platform-places.ts); `dataCenterId` stays the first.

@@ -4,7 +4,7 @@
  * per account. Only records: nothing here runs or schedules anything, so the event log is
  * unchanged. Ids are drawn from one seeded stream per kind (same seed and requests, same ids).
  *
- * Choices where the platform is silent (README, "Resources you create"):
+ * Choices where the platform is silent (docs/resources.md):
  * - a secret's value is checked for presence and never kept nor shown;
  * - an environment is `PENDING` until a build is deployed to it, then `HEALTHY` with that build
  *   active; the emulator does not start the manifest's endpoints: its endpoints are those a

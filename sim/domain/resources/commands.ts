@@ -6,7 +6,7 @@
  * A refusal is data: `invalid` (the request cannot be right: 400), `not-found` (no such record
  * visible to the account: 404, never telling another account's records from missing ones),
  * `conflict` (the record is in use or the name taken: 409), `limit` (the account holds its
- * maximum of that kind: 409 too). Choices where the platform is silent are in README's
+ * maximum of that kind: 409 too). Choices where the platform is silent are in docs/resources.md's
  * "Resources you create" table.
  */
 import type { Endpoint, NetworkVolume, Registry, Template } from "../../catalog/index.ts";

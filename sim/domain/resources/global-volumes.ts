@@ -4,7 +4,7 @@
  * an app or sandbox mounts one. Only records, per account: nothing mounts them in the model (no
  * container runs), so the event log is unchanged. Ids come from their own seeded stream.
  *
- * Choices where the platform is silent (README, "Resources you create"): names follow the apps
+ * Choices where the platform is silent (docs/resources.md): names follow the apps
  * surface's rule and are unique per account (the client finds a volume by id or name), at most
  * GLOBAL_VOLUME_LIMIT per account; a record is `{id, name, createdAt}`; no client deletes one.
  */

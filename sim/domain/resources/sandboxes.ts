@@ -5,7 +5,7 @@
  * maximum lifetime (then `TERMINATED`, with the reason and time); its record stays readable.
  * The state is derived from the clock when read, so no engine event is scheduled and the event
  * log is unchanged. No container runs: a sandbox's compute is recorded and priced, not placed on
- * a host (it takes no CPU stock), and a command is never executed (README's choices table).
+ * a host (it takes no CPU stock), and a command is never executed (docs/resources.md, the choices table).
  */
 import type { Rng } from "../../core/index.ts";
 import { isoFromMicros } from "../iso-time.ts";

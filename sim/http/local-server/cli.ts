@@ -110,7 +110,7 @@ export function createHandlerCommand(deps: HandlerDeps = {}): CommandModule {
           resolve();
         });
       });
-      if (f.json === true) io.stdout(`${JSON.stringify({ url: server.url, port: server.port, handler: file, generator: runtime.generator, concurrency: runtime.concurrency })}\n`);
+      if (f.json === true) io.stdout(`${JSON.stringify({ url: server.url, port: server.port, handler: file, generator: runtime.generator, concurrency: runtime.concurrency, pid: process.pid })}\n`);
       else {
         io.stdout(
           `cpsim handler: serving ${file} (${runtime.language}${runtime.generator ? ", generator" : ""}, concurrency ${runtime.concurrency}) on ${server.url}\n` +

@@ -5,7 +5,7 @@
  * Server-Sent Events of the REST pod-log route (`data: {"ts", "source", "line"}`). The lines,
  * `tail` (default 100) and `since` are that route's (logs.ts), in both forms.
  *
- * Choices where the platform is silent (README): both keys are always present (the one `type`
+ * Choices where the platform is silent (docs/resources.md): both keys are always present (the one `type`
  * leaves out is empty); a snapshot line is the line's text without its time; the stream ends
  * after the lines there are, as the REST route's does. A serverless worker's id (a job's
  * `workerId`, which runpod/apps/monitor.py follows during a dev call) answers that worker's

@@ -5,7 +5,7 @@
  * Logs are Server-Sent Events (`id:` a line number, `data:` `{"ts", "source", "line"}`) read
  * with `tail` (default 100, at most 5000; ignored with `since`), `since` (RFC 3339) and `source`
  * (`container` or `system`), resumed after `Last-Event-ID`. Choices where the platform is
- * silent (README): the emulator runs no container, so there are no `container` lines; the
+ * silent (docs/resources.md): the emulator runs no container, so there are no `container` lines; the
  * `system` lines are what the model records of a pod (created on its host, its container's
  * starts, its last status change) or of a worker (its state and GPUs now). The stream answers
  * the lines there are and ends (SSE allows it): the client's `iter_*` reconnects from the last

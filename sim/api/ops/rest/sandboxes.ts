@@ -6,7 +6,7 @@
  * `output`, an `error` that says so and a null `exitCode`, which the client returns as a failed
  * ExecResult (and raises with `check=True`), never as output a command printed. While a sandbox is
  * CREATING, `exec` and `logs` answer 409 `{"code": "sandbox_starting"}`, which the client retries
- * until it runs; once TERMINATED, 409 `sandbox_terminated`. Choices: README's table.
+ * until it runs; once TERMINATED, 409 `sandbox_terminated`. Choices: docs/resources.md.
  */
 import type { Micros } from "../../../core/index.ts";
 import { ownRegistry, ownVolume, usableTemplate, type Done } from "../../../domain/resources/index.ts";

@@ -4,7 +4,7 @@
  * GPU type or CPU flavor to try in order; a v2 Pod becomes the v1 pod of the platform's public
  * reference. Options the v2 body cannot carry are refused (400) naming each one, never dropped.
  *
- * Choices where the platform is silent (README, "Resources you create"): v1's defaults are kept
+ * Choices where the platform is silent (docs/resources.md): v1's defaults are kept
  * (name "my pod", 20 GB pod volume at /workspace on a GPU pod, ports 8888/http and 22/tcp, 2
  * vCPUs), except that a CPU pod gets no pod volume unless asked (v2 CPU pods have none) and a
  * template's ports win when the body names none; `networkVolumeId` replaces the pod volume (as v1

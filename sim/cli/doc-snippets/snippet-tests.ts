@@ -1,0 +1,67 @@
+/**
+ * Registers one tap test per runnable snippet of the given pages: run as written (see
+ * run-snippet.ts) in a fresh working directory (workdir.ts), it must exit as its marker says,
+ * print what its marker expects, leave no process running and write nothing into its working
+ * directory. Markers: extract.ts.
+ */
+import type { Test } from "tap";
+import { startEmulator } from "../../http/index.ts";
+import { packageRoot } from "../../package-root.ts";
+import { readSnippets, scriptLanguages, shellLanguages, type Snippet } from "./extract.ts";
+import { runSnippet } from "./run-snippet.ts";
+import { makeWorkdir } from "./workdir.ts";
+
+/** The environment of a user's shell: none of this test run's npm, tap or cpsim variables. */
+function userEnv(tmp: string): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("npm_") && !k.startsWith("TAP") && !k.startsWith("_TAPJS") && !k.startsWith("CPSIM_") && k !== "NODE_OPTIONS"),
+  );
+  return { ...env, TMPDIR: tmp };
+}
+
+/** An emulator standing in for "your service", and the variables a `target` snippet reads. */
+async function standInTarget(): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
+  const emulator = await startEmulator({ clock: "manual", seed: 1 });
+  const full = emulator.apiKeys.find((k) => k.access === "full");
+  const read = emulator.apiKeys.find((k) => k.access === "read-only" && k.account === full?.account);
+  const other = emulator.apiKeys.find((k) => k.access === "full" && k.account !== full?.account);
+  if (!full || !read || !other) throw new Error("the fixtures' accounts lack a full, a read-only or a second account's key");
+  return {
+    env: { TARGET: emulator.baseUrl, CPSIM_API_KEY: full.key, CPSIM_RESTRICTED_API_KEY: read.key, CPSIM_OTHER_API_KEY: other.key },
+    close: () => emulator.close(),
+  };
+}
+
+export function runnable(s: Snippet): boolean {
+  return typeof s.marker === "object" && s.marker !== null && s.marker.kind === "run" && (shellLanguages.has(s.lang) || scriptLanguages.has(s.lang));
+}
+
+export function testSnippetsOf(t: Test, files: readonly string[]): void {
+  const count = files.reduce((n, f) => n + readSnippets(packageRoot, f).filter(runnable).length, 0);
+  t.test(`the pages ${files.join(", ")} hold ${count} runnable snippets`, async (t) => { t.pass(); });
+  for (const file of files) {
+    for (const s of readSnippets(packageRoot, file).filter(runnable)) {
+      const marker = s.marker as Extract<Snippet["marker"], { kind: "run" }>;
+      t.test(`${s.file}:${s.line}: ${s.code.split("\n")[0]}`, async (t) => {
+        const work = makeWorkdir(packageRoot);
+        const target = marker.target ? await standInTarget() : null;
+        try {
+          const run = await runSnippet(shellLanguages.has(s.lang) ? "shell" : "script", s.code, {
+            cwd: work.dir,
+            env: { ...userEnv(work.tmp), ...target?.env },
+            timeoutMs: marker.timeoutS * 1000,
+          });
+          const output = `${run.stdout}\n${run.stderr}`;
+          t.notOk(run.timedOut, `ended within its ${marker.timeoutS} s bound`);
+          t.equal(run.code, marker.exit, `exit code ${marker.exit}; stdout: ${run.stdout.slice(-2000)}\nstderr: ${run.stderr.slice(-3000)}`);
+          for (const text of marker.expect) t.ok(output.includes(text), `prints ${JSON.stringify(text)}`);
+          t.same(run.leftovers, [], "leaves no process running");
+          t.same(work.strays(), [], "writes nothing into its working directory (the clone)");
+        } finally {
+          await target?.close();
+          work.remove();
+        }
+      });
+    }
+  }
+}
