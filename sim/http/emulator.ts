@@ -454,19 +454,19 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   // ---- time ----
 
   /**
-   * Real mode: runs the model toward the virtual time the wall clock stands for, one event time
-   * at a time and for at most SYNC_SLICE_MS of wall time; what is left goes on in the next turn
-   * of the event loop, so that events heavy with work (an image rendered, a 16 MB output made)
-   * take turns with the requests waiting instead of holding them all. A request in between is
-   * answered at the time the model has reached (every event up to it done, as a replay does).
+   * Real mode: runs the model up to the virtual time the wall clock stands for. A request (and
+   * any change) waits for all of it: the model's time is the platform's. The timer's catch-up
+   * (`sliced`) runs one event time at a time for at most SYNC_SLICE_MS of wall time and goes on
+   * in the next turn of the event loop, so that events heavy with work (an image rendered, a
+   * 16 MB output made) that fall due together take turns with the requests arriving meanwhile.
    */
-  function sync(): void {
+  function sync(sliced = false): void {
     const target = clock.target();
     if (target !== undefined && target > backend.now()) {
-      const until = performance.now() + SYNC_SLICE_MS;
+      const until = sliced ? performance.now() + SYNC_SLICE_MS : Infinity;
       for (;;) {
         const next = backend.nextEventTime();
-        if (next === undefined || next >= target) {
+        if (!sliced || next === undefined || next >= target) {
           backend.advanceTo(target);
           break;
         }
@@ -539,7 +539,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     timer = undefined;
     timerAt = Infinity;
     try {
-      sync();
+      sync(true);
     } catch (err) {
       app.log.error({ err }, "model failed while advancing");
     }
