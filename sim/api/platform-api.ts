@@ -97,7 +97,8 @@ export class PlatformApi {
       );
     }
     const outcome = operation({ platform: this.platform, request, params, principal, now });
-    if (outcome.kind === "response") return respond(withHeaders(outcome.response, rateHeaders));
+    // An operation that charged more units (a multi-mutation GraphQL document) carries its own.
+    if (outcome.kind === "response") return respond(outcome.response.headers["ratelimit"] !== undefined ? outcome.response : withHeaders(outcome.response, rateHeaders));
     // A wait is answered later; the headers describe the windows as they stood at the request.
     return { ...outcome, render: (t) => withHeaders(outcome.render(t), rateHeaders) };
   }

@@ -16,13 +16,13 @@ import { workerEnvironment } from "./worker-environment.ts";
 import { PlatformBackend } from "./platform-backend.ts";
 import { type EmulatorHandle, startEmulator } from "./emulator.ts";
 import { PortInUseError } from "./errors.ts";
-import { JournalError } from "./state-journal.ts";
+import { JournalError } from "./state/state-journal.ts";
 import { type ClockMode, type EmulatorOptions, MAX_SPEED, type RequestLogEntry, defaultOptions, isLoopbackHost } from "./options.ts";
 
 export const spec: CommandSpec = {
   name: "serve",
   summary: "Serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
-  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--fixtures DIR] [--handler ID=FILE]... [--worker-endpoint ID]... [--defect NAME]... [--list-defects] [--json] [--ready-file FILE] [--log]",
+  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--state-keep-prefix] [--fixtures DIR] [--handler ID=FILE]... [--worker-endpoint ID]... [--defect NAME]... [--list-defects] [--json] [--ready-file FILE] [--log]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
     "The official SDKs take the serverless URL with /v2 appended as their base URL.\n" +
@@ -46,7 +46,8 @@ export const spec: CommandSpec = {
     { name: "list-defects", type: "boolean", help: "Print every defect (name, area, the rule it breaks, its spec sentence) and exit; with --json as a JSON array" },
     { name: "json", type: "boolean", help: "Print one JSON object {baseUrl, serverlessUrl, apiKeys} as the first line of stdout" },
     { name: "control-token", type: "string", value: "TOKEN|none", help: "Token the control API requires in X-Cpsim-Control-Token; default a random one with --clock real, none with --clock manual" },
-    { name: "state", type: "string", value: "DIR", help: "Keep the session in DIR (a journal of every request, replayed on start): pods and jobs survive a crash or restart" },
+    { name: "state", type: "string", value: "DIR", help: "Keep the session in DIR (a journal of every accepted change, replayed on start; one server per DIR): pods and jobs survive a crash or restart" },
+    { name: "state-keep-prefix", type: "boolean", help: "With --state: when a journal record is damaged, keep the records before it (the rest is copied aside) instead of refusing to start" },
     { name: "max-output-mb", type: "number", value: "MB", help: "Largest output kept for one job; a larger one FAILS its job with an error saying so", default: 16, min: 0.001, max: 4096 },
     { name: "results-budget-mb", type: "number", value: "MB", help: "Job inputs and outputs held at once; past it jobs FAIL (outputs) or run/runsync answer 503 (inputs)", default: 256, min: 0.001, max: 65536 },
     {
@@ -111,8 +112,10 @@ export function optionsFromFlags(flags: Record<string, unknown>): Partial<Emulat
   const controlToken = token === "none" ? undefined : (token ?? (flags.clock === "real" ? randomBytes(16).toString("hex") : undefined));
   const state = flags.state as string | undefined;
   if (state !== undefined && state.trim() === "") throw new UsageError("--state needs a directory", "serve");
+  if (flags["state-keep-prefix"] === true && state === undefined) throw new UsageError("--state-keep-prefix needs --state DIR", "serve");
   return {
     ...(state !== undefined ? { state } : {}),
+    ...(flags["state-keep-prefix"] === true ? { stateKeepPrefix: true } : {}),
     controlToken,
     port: flags.port as number,
     host: flags.host as string,
@@ -350,7 +353,7 @@ function banner(e: EmulatorHandle, reproduce: string): string {
   ];
   if (o.control) lines.push(`  control API     ${e.baseUrl}/_sim/clock, POST /_sim/clock/advance {"ms": N}, POST /_sim/reset {"seed": N}`);
   if (o.control && o.controlToken !== undefined) lines.push(`  control token   ${o.controlToken}   (header X-Cpsim-Control-Token; --control-token none drops it)`);
-  if (o.state !== undefined) lines.push(`  state           ${o.state} (journal of every request, replayed on start)`);
+  if (o.state !== undefined) lines.push(`  state           ${o.state} (journal of accepted changes, replayed on start)`);
   lines.push("  API keys:");
   const width = Math.max(...e.apiKeys.map((k) => k.key.length), 3);
   for (const k of e.apiKeys) lines.push(`    ${k.key.padEnd(width)}  ${k.access.padEnd(9)}  account ${k.account}`);

@@ -42,15 +42,18 @@ t.test("close() is bounded when a client never finishes its request", async (t) 
   await sleep(50);
   const started = performance.now();
   await s.emulator.close();
-  const elapsed = performance.now() - started;
-  t.ok(elapsed < 2_000, `closed in ${elapsed.toFixed(0)} ms`);
+  t.comment(`closed in ${(performance.now() - started).toFixed(0)} ms`);
+  // close() resolved with the stuck request unfinished: the grace ended it (no wall-clock bound asserted).
   t.equal((await stuck).closed, true);
 });
 
 t.test("idle keep-alive connections do not hold close() up", async (t) => {
-  const s = await startTestServer({ clock: "manual" });
+  // Keep-alive and grace of ten minutes: were close() to wait for the idle connection, it would
+  // not resolve in the test's time at all (no wall-clock bound asserted).
+  const s = await startTestServer({ clock: "manual", limits: { keepAliveTimeoutMs: 600_000, closeGraceMs: 600_000 } });
   await call(s.url, "GET", "/v2/echo"); // leaves a keep-alive connection in undici's pool
   const started = performance.now();
   await s.emulator.close();
-  t.ok(performance.now() - started < 1_000);
+  t.comment(`closed in ${(performance.now() - started).toFixed(0)} ms`);
+  t.pass("close() resolved with an idle keep-alive connection open");
 });

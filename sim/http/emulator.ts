@@ -5,10 +5,8 @@
  * time with one timer, webhook delivery, the control API and a graceful stop. Every refusal is
  * `application/problem+json` with a 4xx; a 5xx only ever means a bug, and never stops the server.
  */
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { Transform, type TransformCallback } from "node:stream";
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Micros } from "../core/index.ts";
 import { PROBLEM_CONTENT_TYPE, problem, problemBody } from "../api/problem.ts";
@@ -19,9 +17,10 @@ import { defectiveBackend } from "../defects/defective-backend.ts";
 import { createDefaultBackend } from "./default-backend.ts";
 import { controlRefusal } from "./control-guard.ts";
 import { ListenError, PortInUseError } from "./errors.ts";
-import { type JournalRecord, type StateJournal, openJournal } from "./state-journal.ts";
-
-const FLASH_HEADERS = ["x-flash-app", "x-flash-environment", "x-flash-endpoint"] as const;
+import { StateSession } from "./state/state-session.ts";
+import { originForm, parseQuery, truncate, urlHost } from "./request-target.ts";
+import { digestStream, limitStream, tooLarge } from "./body-streams.ts";
+import { lingerOnClose, onClientError } from "./client-errors.ts";
 import { BodyRejection, contentTypeProblem, parseJsonBody } from "./json-body.ts";
 import { isLargeBody, writeJsonStream } from "./json-stream.ts";
 import { type EmulatorLimits, type EmulatorOptions, resolveOptions } from "./options.ts";
@@ -58,9 +57,13 @@ export interface EmulatorStats {
   readonly webhooksSent: number;
   readonly webhooksDelivered: number;
   readonly timerArmed: boolean;
+  /** With --state: the journal's size, records written since start, failed writes, and why it cannot be written now. */
+  readonly journal?: { readonly bytes: number; readonly written: number; readonly failures: number; readonly unavailable: string | undefined };
 }
 
 const BODYLESS = new Set(["GET", "HEAD"]);
+/** Wall time the real clock's catch-up runs the model for before it lets the event loop turn. */
+const SYNC_SLICE_MS = 10;
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 declare module "fastify" {
@@ -89,22 +92,17 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   const table = new RouteTable(backend.routes(), limits.defaultBodyLimit);
   const controlTable = options.control ? new RouteTable(controlRoutes, limits.controlBodyLimit) : undefined;
   const maxBodyLimit = Math.max(table.maxBodyLimit, controlTable?.maxBodyLimit ?? 0);
-  let seed = options.seed;
-  const stateWarnings: string[] = [];
-  let journal: StateJournal | undefined;
-  if (options.state !== undefined) {
-    const opened = openJournal(options.state, options.seed);
-    journal = opened.journal;
-    stateWarnings.push(...opened.warnings);
-    if (opened.seed !== undefined) {
-      if (opened.seed !== options.seed) {
-        stateWarnings.push(`${options.state} was started with seed ${opened.seed}; it replays with that seed, not ${options.seed}`);
-      }
-      seed = opened.seed;
-      if (seed !== options.seed) backend.reset(seed);
-      seed = replayJournal(backend, opened.records, seed);
-    }
-  }
+  const state =
+    options.state === undefined
+      ? undefined
+      : StateSession.open(backend, {
+          dir: options.state,
+          seed: options.seed,
+          ...(options.stateKeepPrefix ? { keepValidPrefix: true } : {}),
+          ...(options.stateWrite ? { write: options.stateWrite } : {}),
+        });
+  let seed = state?.seed ?? options.seed;
+  const stateWarnings: readonly string[] = state?.warnings ?? [];
   const clock = new VirtualClock(options.clock, options.speed, backend.now());
   const waits = new WaitSet(limits.maxWaits);
   /** Bumped by reset; a delivery's result counts only for the generation that made it due. */
@@ -149,7 +147,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       // Checked in onRequest instead, to answer with a problem body.
       requireHostHeader: false,
     },
-    clientErrorHandler: onClientError,
+    clientErrorHandler: (err, socket) => onClientError(err, socket, limits.maxHeaderBytes),
     frameworkErrors: (err, _request, reply) => {
       sendProblem(reply, err.statusCode && err.statusCode < 500 ? err.statusCode : 400, frameworkDetail(err));
     },
@@ -305,6 +303,12 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       headers: request.headers as Record<string, string | undefined>,
       body: request.body,
     };
+    // While the journal cannot be written, a change is refused before the model sees it.
+    const refused = state?.refusal(apiRequest);
+    if (refused !== undefined) {
+      sendResponse(reply, refused);
+      return;
+    }
     let outcome: ApiOutcome;
     const at = backend.now();
     try {
@@ -312,54 +316,26 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     } catch (err) {
       request.log.error({ err }, "backend failed");
       internalErrors++;
-      journalRequest(apiRequest, at);
-      whenDurable(reply, () => sendProblem(reply, 500, "the emulator failed to answer this request; this is a bug in cpsim"));
+      state?.request(apiRequest, at, "threw");
+      whenDurable(reply, true, () => sendProblem(reply, 500, "the emulator failed to answer this request; this is a bug in cpsim"));
       afterModelChange();
       return;
     }
-    journalRequest(apiRequest, at);
+    const change = state?.request(apiRequest, at, outcome.kind === "response" ? outcome.response.status : "wait") ?? false;
     if (outcome.kind === "response") {
       const response = outcome.response;
-      whenDurable(reply, () => sendResponse(reply, response));
+      whenDurable(reply, change, () => sendResponse(reply, response));
     } else {
       const wait = outcome;
-      whenDurable(reply, () => park(reply, wait));
+      whenDurable(reply, change, () => park(reply, wait));
     }
     afterModelChange();
   }
 
-  /** Every request the model saw goes to the journal (reads too: they count against rate limits). */
-  function journalRequest(r: ApiRequest, t: Micros): void {
-    if (journal === undefined) return;
-    const h: Record<string, string> = {};
-    const auth = r.headers["authorization"];
-    const length = r.headers["content-length"];
-    if (auth !== undefined) h.authorization = auth;
-    if (length !== undefined) h["content-length"] = length;
-    // The Flash sentinel's headers name the endpoint a job route reaches (ops/jobs/job-params.ts).
-    for (const name of FLASH_HEADERS) if (r.headers[name] !== undefined) h[name] = r.headers[name]!;
-    journal.append({
-      k: "req",
-      t,
-      m: r.method,
-      p: r.path,
-      ...(Object.keys(r.query).length > 0 ? { q: { ...r.query } } : {}),
-      ...(Object.keys(h).length > 0 ? { h } : {}),
-      ...(r.body !== undefined ? { b: r.body } : {}),
-    });
-  }
-
   /** Answers once every journal record so far is on disk (group commit); at once without --state. */
-  function whenDurable(reply: FastifyReply, send: () => void): void {
-    if (journal === undefined || !journal.busy) {
-      send();
-      return;
-    }
-    journal.flushed().then(send, (err: Error) => {
-      internalErrors++;
-      reply.log.error({ err }, "state journal failed");
-      sendProblem(reply, 503, `${err.message}; this change may not survive a restart`, { "retry-after": "5" });
-    });
+  function whenDurable(reply: FastifyReply, change: boolean, send: () => void): void {
+    if (state === undefined) send();
+    else state.whenDurable(send, (response) => sendResponse(reply, response), change);
   }
 
   /** Parks a request until its job is final or virtual time reaches the deadline. */
@@ -459,10 +435,15 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       sendResponse(reply, refused);
       return;
     }
+    const method = request.raw.method ?? "GET";
+    const unavailable = method === "GET" ? undefined : state?.refusal("control");
+    if (unavailable !== undefined) {
+      sendResponse(reply, unavailable);
+      return;
+    }
     try {
-      const response = await handleControl(control, request.raw.method ?? "GET", request.cpsimPath, request.body);
-      await journal?.flushed();
-      sendResponse(reply, response);
+      const response = await handleControl(control, method, request.cpsimPath, request.body);
+      whenDurable(reply, method !== "GET", () => sendResponse(reply, response));
     } catch (err) {
       internalErrors++;
       request.log.error({ err }, "control API failed");
@@ -472,11 +453,43 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
 
   // ---- time ----
 
-  /** Real mode: runs the model up to the virtual time the wall clock stands for. */
-  function sync(): void {
+  /**
+   * Real mode: runs the model up to the virtual time the wall clock stands for. A request (and
+   * any change) waits for all of it: the model's time is the platform's. The timer's catch-up
+   * (`sliced`) runs one event time at a time for at most SYNC_SLICE_MS of wall time and goes on
+   * in the next turn of the event loop, so that events heavy with work (an image rendered, a
+   * 16 MB output made) that fall due together take turns with the requests arriving meanwhile.
+   */
+  function sync(sliced = false): void {
     const target = clock.target();
-    if (target !== undefined && target > backend.now()) backend.advanceTo(target);
+    if (target !== undefined && target > backend.now()) {
+      const until = sliced ? performance.now() + SYNC_SLICE_MS : Infinity;
+      for (;;) {
+        const next = backend.nextEventTime();
+        if (!sliced || next === undefined || next >= target) {
+          backend.advanceTo(target);
+          break;
+        }
+        // Events at the current time are run by any step past it.
+        backend.advanceTo(Math.max(next, backend.now() + 1));
+        if (performance.now() >= until) {
+          catchUpLater();
+          break;
+        }
+      }
+    }
     waits.expire(backend.now());
+  }
+
+  let catchUpScheduled = false;
+  function catchUpLater(): void {
+    if (catchUpScheduled || closing) return;
+    catchUpScheduled = true;
+    setImmediate(() => {
+      catchUpScheduled = false;
+      if (closing) return;
+      onTimer();
+    });
   }
 
   /** After anything that may have changed the model: send due webhooks, re-arm the timer. */
@@ -526,7 +539,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     timer = undefined;
     timerAt = Infinity;
     try {
-      sync();
+      sync(true);
     } catch (err) {
       app.log.error({ err }, "model failed while advancing");
     }
@@ -544,7 +557,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       const target: Micros = backend.now() + msValue * 1000;
       if (options.clock === "real") clock.shift(msValue * 1000);
       backend.advanceTo(target);
-      journal?.append({ k: "time", t: target });
+      state?.advanced(target);
       waits.expire(backend.now());
       afterModelChange();
       // In manual mode the advance answers after the webhooks it made due were attempted, so a
@@ -558,63 +571,13 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       waits.cancelAll("the simulation was reset");
       webhooks.clear();
       backend.reset(seed);
-      journal?.append({ k: "reset", seed });
+      state?.reset(seed);
       clock.rebase(backend.now());
       disarm();
       afterModelChange();
       return { ...clockView(backend.now(), options.clock, options.speed), seed };
     },
   };
-
-  // ---- errors outside any route ----
-
-  function onClientError(err: Error & { code?: string }, socket: Socket): void {
-    if (err.code === "ECONNRESET" || socket.destroyed) return;
-    let status = 400;
-    let detail = "the request is not valid HTTP";
-    if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
-      status = 408;
-      detail = "the request did not arrive in time";
-    } else if (err.code === "HPE_HEADER_OVERFLOW") {
-      status = 431;
-      detail = `the request line and headers are larger than ${limits.maxHeaderBytes} bytes`;
-    }
-    // Requests pipelined before the bad one are answered first, in order: their answers are the
-    // client's, and the 400 comes after them (bounded: a parked wait is not waited for long).
-    // (Only for parse errors: on a timeout the in-flight answer is the late request's own.)
-    const deadline = performance.now() + (err.code?.startsWith("HPE_") ? PIPELINE_DRAIN_MS : 0);
-    const answer = (): void => {
-      if (socket.destroyed) return;
-      const inFlight = (socket as Socket & { _httpMessage?: { writableFinished?: boolean; req?: { complete?: boolean }; once(e: string, f: () => void): void } })
-        ._httpMessage;
-      // A request whose body is still incomplete is the bad one itself: answer it at once.
-      if (inFlight && !inFlight.writableFinished && inFlight.req?.complete === true && performance.now() < deadline) {
-        let next = false;
-        const again = (): void => {
-          if (next) return;
-          next = true;
-          setImmediate(answer);
-        };
-        inFlight.once("finish", again);
-        inFlight.once("close", again);
-        setTimeout(again, Math.max(1, deadline - performance.now())).unref();
-        return;
-      }
-      // An answer already on its way cannot be followed by another; one not started is replaced.
-      if (!socket.writable || (inFlight && !inFlight.writableFinished && (inFlight as { headersSent?: boolean }).headersSent)) {
-        socket.destroy();
-        return;
-      }
-      const body = JSON.stringify(problemBody(status, detail));
-      socket.end(
-        `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-      // Let the answer reach the client, then drop whatever else it is still sending.
-      setTimeout(() => socket.destroy(), 1_000).unref();
-    };
-    answer();
-  }
 
   function mapError(err: FastifyError, request: FastifyRequest): { status: number; detail: string } {
     if (err instanceof BodyRejection) return { status: err.status, detail: err.detail };
@@ -637,6 +600,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     await app.listen({ host: options.host, port: options.port, listenTextResolver: () => "" });
   } catch (err) {
     await webhooks.close();
+    state?.close();
     await app.close().catch(() => undefined);
     if ((err as { code?: string }).code === "EADDRINUSE") throw new PortInUseError(options.host, options.port);
     throw new ListenError(options.host, options.port, err);
@@ -669,7 +633,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     } finally {
       clearTimeout(grace);
       await webhooks.close();
-      journal?.close();
+      state?.close();
       await backend.close?.();
     }
   }
@@ -690,6 +654,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       webhooksDelivered: webhooks.delivered,
       timerArmed: timer !== undefined,
       internalErrors,
+      ...(state !== undefined ? { journal: state.stats() } : {}),
     }),
     close: () => (closePromise ??= close()),
     forceClose: () => {
@@ -702,141 +667,9 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
 
 const EMPTY_QUERY: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
 
-/**
- * Replays journal records onto a backend fresh from `seed`: each request at the virtual time it
- * was handled, each advance and reset. Webhooks that fall due meanwhile are dropped (they were
- * sent before the restart, or are lost with it). Returns the seed in force at the end.
- */
-export function replayJournal(backend: EmulatorBackend, records: readonly JournalRecord[], seed: number): number {
-  for (const r of records) {
-    if (r.k === "time") backend.advanceTo(r.t);
-    else if (r.k === "reset") {
-      backend.reset(r.seed);
-      seed = r.seed;
-    } else if (r.k === "req") {
-      backend.advanceTo(r.t);
-      const query: Record<string, string> = Object.create(null);
-      if (r.q) for (const [k, v] of Object.entries(r.q)) query[k] = v;
-      try {
-        backend.handle({ method: r.m as HttpMethod, path: r.p, query, headers: { ...r.h }, body: r.b });
-      } catch {
-        // It answered 500 the first time too; its effects up to the throw are replayed all the same.
-      }
-    }
-    backend.drainWebhooks();
-  }
-  return seed;
-}
-
-/** Query strings as strings; the first value of a repeated key wins. A null-prototype object, so no key is special. */
-export function parseQuery(search: string): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
-  for (const [k, v] of new URLSearchParams(search)) if (!(k in out)) out[k] = v;
-  return out;
-}
-
-/** Counts the bytes of a chunked body as they arrive and fails with 413 at the route's limit. */
-/**
- * A body that is not kept (BackendRoute.rawBody): the bytes pass through SHA-256 and a counter
- * (413 past `limit`), and the stream the JSON parser reads is `{"bytes": N, "sha256": "hex"}`.
- * `receivedEncodedLength` tells fastify how many bytes really came, for its Content-Length check.
- */
-function digestStream(source: NodeJS.ReadableStream, limit: number): Transform {
-  const hash = createHash("sha256");
-  return limitStream(source, limit, {
-    each: (chunk) => hash.update(chunk),
-    end: (digest, bytes) => {
-      (digest as Transform & { receivedEncodedLength?: number }).receivedEncodedLength = bytes;
-      return JSON.stringify({ bytes, sha256: hash.digest("hex") });
-    },
-  });
-}
-
-/** Counts a body as it streams in (413 past `limit`); `through` may replace what passes on. */
-function limitStream(
-  source: NodeJS.ReadableStream,
-  limit: number,
-  through?: { each: (chunk: Buffer) => void; end: (stream: Transform, bytes: number) => string },
-): Transform {
-  let seen = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
-      seen += chunk.length;
-      if (seen > limit) {
-        source.unpipe(counter);
-        callback(Object.assign(new Error(tooLarge(limit)), { statusCode: 413, code: "FST_ERR_CTP_BODY_TOO_LARGE" }));
-        return;
-      }
-      if (through !== undefined) {
-        through.each(chunk);
-        callback();
-        return;
-      }
-      callback(null, chunk);
-    },
-    flush(callback: TransformCallback) {
-      callback(null, through?.end(counter, seen));
-    },
-  });
-  source.pipe(counter);
-  return counter;
-}
-
-/** `http://host/path?q` (absolute-form, which servers must accept) to `/path?q`. */
-function originForm(url: string): string {
-  if (url.charCodeAt(0) === 47 /* "/" */) return url;
-  const m = /^https?:\/\/[^/?#]*/i.exec(url);
-  if (m === null) return url;
-  const rest = url.slice(m[0].length);
-  return rest === "" || rest.startsWith("?") ? `/${rest}` : rest;
-}
-
-function tooLarge(limit: number): string {
-  return `the request body is larger than the ${limit} bytes this route accepts`;
-}
-
 function frameworkDetail(err: FastifyError): string {
   if (err.code === "FST_ERR_BAD_URL") return "the request target is not a valid URL";
   if (err.code === "FST_ERR_MAX_PARAM_LENGTH") return "a path segment is too long";
   return err.message || "the request was refused";
 }
 
-function statusText(status: number): string {
-  return status === 408 ? "Request Timeout" : status === 431 ? "Request Header Fields Too Large" : "Bad Request";
-}
-
-function truncate(s: string): string {
-  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
-}
-
-function urlHost(host: string): string {
-  if (host === "0.0.0.0") return "127.0.0.1";
-  if (host === "::") return "[::1]";
-  return host.includes(":") ? `[${host}]` : host;
-}
-
-/** How long a malformed pipelined request waits for the answers of the requests before it. */
-const PIPELINE_DRAIN_MS = 5_000;
-
-/** How long a connection closed after an early answer keeps draining what the client still sends. */
-const LINGER_MS = 2_000;
-
-/**
- * A lingering close (as nginx's lingering_close): when an answer is sent before the request body
- * was read (413, 415, …) and the connection is to close, node would destroy the socket as soon as
- * the answer is flushed; bytes the client is still sending would then draw a TCP reset, which can
- * discard the answer from the client's receive buffer before it reads it. Instead the socket is
- * half-closed and keeps discarding input for a bounded time, so the client gets to read the answer.
- */
-function lingerOnClose(socket: Socket): void {
-  const linger = socket as Socket & { destroySoon?: () => void; cpsimLinger?: boolean };
-  if (linger.cpsimLinger) return;
-  linger.cpsimLinger = true;
-  linger.destroySoon = function (this: Socket) {
-    if (this.writable) this.end();
-    const timer = setTimeout(() => this.destroy(), LINGER_MS);
-    timer.unref();
-    this.once("close", () => clearTimeout(timer));
-    this.resume();
-  };
-}

@@ -18,3 +18,4 @@ import "./python-sandboxes.part.test.ts";
 import "./route-table.part.test.ts";
 import "./sdk-transport.part.test.ts";
 import "./serve-ready-log.part.test.ts";
+import "./sync-slices.part.test.ts";

@@ -1,5 +1,6 @@
 // The emulator's public surface: start it in-process, or run it as `cpsim serve`.
-export { startEmulator, parseQuery } from "./emulator.ts";
+export { startEmulator } from "./emulator.ts";
+export { parseQuery } from "./request-target.ts";
 export type { EmulatorHandle, EmulatorStats } from "./emulator.ts";
 export { defaultOptions, defaultLimits, resolveOptions, isLoopbackHost } from "./options.ts";
 export type { EmulatorOptions, EmulatorLimits, ClockMode } from "./options.ts";

@@ -103,7 +103,7 @@ t.test("500 jobs of the largest output: the server stays up within its budget", 
   t.comment(`canary slowest: ${Math.round(submitMax)} ms while submitting, ${Math.round(advanceMax)} ms by the advance, ${Math.round(canaryMax)} ms overall`);
   t.ok(retained.bytes <= retained.budget, `${retained.bytes} bytes retained of ${retained.budget}`);
   t.equal(canaryFailures, 0, "the canary was always answered");
-  t.ok(canaryMax < 3000, `the canary's slowest answer took ${Math.round(canaryMax)} ms (bound 3000 ms)`);
+  // How slow the canary got is a measure (npm run soak prints its p99), not a test: no wall-clock bound here.
 
   // Over the per-job limit: FAILED with the limit in the error, nothing built.
   const over = await send("POST", "/v2/conformance/run", { input: { op: "bytes", n: 50_000_000 } });

@@ -5,6 +5,7 @@
 import type { Defect } from "../defects/defect.ts";
 import type { BackendFactory, EmulatorBackend, MemoryBudget } from "./backend.ts";
 import { EmulatorOptionsError } from "./errors.ts";
+import type { WriteFn } from "./state/state-journal.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -103,6 +104,10 @@ export interface EmulatorOptions {
   readonly controlToken?: string;
   /** A directory for the state journal (`--state`): the session is replayed from it on start. */
   readonly state?: string;
+  /** With `state`: keep the records before a damaged one instead of refusing to start (`--state-keep-prefix`). */
+  readonly stateKeepPrefix?: boolean;
+  /** For tests: the journal's positional write (one that throws ENOSPC stands for a full disk). */
+  readonly stateWrite?: WriteFn;
   /** Per-job output limit and budget of held job data, handed to the backend factory. */
   readonly memory?: MemoryBudget;
   /** Documented defects to switch on (sim/defects); none by default, and then the backend is not wrapped at all. */

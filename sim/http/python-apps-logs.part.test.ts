@@ -56,7 +56,7 @@ t.test("pod_logs and stream_pod_logs as aiohttp sends them", async (t) => {
   const made = await rest("POST", "/v2/pods", { name: "logs", image: "ubuntu:22.04", gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 } });
   t.equal(made.status, 201, made.text);
   const podId = JSON.parse(made.text).id as string;
-  for (let i = 0; i < 200 && JSON.parse((await rest("GET", `/v2/pods/${podId}`)).text).status !== "RUNNING"; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 3000 && JSON.parse((await rest("GET", `/v2/pods/${podId}`)).text).status !== "RUNNING"; i++) await new Promise((r) => setTimeout(r, 10));
   // The REST pod-log route's lines: the host API serves the same ones.
   const restLines = dataFrames((await rest("GET", `/v2/pods/${podId}/logs`)).text);
   t.equal(restLines.length, 2, "created, then its container's start");

@@ -77,7 +77,7 @@ t.test("runpod.endpoint.asyncio: Endpoint and Job as aiohttp sends them", async 
 
   // Job.status / Job.output: GET {base}/{id}/status/{job} until COMPLETED or FAILED (is_completed), then once more for output.
   let state = json(await send(base, "GET", `v2/${endpoint}/status/${job.id}`, [...jobHeaders(job.id), ...AIOHTTP]));
-  for (let i = 0; i < 100 && !["COMPLETED", "FAILED", "TIMED_OUT", "CANCELLED"].includes(state.status); i++) {
+  for (let i = 0; i < 3000 && !["COMPLETED", "FAILED", "TIMED_OUT", "CANCELLED"].includes(state.status); i++) {
     await new Promise((r) => setTimeout(r, 10));
     // Some aiohttp versions send Content-Length: 0 on a GET too: both are served alike.
     state = json(await send(base, "GET", `v2/${endpoint}/status/${job.id}`, [...jobHeaders(job.id), ...AIOHTTP, ...(i % 2 ? ([["Content-Length", "0"]] as Array<[string, string]>) : [])]));

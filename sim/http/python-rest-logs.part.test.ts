@@ -57,7 +57,7 @@ t.test("pod logs, endpoint workers and worker logs as the REST-era client reads 
   const pod = await rest("POST", "/v2/pods", { name: "logs", startSsh: true, image: "ubuntu:22.04", disk: 10, gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 } });
   t.equal(pod.status, 201, JSON.stringify(pod.body));
   let seen = pod.body;
-  for (let i = 0; i < 200 && seen.status !== "RUNNING"; i++) {
+  for (let i = 0; i < 3000 && seen.status !== "RUNNING"; i++) {
     await new Promise((r) => setTimeout(r, 10));
     seen = (await rest("GET", `/v2/pods/${pod.body.id}`)).body;
   }
@@ -94,7 +94,7 @@ t.test("pod logs, endpoint workers and worker logs as the REST-era client reads 
   const made = await rest("POST", "/v2/serverless", { name: "with-workers", templateId: tpl.body.id, type: "QUEUE", gpu: { pools: ["ADA_24"], count: 1 }, workers: { min: 1, max: 2, idleTimeout: 5 }, scaling: { type: "QUEUE_DELAY", queueDelay: 4 }, flashboot: "OFF" });
   t.equal(made.status, 201, JSON.stringify(made.body));
   let workers: Json[] = [];
-  for (let i = 0; i < 200 && !workers.some((w) => w.status === "IDLE"); i++) {
+  for (let i = 0; i < 3000 && !workers.some((w) => w.status === "IDLE"); i++) {
     await new Promise((r) => setTimeout(r, 10));
     const listed = await rest("GET", `/v2/serverless/${made.body.id}/workers`);
     t.equal(listed.status, 200);

@@ -15,7 +15,8 @@ const auth = { authorization: `Bearer ${KEY}` };
 const H = (name: string): string => `fixtures/handlers/${name}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, budgetMs = 15_000): Promise<T> {
+// A bound so that a state never reached fails rather than hangs; generous, as a busy machine is slow, not wrong.
+async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, budgetMs = 120_000): Promise<T> {
   const end = performance.now() + budgetMs;
   for (;;) {
     const v = await read();

@@ -37,7 +37,8 @@ t.test("--ready-file holds the JSON line while serving; --log prints one line pe
   const missing = await fetch(`${ready.baseUrl}/v2/nothing-here`, { headers: { authorization: `Bearer ${key}` } });
   await missing.arrayBuffer();
   // The log line is written when the response has ended on the server side.
-  for (let i = 0; i < 50 && c.err.join("").split("\n").filter((l) => / (GET) /.test(l)).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  // Waits for the lines, not for a time (bounded so that a missing line fails, not hangs).
+  for (let i = 0; i < 3000 && c.err.join("").split("\n").filter((l) => / (GET) /.test(l)).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
   const lines = c.err.join("").split("\n").filter((l) => / GET /.test(l));
   t.equal(lines.length, 2, "one line per request");
   t.match(lines[0], new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z GET /v2/pods\\?limit=1 ${pods.status} \\d+\\.\\dms$`));
@@ -45,7 +46,7 @@ t.test("--ready-file holds the JSON line while serving; --log prints one line pe
   t.equal(missing.status, 404);
   const graphql = await fetch(`${ready.baseUrl}/graphql?api_key=${key}&query=${encodeURIComponent("{ myself { id } }")}`);
   await graphql.arrayBuffer();
-  for (let i = 0; i < 50 && !c.err.join("").includes("/graphql"); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 3000 && !c.err.join("").includes("/graphql"); i++) await new Promise((r) => setTimeout(r, 10));
   const graphqlLine = c.err.join("").split("\n").find((l) => l.includes("/graphql")) ?? "";
   t.match(graphqlLine, /GET \/graphql\?api_key=REDACTED&query=/, "a key in the query is not logged");
   t.notOk(c.err.join("").includes(key), "no key anywhere in the log");

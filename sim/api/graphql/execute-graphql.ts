@@ -125,6 +125,8 @@ function executeChecked(
   if (!graphqlSchema.getRootType(operation.operation)) {
     return single(400, `The schema has no ${operation.operation} operations; send a query or a mutation.`, GraphqlCode.VALIDATION_FAILED);
   }
+  /** Rate-limit headers after the further units a multi-mutation document took; they replace the request's own. */
+  let charged: Record<string, string> = {};
   if (operation.operation === "mutation") {
     if (options.method === "GET") {
       return single(405, "Mutations cannot be sent with GET; send them with POST /graphql and a JSON body {\"query\": ...}.", GraphqlCode.METHOD_NOT_ALLOWED, { allow: "POST" });
@@ -141,12 +143,12 @@ function executeChecked(
     }
     if (mutations > 1 && principal.accountId !== "") {
       const decision = platform.rateLimits.check(principal.accountId, now, { exempt: principal.access === "exempt", cost: mutations - 1 });
+      // The answer's RateLimit header shows every unit charged, not only the request's first.
+      const h = formatRateLimitHeaders(decision);
+      if (h !== undefined) charged = { ratelimit: h.RateLimit, "ratelimit-policy": h["RateLimit-Policy"], ...(h["Retry-After"] !== undefined ? { "retry-after": h["Retry-After"] } : {}) };
       if (!decision.allowed) {
-        const h = formatRateLimitHeaders(decision);
-        const headers: Record<string, string> = {};
-        if (h?.["Retry-After"] !== undefined) headers["retry-after"] = h["Retry-After"];
         const detail = rateLimitDetail(decision) ?? "rate limit exceeded";
-        return single(429, `The document holds ${mutations} mutations, each counted against the rate limit: ${detail}`, "RATE_LIMITED", headers);
+        return single(429, `The document holds ${mutations} mutations, each counted against the rate limit: ${detail}`, "RATE_LIMITED", charged);
       }
     }
   }
@@ -162,8 +164,8 @@ function executeChecked(
   });
   const errors = (result.errors ?? []).map((e) => formatError(e, GraphqlCode.BAD_USER_INPUT));
   // No `data` at all: the request failed before execution (variables that do not coerce).
-  if (!("data" in result) || result.data === undefined) return errorResponse(400, errors);
-  return json(200, plain(errors.length > 0 ? { errors, data: result.data } : { data: result.data }));
+  if (!("data" in result) || result.data === undefined) return errorResponse(400, errors, charged);
+  return json(200, plain(errors.length > 0 ? { errors, data: result.data } : { data: result.data }), charged);
 }
 
 /** Root fields of an operation, fragments and inline fragments expanded, counted up to `cap`. */

@@ -6,6 +6,7 @@
  */
 import "./catalog-queries.part.test.ts";
 import "./deploy-input.part.test.ts";
+import "./env-and-ratelimit.part.test.ts";
 import "./hostile-documents.part.test.ts";
 import "./limits.part.test.ts";
 import "./operations.part.test.ts";

@@ -67,8 +67,12 @@ interface SaveTemplateInput {
   containerRegistryAuthId?: Opt<string>;
 }
 
-function templatePatch(i: SaveTemplateInput): Partial<TemplateFields> {
-  const env = i.env === null || i.env === undefined ? undefined : Object.fromEntries(i.env.filter((e) => e !== null).map((e) => [e!.key, e!.value ?? ""]));
+function templatePatch(i: SaveTemplateInput, mutation: string): Partial<TemplateFields> {
+  const entries = i.env === null || i.env === undefined ? undefined : i.env.filter((e) => e !== null).map((e) => [e!.key, e!.value ?? ""] as const);
+  // As REST refuses a body with a "__proto__" key: a template holding one could not be used.
+  const bad = entries?.find(([key]) => key === "__proto__");
+  if (bad !== undefined) throw userError(GraphqlCode.BAD_USER_INPUT, `${mutation}: env key "__proto__" is not allowed (it could alter object prototypes); rename or remove it.`);
+  const env = entries === undefined ? undefined : Object.fromEntries(entries);
   return {
     name: i.name ?? undefined,
     image: i.imageName ?? undefined,
@@ -89,7 +93,7 @@ function templatePatch(i: SaveTemplateInput): Partial<TemplateFields> {
 export function saveTemplate(args: { input?: Opt<SaveTemplateInput> }, ctx: ResolverContext) {
   const input = args.input ?? {};
   const { platform, principal } = ctx;
-  const patch = templatePatch(input);
+  const patch = templatePatch(input, "saveTemplate");
   const id = given(input.id);
   if (id !== undefined) return templateObject(unwrap(updateTemplate(platform, principal.accountId, id, patch), "saveTemplate"));
   if (patch.name === undefined || patch.image === undefined) throw userError(GraphqlCode.BAD_USER_INPUT, "saveTemplate: a new template needs name and imageName.");
@@ -226,7 +230,7 @@ export function saveEndpoint(args: { input: EndpointInput }, ctx: ResolverContex
   checkGlobalVolumes(args.input, ctx);
   const flash = checkFlashFields(args.input, ctx);
   // A nested template is the endpoint's own: made with it, changed with it, deleted with it.
-  const template = args.input.template ? templatePatch(args.input.template) : undefined;
+  const template = args.input.template ? templatePatch(args.input.template, "saveEndpoint") : undefined;
   const saved = unwrap(saveEndpointWithTemplate(platform, principal.accountId, given(args.input.id), { ...endpointPatch(args.input), ...computePatch(args.input, platform) }, template), "saveEndpoint");
   if (flash.environmentId !== undefined) platform.resources.apps.bindEndpoint(flash.environmentId, saved.endpoint.id);
   if (flash.models !== undefined) platform.resources.apps.setModelReferences(saved.endpoint.id, flash.models);

@@ -5,23 +5,27 @@
  * prints `soak_errors=E p99_drift=D rss_drift_mb=M` last: errors of any kind, the last window's
  * p99 latency over the first's, and the server's RSS at the end minus after the first window.
  * Jobs are kept 30 virtual minutes; at --speed 120 that is 15 s of wall time, so results expire
- * within the run and the RSS should stay flat.
+ * within the run and the RSS should stay flat. Then the stall phase (stall-workloads.ts): image
+ * jobs, uploads and big result reads while a health canary is timed; its p99 is printed too
+ * (`--no-stalls` skips the phase).
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { type CommandSpec, parseArgs, processIo, renderHelp, UsageError } from "../../cli/args.ts";
+import { stallWorkloads } from "./stall-workloads.ts";
 
 const spec: CommandSpec = {
   name: "soak",
   summary: "Hold the emulator at 80% of its measured maximum for a bounded time; report errors, p99 drift and RSS drift",
-  usage: "npm run soak -- [--seconds S] [--windows N] [--connections N]",
-  description: "Prints soak_errors=E p99_drift=D rss_drift_mb=M last; targets E = 0 and a flat RSS.",
+  usage: "npm run soak -- [--seconds S] [--windows N] [--connections N] [--no-stalls]",
+  description: "Prints soak_errors=E p99_drift=D rss_drift_mb=M canary_p99_ms=C last; targets E = 0, a flat RSS and C under 100 ms.",
   flags: [
     { name: "seconds", type: "integer", value: "S", help: "How long to hold the load", default: 60, min: 6, max: 86_400 },
     { name: "windows", type: "integer", value: "N", help: "Windows the hold is measured in", default: 6, min: 2, max: 1000 },
     { name: "connections", type: "integer", value: "N", help: "Connections autocannon keeps open", default: 32, min: 1, max: 1024 },
+    { name: "stalls", type: "boolean", help: "Run the stall phase (image jobs, uploads, big reads under a health canary); --no-stalls skips it", default: true },
   ],
   examples: ["npm run soak", "npm run soak -- --seconds 600"],
 };
@@ -58,7 +62,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const { seconds, windows, connections } = parsed.flags as { seconds: number; windows: number; connections: number };
-  const child = spawn(process.execPath, ["bin/cpsim.js", "serve", "--json", "--speed", "120", "--control-token", "none"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["bin/cpsim.js", "serve", "--json", "--speed", "120", "--control-token", "none", "--results-budget-mb", "1024"], { stdio: ["ignore", "pipe", "inherit"] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once("line", (l) => resolve(JSON.parse(l).baseUrl as string));
@@ -79,7 +83,17 @@ async function main(): Promise<number> {
       processIo.stderr(`soak: window ${w + 1}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, errors ${r.errors + r.timeouts + r.non2xx}, server RSS ${rss[w]!.toFixed(0)} MB\n`);
     }
     const drift = p99s[p99s.length - 1]! / Math.max(1, p99s[0]!);
-    const line = `soak_errors=${errors} p99_drift=${drift.toFixed(2)} rss_drift_mb=${Math.round(rss[rss.length - 1]! - rss[0]!)}\n`;
+    let canary = "";
+    if (parsed.flags.stalls !== false) {
+      let worst = 0;
+      for (const r of await stallWorkloads(url)) {
+        errors += r.errors;
+        worst = Math.max(worst, r.canaryP99Ms);
+        processIo.stderr(`soak: stalls: ${r.name}: canary p99 ${r.canaryP99Ms.toFixed(0)} ms, max ${r.canaryMaxMs.toFixed(0)} ms over ${r.canaryRequests} requests; ${r.note}; errors ${r.errors}\n`);
+      }
+      canary = ` canary_p99_ms=${worst.toFixed(0)}`;
+    }
+    const line = `soak_errors=${errors} p99_drift=${drift.toFixed(2)} rss_drift_mb=${Math.round(rss[rss.length - 1]! - rss[0]!)}${canary}\n`;
     await stop(child);
     // The figure line comes last, after the server's own goodbye.
     processIo.stdout(line);

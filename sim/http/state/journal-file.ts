@@ -1,0 +1,126 @@
+/**
+ * The journal's file format and how it is read: one record a line, `<json>\t<crc32 hex>\n`, the
+ * first a start record naming the format and the seed. Lines are read in bounded chunks, so a
+ * journal of any size is read in constant memory (no whole-file read, no 2 GiB limit).
+ */
+import { readSync } from "node:fs";
+import { crc32 } from "node:zlib";
+
+export const JOURNAL_FILE = "journal.ndjson";
+export const FORMAT = 1;
+/** Bytes read at a time. */
+const CHUNK = 1 << 20;
+/** A line longer than this is not one the emulator wrote (records hold request bodies of a few MiB at most). */
+export const MAX_LINE = 256 << 20;
+
+export type JournalRecord =
+  | { readonly k: "start"; readonly v: number; readonly seed: number }
+  /** A request the backend handled at virtual time t, and that may have changed the model. */
+  | {
+      readonly k: "req";
+      readonly t: number;
+      readonly m: string;
+      readonly p: string;
+      readonly q?: Record<string, string>;
+      readonly h?: Record<string, string>;
+      readonly b?: unknown;
+    }
+  /** Virtual time moved to t by the control API. */
+  | { readonly k: "time"; readonly t: number }
+  /** The control API reset the model with this seed. */
+  | { readonly k: "reset"; readonly seed: number };
+
+export function encodeRecord(record: JournalRecord): string {
+  const json = JSON.stringify(record);
+  return `${json}\t${crc32(json).toString(16).padStart(8, "0")}\n`;
+}
+
+/** Whether a line's checksum matches (its JSON is not parsed). */
+export function checksumMatches(line: Buffer): boolean {
+  const tab = line.lastIndexOf(0x09);
+  if (tab === -1 || line.length - tab - 1 !== 8) return false;
+  return crc32(line.subarray(0, tab)).toString(16).padStart(8, "0") === line.toString("latin1", tab + 1);
+}
+
+/** The record of a line whose checksum was checked already. */
+export function parseCheckedLine(line: Buffer): JournalRecord {
+  return JSON.parse(line.toString("utf8", 0, line.lastIndexOf(0x09))) as JournalRecord;
+}
+
+/** The record a line holds (without its newline), or undefined when its checksum or JSON is bad. */
+export function decodeLine(line: Buffer): JournalRecord | undefined {
+  const tab = line.lastIndexOf(0x09);
+  if (tab === -1 || line.length - tab - 1 !== 8) return undefined;
+  const json = line.subarray(0, tab);
+  if (crc32(json).toString(16).padStart(8, "0") !== line.toString("latin1", tab + 1)) return undefined;
+  try {
+    const parsed = JSON.parse(json.toString("utf8")) as JournalRecord;
+    return typeof parsed === "object" && parsed !== null && typeof parsed.k === "string" ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Line {
+  /** Offset of the line's first byte. */
+  readonly offset: number;
+  /** The line without its newline (a view, valid until the next line is read). */
+  readonly bytes: Buffer;
+  /** False for a last line with no newline (a torn write), or one longer than MAX_LINE. */
+  readonly complete: boolean;
+}
+
+/** The lines of `fd` from `from` up to `end`, read CHUNK bytes at a time. */
+export function* readLines(fd: number, from: number, end: number): Generator<Line> {
+  let buf = Buffer.allocUnsafe(CHUNK);
+  let start = 0; // first byte of the current line in buf
+  let have = 0; // bytes in buf
+  let base = from; // file offset of buf[0]
+  let pos = from; // next file offset to read
+  let scan = 0; // where to look for the next newline in buf
+  for (;;) {
+    const nl = scan < have ? buf.indexOf(0x0a, scan) : -1;
+    if (nl !== -1 && nl < have) {
+      yield { offset: base + start, bytes: buf.subarray(start, nl), complete: true };
+      start = nl + 1;
+      scan = start;
+      continue;
+    }
+    scan = have;
+    const partial = (): Line => ({ offset: base + start, bytes: buf.subarray(start, have), complete: false });
+    if (pos >= end) {
+      if (have > start) yield partial();
+      return;
+    }
+    if (start > 0) {
+      // The current line moves to the front: one copy per chunk read, not per line.
+      buf.copy(buf, 0, start, have);
+      have -= start;
+      scan -= start;
+      base += start;
+      start = 0;
+    }
+    if (have === buf.length) {
+      if (buf.length >= MAX_LINE) {
+        yield { offset: base, bytes: buf.subarray(0, 64), complete: false };
+        return;
+      }
+      const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_LINE));
+      buf.copy(bigger, 0, 0, have);
+      buf = bigger;
+    }
+    const n = readSync(fd, buf, have, Math.min(buf.length - have, end - pos), pos);
+    if (n === 0) {
+      if (have > start) yield partial();
+      return;
+    }
+    have += n;
+    pos += n;
+  }
+}
+
+/** A short, printable excerpt of bytes, for saying what a file holds instead of a journal. */
+export function excerpt(bytes: Buffer): string {
+  const text = bytes.subarray(0, 40).toString("utf8").replace(/[^\x20-\x7e]/g, "?");
+  return JSON.stringify(text) + (bytes.length > 40 ? "…" : "");
+}

@@ -1,0 +1,351 @@
+/**
+ * `cpsim serve --state DIR`: the session survives a crash or a restart. The model is
+ * deterministic, so what is kept is not a snapshot but the inputs that changed it: one record per
+ * applied change (a request the model accepted, with the virtual time it saw it at), per clock
+ * advance and per reset, in `DIR/journal.ndjson` (format: journal-file.ts). On start the model
+ * replays them from the seed and reaches the same state. Reads and refused requests are not
+ * kept, so only accepted changes cost disk and restart time. A reset makes everything before it
+ * dead: the journal is then folded into a new one holding only the new start, written whole
+ * under a temporary name, fsync'ed and renamed over the old one (a crash leaves one or the other).
+ *
+ * Journal before answer, by group commit: records are written and fdatasync'ed in small batches
+ * (each event-loop turn, at most MAX_BATCH records), and every answer waits for the batch holding
+ * everything before it. So whatever a client was told has happened is on disk.
+ *
+ * A failed write (a full disk) keeps its batch in memory and retries it; meanwhile the journal is
+ * `unavailable` (the transport refuses new changes with 507, reads go on) and becomes available
+ * again by itself once a retry succeeds.
+ *
+ * A crash can tear only the last line (no newline): it is dropped and reported. A complete line
+ * whose checksum fails is damage, not a crash: the start is refused (JournalDamagedError) unless
+ * the caller asks to keep the valid prefix, and then the dropped tail is copied aside first. A
+ * file that does not begin with a start record is not a journal and is never written to.
+ */
+import { closeSync, copyFileSync, fdatasyncSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { FORMAT, JOURNAL_FILE, type JournalRecord, checksumMatches, decodeLine, encodeRecord, excerpt, parseCheckedLine, readLines } from "./journal-file.ts";
+import { JournalDamagedError, JournalError, describeFsError } from "./state-errors.ts";
+import { StateLock } from "./state-lock.ts";
+
+export { JOURNAL_FILE, type JournalRecord } from "./journal-file.ts";
+export { JournalError, JournalDamagedError } from "./state-errors.ts";
+
+/** Records written by one flush at most; beyond it the next turn writes the rest. */
+const MAX_BATCH = 512;
+/** Wait before retrying a failed write, doubling up to the maximum. */
+const RETRY_FIRST_MS = 100;
+const RETRY_MAX_MS = 2_000;
+
+/** `writeSync`'s positional form; a test passes one that fails (a full disk) to see what follows. */
+export type WriteFn = (fd: number, buffer: Buffer, offset: number, length: number, position: number) => number;
+
+export interface JournalOptions {
+  /** Keep the records before a damaged one (`--state-keep-prefix`) instead of refusing to start. */
+  readonly keepValidPrefix?: boolean;
+  readonly write?: WriteFn;
+}
+
+export interface OpenedJournal {
+  readonly journal: StateJournal;
+  /** The seed the journal started from (the one to replay from), when it held records. */
+  readonly seed: number | undefined;
+  /** Records to replay after the start record, read as they are consumed (the file is streamed). */
+  records(): Generator<JournalRecord>;
+  /** How many records replay() yields. */
+  readonly count: number;
+  /** Sentences for the operator: a torn last record dropped, and so on. */
+  readonly warnings: readonly string[];
+}
+
+/** Opens (or creates) the journal in `dir`, taking the directory's lock; a new journal starts with `seed`. */
+export function openJournal(dir: string, seed: number, options: JournalOptions = {}): OpenedJournal {
+  ensureDirectory(dir);
+  const lock = StateLock.acquire(dir);
+  try {
+    return openLocked(dir, seed, lock, options);
+  } catch (err) {
+    lock.release();
+    if (err instanceof JournalError) throw err;
+    throw new JournalError(describeFsError(join(dir, JOURNAL_FILE), err, "use the state journal"));
+  }
+}
+
+function ensureDirectory(dir: string): void {
+  let isDir: boolean;
+  try {
+    isDir = lstatSync(dir).isDirectory() || (lstatSync(dir).isSymbolicLink() && lstatSync(join(dir, ".")).isDirectory());
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new JournalError(describeFsError(dir, err, "use it as the --state directory"));
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (err2) {
+      throw new JournalError(describeFsError(dir, err2, "create the --state directory"));
+    }
+    return;
+  }
+  if (!isDir) throw new JournalError(`${dir} is a file, not a directory; --state needs a directory (it holds ${JOURNAL_FILE} and a lock)`);
+}
+
+function openLocked(dir: string, seed: number, lock: StateLock, options: JournalOptions): OpenedJournal {
+  const path = join(dir, JOURNAL_FILE);
+  const write = options.write ?? writeSync;
+  let size: number;
+  try {
+    const st = lstatSync(path);
+    if (st.isDirectory()) throw new JournalError(`${path} is a directory, not a journal; move it away to start afresh`);
+    if (!st.isFile()) throw new JournalError(`${path} is not a regular file; move it away to start afresh`);
+    size = st.size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    size = -1;
+  }
+  if (size <= 0) {
+    // New (or empty: created, never written): a journal holding only its start, written whole.
+    writeWhole(dir, encodeRecord({ k: "start", v: FORMAT, seed }));
+    const fd = openSync(path, "r+");
+    const bytes = Buffer.byteLength(encodeRecord({ k: "start", v: FORMAT, seed }));
+    return { journal: new StateJournal(dir, fd, bytes, lock, write), seed: undefined, records: function* () {}, count: 0, warnings: [] };
+  }
+  const fd = openSync(path, "r+");
+  try {
+    const scan = scanJournal(fd, path, size, options.keepValidPrefix === true);
+    if (scan.validBytes < size) {
+      if (scan.damaged) copyFileSync(path, `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+      ftruncateSync(fd, scan.validBytes);
+      fdatasyncSync(fd);
+    }
+    const journal = new StateJournal(dir, fd, scan.validBytes, lock, write);
+    return {
+      journal,
+      seed: scan.seed,
+      count: scan.count,
+      warnings: scan.warnings,
+      records: function* () {
+        let first = true;
+        for (const line of readLines(fd, 0, scan.validBytes)) {
+          if (first) {
+            first = false;
+            continue;
+          }
+          // Checked by the scan already; a line the JSON of which still fails is damage all the same.
+          try {
+            yield parseCheckedLine(line.bytes);
+          } catch {
+            throw new JournalDamagedError(`${path}: a record at byte ${line.offset} has a good checksum but is not JSON; move the directory away to start afresh`);
+          }
+        }
+      },
+    };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+interface Scan {
+  seed: number;
+  count: number;
+  validBytes: number;
+  damaged: boolean;
+  warnings: string[];
+}
+
+/** Checks every line (checksums only; the JSON is parsed when replayed) before anything is replayed. */
+function scanJournal(fd: number, path: string, size: number, keepValidPrefix: boolean): Scan {
+  const scan: Scan = { seed: 0, count: 0, validBytes: 0, damaged: false, warnings: [] };
+  let n = 0;
+  for (const line of readLines(fd, 0, size)) {
+    if (n === 0) {
+      const record = line.complete ? decodeLine(line.bytes) : undefined;
+      if (record === undefined || record.k !== "start" || record.v !== FORMAT || !Number.isSafeInteger(record.seed)) {
+        throw new JournalError(
+          `${path} is not a cpsim state journal (format ${FORMAT}): it begins with ${excerpt(line.bytes)}; ` +
+            `it was left as it is: move it away, or give --state another directory`,
+        );
+      }
+      scan.seed = record.seed;
+    } else if (!line.complete || !checksumMatches(line.bytes)) {
+      if (!line.complete) {
+        scan.warnings.push(`${path}: the last record (${size - line.offset} bytes) is torn, as a crash leaves it; it was never answered and is dropped`);
+        return scan;
+      }
+      const kept = `the ${n - 1} records before it`;
+      if (!keepValidPrefix) {
+        throw new JournalDamagedError(
+          `${path}: record ${n} (at byte ${line.offset}) is damaged: its checksum does not match, and it is a complete line, ` +
+            `so this is not a torn write; nothing was changed. Start with --state-keep-prefix to keep ${kept} ` +
+            `(the rest is copied aside, then cut off), or move the directory away to start afresh`,
+        );
+      }
+      scan.damaged = true;
+      scan.warnings.push(`${path}: record ${n} (at byte ${line.offset}) is damaged; kept ${kept}, dropped ${size - line.offset} bytes from there (a copy is beside the journal)`);
+      return scan;
+    } else {
+      scan.count++;
+    }
+    n++;
+    scan.validBytes = line.offset + line.bytes.length + 1;
+  }
+  return scan;
+}
+
+/** Writes DIR/journal.ndjson whole: a temporary file, fsync'ed, renamed over it, and the directory fsync'ed. */
+function writeWhole(dir: string, content: string): void {
+  const path = join(dir, JOURNAL_FILE);
+  const temporary = `${path}.tmp`;
+  const fd = openSync(temporary, "w");
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temporary, path);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    throw err;
+  }
+  syncDirectory(dir);
+}
+
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // Some file systems cannot sync a directory; the rename is then as durable as they make it.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (err: Error) => void;
+}
+
+export class StateJournal {
+  private pending: string[] = [];
+  private waiters: Waiter[] = [];
+  private scheduled = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryMs = RETRY_FIRST_MS;
+  private closed = false;
+  /** Why the last write failed, while the journal cannot be written; undefined when it can. */
+  unavailable: string | undefined;
+  /** Records written since open. */
+  written = 0;
+  /** Failed writes since open. */
+  failures = 0;
+
+  constructor(
+    private readonly dir: string,
+    private fd: number,
+    private position: number,
+    private readonly lock: StateLock,
+    private readonly write: WriteFn,
+  ) {}
+
+  /** Bytes in the journal file. */
+  get bytes(): number {
+    return this.position;
+  }
+
+  /** Queues a record; it is on disk once flushed() resolves. */
+  append(record: JournalRecord): void {
+    if (this.closed) return;
+    this.pending.push(encodeRecord(record));
+    this.schedule();
+  }
+
+  /** Resolves when every record appended so far is on disk; while the disk refuses, it waits for a retry to succeed. */
+  flushed(): Promise<void> {
+    if (this.pending.length === 0 && this.waiters.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  /** Whether appended records wait to be written. */
+  get busy(): boolean {
+    return this.pending.length > 0 || this.waiters.length > 0;
+  }
+
+  /**
+   * Starts afresh after a reset: everything before it is dead. The journal is replaced whole by
+   * one holding only the new start, and records still pending are dropped with it (if the new
+   * journal cannot be written, this throws and the old one is left as it was).
+   */
+  restart(seed: number): void {
+    if (this.closed) return;
+    const path = join(this.dir, JOURNAL_FILE);
+    const content = encodeRecord({ k: "start", v: FORMAT, seed });
+    writeWhole(this.dir, content);
+    // What was pending is dead with the rest; a retry waiting for space has nothing left to write.
+    this.pending.length = 0;
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.unavailable = undefined;
+    this.retryMs = RETRY_FIRST_MS;
+    closeSync(this.fd);
+    this.fd = openSync(path, "r+");
+    this.position = Buffer.byteLength(content);
+    for (const w of this.waiters.splice(0)) w.resolve();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.retryTimer !== undefined) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /**
+   * Writes one batch synchronously: the write and the sync are short next to what a batch waits
+   * for, and a synchronous write cannot interleave with the next batch. A failed batch stays
+   * pending, at the same file position, and is retried.
+   */
+  private flush(): boolean {
+    this.scheduled = false;
+    if (this.closed) return false;
+    const count = Math.min(this.pending.length, MAX_BATCH);
+    if (count > 0) {
+      const data = Buffer.from(this.pending.slice(0, count).join(""));
+      try {
+        let done = 0;
+        while (done < data.length) done += this.write(this.fd, data, done, data.length - done, this.position + done);
+        fdatasyncSync(this.fd);
+      } catch (err) {
+        this.failures++;
+        this.unavailable = describeFsError(join(this.dir, JOURNAL_FILE), err, "write the state journal");
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          this.flush();
+        }, this.retryMs);
+        this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+        return false;
+      }
+      this.position += data.length;
+      this.pending.splice(0, count);
+      this.written += count;
+      this.unavailable = undefined;
+      this.retryMs = RETRY_FIRST_MS;
+    }
+    if (this.pending.length === 0) for (const w of this.waiters.splice(0)) w.resolve();
+    else this.schedule();
+    return true;
+  }
+
+  /** Writes what is pending (what cannot be written was never answered), closes the file and releases the lock. */
+  close(): void {
+    if (this.closed) return;
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    while (this.pending.length > 0 && this.flush());
+    this.closed = true;
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    const left = new JournalError(this.unavailable ?? "the state journal was closed");
+    for (const w of this.waiters.splice(0)) (this.pending.length === 0 ? w.resolve() : w.reject(left));
+    closeSync(this.fd);
+    this.lock.release();
+  }
+}
