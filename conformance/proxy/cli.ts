@@ -4,7 +4,7 @@
  * happens, and at SIGINT/SIGTERM (or --max-exchanges / --max-duration) writes the reports and
  * exits by --fail-on.
  */
-import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { parseArgs, renderHelp, UsageError, type CliIo, type CommandModule, type CommandSpec } from "../../sim/cli/args.ts";
 import { processStopSignals } from "../../sim/cli/stop-signals.ts";
 import { writeConformanceReports } from "../../reports/write-reports.ts";
@@ -13,6 +13,7 @@ import { findingLines } from "./finding-line.ts";
 import { defaultOptions, type FailOn, type ProxyOptions } from "./options.ts";
 import { startProxy, type ProxyHandle } from "./proxy.ts";
 import type { Profile } from "../passive/error-body.ts";
+import { writeReadyFile } from "../../sim/cli/ready-file.ts";
 
 export const spec: CommandSpec = {
   name: "proxy",
@@ -79,17 +80,6 @@ export function optionsFromFlags(flags: Flags): Partial<ProxyOptions> & { target
     upstreamTimeoutMs: Math.round((num("upstream-timeout") ?? defaultOptions.upstreamTimeoutMs / 1000) * 1000),
     maxFinalPolls: num("max-final-polls") ?? defaultOptions.maxFinalPolls,
   };
-}
-
-function writeReadyFile(file: string, content: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, content);
-  try {
-    renameSync(temporary, file);
-  } catch (err) {
-    rmSync(temporary, { force: true });
-    throw err;
-  }
 }
 
 export interface ProxyDeps {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { processStopSignals } from "../cli/stop-signals.ts";
-import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { type CliIo, type CommandModule, type CommandSpec, UsageError, parseArgs, renderHelp, reproduceCommand } from "../cli/args.ts";
 import { loadCatalog } from "../catalog/index.ts";
 import { HandlerLoadError, type HandlerRuntime, loadHandler } from "../handler/index.ts";
@@ -18,6 +18,7 @@ import { type EmulatorHandle, startEmulator } from "./emulator.ts";
 import { PortInUseError } from "./errors.ts";
 import { JournalError } from "./state/state-journal.ts";
 import { type ClockMode, type EmulatorOptions, MAX_SPEED, type RequestLogEntry, defaultOptions, isLoopbackHost } from "./options.ts";
+import { writeReadyFile } from "../cli/ready-file.ts";
 
 export const spec: CommandSpec = {
   name: "serve",
@@ -321,18 +322,6 @@ async function loadHandlerRuntimes(specs: readonly HandlerSpec[], fixtures: stri
     throw err;
   }
   return { runtimes, catalog };
-}
-
-/** Written whole under a temporary name, then renamed: whoever sees FILE reads it complete. */
-function writeReadyFile(file: string, content: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, content);
-  try {
-    renameSync(temporary, file);
-  } catch (err) {
-    rmSync(temporary, { force: true });
-    throw err;
-  }
 }
 
 /** One `--log` line; a key sent as `?api_key=` (GraphQL accepts that) is not written out. */

@@ -38,7 +38,11 @@ export async function jobSession(s: Setup): Promise<void> {
     if (endpoint === null) throw new Error("no endpoint");
     const queued = await endpoint.run({ input: { op: "echo", n: 1 } });
     let status = await endpoint.status(queued.id);
-    for (let i = 0; i < 200 && status.status !== "COMPLETED"; i++) status = await endpoint.status(queued.id);
+    // Until it finishes, however busy the machine: a pause between reads, a bound on their count.
+    for (let i = 0; i < 6000 && status.status !== "COMPLETED"; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      status = await endpoint.status(queued.id);
+    }
     await endpoint.runSync({ input: { op: "sleep", ms: 50 } }, 5000);
     const streaming = await endpoint.run({ input: { op: "stream", chunks: 3, bytes: 5, ms: 20 } });
     for await (const chunk of endpoint.stream(streaming.id)) void chunk;
