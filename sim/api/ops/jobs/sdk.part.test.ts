@@ -1,6 +1,8 @@
 // The official JS client (runpod-sdk, unmodified) against the emulator over the real platform
 // model: run, runSync (with its status-sync polling when the first wait elapses), stream, cancel,
-// health and purgeQueue. Real clock at 1000× so that a 100 s job takes 100 ms of wall time.
+// health and purgeQueue. Real clock at 10×: a 30 s job takes 3 s of wall time, and a runsync
+// result's retention (a minute) 6 s, so the SDK's polls find it however busy the machine (at 1000×
+// the retention was 60 ms, and a poll that came later met a 404).
 import t from "tap";
 import runpodSdk from "runpod-sdk";
 import { startEmulator } from "../../../http/index.ts";
@@ -8,7 +10,7 @@ import { decodePngHeader } from "../../../domain/handlers/index.ts";
 import { KEYS } from "./test-harness.ts";
 
 t.test("runpod-sdk drives the job operations end to end", async (t) => {
-  const emulator = await startEmulator({ clock: "real", speed: 1000, seed: 1, logger: false });
+  const emulator = await startEmulator({ clock: "real", speed: 10, seed: 1, logger: false });
   t.teardown(() => emulator.close());
   const log = console.log;
   console.log = () => undefined; // the SDK prints each poll
@@ -22,9 +24,10 @@ t.test("runpod-sdk drives the job operations end to end", async (t) => {
   const queued = await endpoint.run({ input: { op: "echo", n: 1 } });
   t.match(queued, { id: /^[0-9a-f-]{36}$/, status: "IN_QUEUE" });
 
-  // 100 virtual seconds outlast runsync's first wait (5 s): the SDK goes on with status-sync.
-  const done = await endpoint.runSync({ input: { op: "sleep", ms: 100_000 } }, 5000);
-  t.match(done, { status: "COMPLETED", output: { slept_ms: 100_000 }, executionTime: 100_000, completed: true, succeeded: true });
+  // The SDK asks runsync to wait 20 s (virtual: 2 s of wall time); the 30 s job outlasts it, so the
+  // SDK goes on with status-sync, for up to 20 s of wall time in all.
+  const done = await endpoint.runSync({ input: { op: "sleep", ms: 30_000 } }, 20_000);
+  t.match(done, { status: "COMPLETED", output: { slept_ms: 30_000 }, executionTime: 30_000, completed: true, succeeded: true });
 
   const streaming = await endpoint.run({ input: { op: "stream", chunks: 3, bytes: 5, ms: 1000 } });
   const chunks: unknown[] = [];
@@ -39,7 +42,7 @@ t.test("runpod-sdk drives the job operations end to end", async (t) => {
 
   const health = await endpoint.health();
   t.match(health, { jobs: { completed: Number, failed: 0, inProgress: Number, inQueue: Number, retried: 0 }, workers: { idle: Number, ready: Number } });
-  // Exact counters are health.part.test.ts's business: at 1000× a result's retention is seconds of wall time.
+  // Exact counters are health.part.test.ts's business: in real time results expire as they go.
   t.match(await endpoint.purgeQueue(), { removed: Number, status: String });
 
   // A non-streaming model: the SDK's stream loop ends on the final status without chunks.
