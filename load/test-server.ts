@@ -1,7 +1,8 @@
 /**
  * A bare HTTP server for the load tests, in its own process (forked) so that it never shares an
- * event loop with the generator. `stall` mode blocks its event loop for STALL_MS once, half a
- * second after the first request: a real stall (every connection waits), like a long GC pause.
+ * event loop with the generator. `stall` mode blocks its event loop for STALL_MS once, at the
+ * 100th request (a count, so a busy machine meets it as a quiet one does): a real stall (every
+ * connection waits), like a long GC pause.
  * Prints `{"url": ...}` on stdout when listening; stops on SIGTERM. Import nothing from here:
  * loading it starts the server (load/test-server-process.ts starts it as a process).
  */
@@ -10,17 +11,17 @@ import type { AddressInfo } from "node:net";
 
 const STALL_MS = 500;
 const mode = process.argv[2] ?? "plain";
-let first = 0;
+/** The request that stalls the server (at the open model's 200 requests/s, half a second in). */
+const STALL_AT = 100;
+let answered = 0;
 let stalled = mode !== "stall";
 
 const server = createServer((req, res) => {
   req.resume();
   req.on("end", () => {
-    const now = Date.now();
-    if (first === 0) first = now;
-    if (!stalled && now - first >= 500) {
+    if (!stalled && ++answered >= STALL_AT) {
       stalled = true;
-      const until = now + STALL_MS;
+      const until = Date.now() + STALL_MS;
       while (Date.now() < until) {
         // Busy on purpose: the whole server stops answering.
       }
