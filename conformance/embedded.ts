@@ -44,7 +44,8 @@ export async function startEmbedded(options: ResolvedOptions): Promise<EmbeddedT
   const file = fileURLToPath(siblingModule(import.meta.url, "./embedded-child"));
   const child = fork(file, [String(options.seed)], { execArgv: loaderArgs(file), stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const ready = await new Promise<EmbeddedChildMessage>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the embedded emulator did not start within 60 s")), 60_000);
+    // A bound on a hang, not on speed: on a machine busy with other work a start can take a minute.
+    const timer = setTimeout(() => reject(new Error("the embedded emulator did not start within 180 s")), 180_000);
     child.once("message", (m: EmbeddedChildMessage) => {
       clearTimeout(timer);
       if (m.type === "ready") resolve(m);

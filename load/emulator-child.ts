@@ -22,7 +22,8 @@ export class EmulatorStartError extends Error {
 }
 
 const BIN = packagePath("bin", "cpsim.js");
-const START_TIMEOUT_MS = 30_000;
+// A bound on a hang, not on speed: a child that starts on a machine busy with other work can take a minute.
+const START_TIMEOUT_MS = 180_000;
 /**
  * The emulator's budget for job data held at once (inputs are kept for retry until a job's
  * retention ends: a minute after runsync). Its default, 256 MiB, would answer 503 to the
