@@ -101,7 +101,7 @@ async function bytesPerWrite(dir: string): Promise<number> {
 /** A journal of `writes` accepted submissions, written through the journal code in-process. */
 async function writeJournal(dir: string, writes: number): Promise<void> {
   const backend = new PlatformBackend({ seed: 1 });
-  const { journal } = openJournal(dir, 1);
+  const { journal } = openJournal(dir, 1).finish();
   let t = 0;
   for (let i = 0; i < writes; i++) {
     // One submission every 20 virtual ms (50 a second): jobs finish and expire (30 minutes after)
