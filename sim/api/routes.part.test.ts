@@ -43,4 +43,7 @@ t.test("a remembered answer is the same answer, frozen, and the memory is bounde
   const late = matchRoute("GET", "/v2/ep-4999/status/job-4999");
   t.ok(late.kind === "match" && late.params.endpointId === "ep-4999" && late.params.jobId === "job-4999");
   t.same(matchRoute("DELETE", "/v2/ep-memo/run"), { kind: "method-not-allowed", allow: ["POST"] });
+  const long = `/v2/${"e".repeat(300)}/run`;
+  const fresh = matchRoute("POST", long);
+  t.ok(fresh.kind === "match" && fresh.params.endpointId.length === 300 && !Object.isFrozen(fresh), "a long path is matched afresh, not remembered");
 });

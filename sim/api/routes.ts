@@ -200,10 +200,13 @@ function candidates(table: readonly RouteDef[], count: number): readonly RouteDe
 
 /** Answers remembered per table (frozen: shared by every caller), emptied when full; a `--state` replay matches the same few paths a million times. */
 const MEMO_LIMIT = 4096;
+/** Longer paths are matched afresh, so the memory holds at most about 1 MiB of keys. */
+const MEMO_PATH_MAX = 256;
 const memos = new WeakMap<readonly RouteDef[], Map<string, RouteMatch>>();
 
 /** Finds the route for a method and path; HEAD is served as GET. */
 export function matchRoute(method: HttpMethod, rawPath: string, table: readonly RouteDef[] = routes): RouteMatch {
+  if (rawPath.length > MEMO_PATH_MAX) return findRoute(method, rawPath, table);
   let memo = memos.get(table);
   if (memo === undefined) {
     memo = new Map();
