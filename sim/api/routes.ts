@@ -198,8 +198,32 @@ function candidates(table: readonly RouteDef[], count: number): readonly RouteDe
   return index.get(count) ?? [];
 }
 
+/** Answers remembered per table (frozen: shared by every caller), emptied when full; a `--state` replay matches the same few paths a million times. */
+const MEMO_LIMIT = 4096;
+/** Longer paths are matched afresh, so the memory holds at most about 1 MiB of keys. */
+const MEMO_PATH_MAX = 256;
+const memos = new WeakMap<readonly RouteDef[], Map<string, RouteMatch>>();
+
 /** Finds the route for a method and path; HEAD is served as GET. */
 export function matchRoute(method: HttpMethod, rawPath: string, table: readonly RouteDef[] = routes): RouteMatch {
+  if (rawPath.length > MEMO_PATH_MAX) return findRoute(method, rawPath, table);
+  let memo = memos.get(table);
+  if (memo === undefined) {
+    memo = new Map();
+    memos.set(table, memo);
+  }
+  const key = method + " " + rawPath;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const found = findRoute(method, rawPath, table);
+  if (found.kind === "match") Object.freeze(found.params);
+  if (found.kind === "method-not-allowed") Object.freeze(found.allow);
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, Object.freeze(found));
+  return found;
+}
+
+function findRoute(method: HttpMethod, rawPath: string, table: readonly RouteDef[]): RouteMatch {
   const path = rawPath.length > 1 && rawPath.endsWith("/") ? rawPath.slice(0, -1) : rawPath;
   const wanted = method === "HEAD" ? "GET" : method;
   const allow = new Set<HttpMethod>();

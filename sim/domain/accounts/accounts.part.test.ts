@@ -34,6 +34,13 @@ t.test("lookup and authenticate", async (t) => {
   t.ok(canWrite("full") && canWrite("exempt"));
 });
 
+t.test("the Bearer fast path answers as parsing does, and only for keys parsing accepts", async (t) => {
+  const odd = new KeyDirectory([{ id: "acct-3", keys: [{ key: "two words", access: "full" }, { key: "fine_key", access: "full" }] }]);
+  t.same(odd.authenticate("Bearer two words"), { ok: false, error: "malformed" }, "a catalog key parsing refuses is not let in by the shortcut");
+  t.same(odd.authenticate("Bearer fine_key"), odd.authenticate("bearer  fine_key"));
+  t.ok(Object.isFrozen(odd.authenticate("Bearer fine_key")), "the shared answer cannot be changed");
+});
+
 t.test("property: any token round-trips through both header forms", async () => {
   const token = fc.stringMatching(/^[A-Za-z0-9_\-.]{1,40}$/).filter((s) => s.toLowerCase() !== "bearer");
   fc.assert(

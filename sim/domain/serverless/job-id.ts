@@ -24,14 +24,16 @@ function check(slot: number, seq: number, salt: number): number {
   return mix32(mix32(lo ^ salt) ^ mix32(hi + 0x3c6ef372) ^ mix32(slot + 0x9e3779b9));
 }
 
-const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, "0");
+/** Two hex digits per byte, looked up: ids are formatted on every submission, and a journal replays a million. */
+const BYTE_HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const hex8 = (n: number): string => BYTE_HEX[(n >>> 24) & 255] + BYTE_HEX[(n >>> 16) & 255] + BYTE_HEX[(n >>> 8) & 255] + BYTE_HEX[n & 255];
 
 export function formatJobId(slot: number, seq: number, salt: number): string {
   const c = check(slot, seq, salt);
   const s = (slot ^ mix32(c ^ 0xa5a5a5a5)) >>> 0;
   const lo = ((seq >>> 0) ^ mix32(c + 1)) >>> 0;
   const hi = ((Math.floor(seq / TWO_POW_32) ^ mix32(c + 2)) & 0xffffff) >>> 0;
-  const h = hex8(c) + hex8(s) + hex8(lo) + hi.toString(16).padStart(6, "0");
+  const h = hex8(c) + hex8(s) + hex8(lo) + hex8(hi).slice(2);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(12, 15)}-${VARIANTS[c & 3]}${h.slice(15, 18)}-${h.slice(18, 30)}`;
 }
 

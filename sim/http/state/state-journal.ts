@@ -3,7 +3,8 @@
  * deterministic, so what is kept is not a snapshot but the inputs that changed it: one record per
  * applied change (a request the model accepted, with the virtual time it saw it at), per clock
  * advance and per reset, in `DIR/journal.ndjson` (format: journal-file.ts). On start the model
- * replays them from the seed and reaches the same state. Reads and refused requests are not
+ * replays them from the seed and reaches the same state, in one pass over the file: each line's
+ * checksum is checked as it is read and replayed. Reads and refused requests are not
  * kept, so only accepted changes cost disk and restart time. A reset makes everything before it
  * dead: the journal is then folded into a new one holding only the new start, written whole
  * under a temporary name, fsync'ed and renamed over the old one (a crash leaves one or the other).
@@ -23,7 +24,7 @@
  */
 import { closeSync, copyFileSync, fdatasyncSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { FORMAT, JOURNAL_FILE, type JournalRecord, checksumMatches, decodeLine, encodeRecord, excerpt, parseCheckedLine, readLines } from "./journal-file.ts";
+import { FORMAT, JOURNAL_FILE, type JournalRecord, type Line, checksumMatches, decodeLine, encodeRecord, excerpt, parseCheckedLine, readLines } from "./journal-file.ts";
 import { JournalDamagedError, JournalError, describeFsError } from "./state-errors.ts";
 import { StateLock } from "./state-lock.ts";
 
@@ -46,15 +47,22 @@ export interface JournalOptions {
 }
 
 export interface OpenedJournal {
-  readonly journal: StateJournal;
   /** The seed the journal started from (the one to replay from), when it held records. */
   readonly seed: number | undefined;
-  /** Records to replay after the start record, read as they are consumed (the file is streamed). */
+  /**
+   * The records to replay after the start record, read and checked as they are consumed: one pass
+   * over the file, whatever its size. A torn last line ends them; a damaged complete line ends
+   * them with `--state-keep-prefix` and throws JournalDamagedError otherwise (the file is left as
+   * it is either way until finish()).
+   */
   records(): Generator<JournalRecord>;
-  /** How many records replay() yields. */
-  readonly count: number;
-  /** Sentences for the operator: a torn last record dropped, and so on. */
-  readonly warnings: readonly string[];
+  /**
+   * Once records() has run to its end: cuts off a torn (or, kept, damaged) tail, after copying a
+   * damaged journal aside, and opens the journal for appending.
+   */
+  finish(): { readonly journal: StateJournal; readonly count: number; readonly warnings: readonly string[] };
+  /** Closes the file and releases the lock, when the replay failed. */
+  abandon(): void;
 }
 
 /** Opens (or creates) the journal in `dir`, taking the directory's lock; a new journal starts with `seed`. */
@@ -101,39 +109,58 @@ function openLocked(dir: string, seed: number, lock: StateLock, options: Journal
   }
   if (size <= 0) {
     // New (or empty: created, never written): a journal holding only its start, written whole.
-    writeWhole(dir, encodeRecord({ k: "start", v: FORMAT, seed }));
+    const content = encodeRecord({ k: "start", v: FORMAT, seed });
+    writeWhole(dir, content);
     const fd = openSync(path, "r+");
-    const bytes = Buffer.byteLength(encodeRecord({ k: "start", v: FORMAT, seed }));
-    return { journal: new StateJournal(dir, fd, bytes, lock, write), seed: undefined, records: function* () {}, count: 0, warnings: [] };
+    const journal = new StateJournal(dir, fd, Buffer.byteLength(content), lock, write);
+    return { seed: undefined, records: function* () {}, finish: () => ({ journal, count: 0, warnings: [] }), abandon: () => journal.close() };
   }
   const fd = openSync(path, "r+");
   try {
-    const scan = scanJournal(fd, path, size, options.keepValidPrefix === true);
-    if (scan.validBytes < size) {
-      if (scan.damaged) copyFileSync(path, `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`);
-      ftruncateSync(fd, scan.validBytes);
-      fdatasyncSync(fd);
+    const lines = readLines(fd, 0, size);
+    const first = lines.next();
+    const head = first.done ? undefined : first.value;
+    const start = head?.complete ? decodeLine(head.bytes) : undefined;
+    if (head === undefined || start === undefined || start.k !== "start" || start.v !== FORMAT || !Number.isSafeInteger(start.seed)) {
+      throw new JournalError(
+        `${path} is not a cpsim state journal (format ${FORMAT}): it begins with ${excerpt(head?.bytes ?? Buffer.alloc(0))}; ` +
+          `it was left as it is: move it away, or give --state another directory`,
+      );
     }
-    const journal = new StateJournal(dir, fd, scan.validBytes, lock, write);
+    const scan: Scan = { count: 0, validBytes: head.offset + head.bytes.length + 1, damaged: false, warnings: [] };
+    let done = false;
     return {
-      journal,
-      seed: scan.seed,
-      count: scan.count,
-      warnings: scan.warnings,
+      seed: start.seed,
       records: function* () {
-        let first = true;
-        for (const line of readLines(fd, 0, scan.validBytes)) {
-          if (first) {
-            first = false;
-            continue;
+        for (const line of lines) {
+          if (!line.complete || !checksumMatches(line.bytes)) {
+            endAtBadLine(scan, line, path, size, options.keepValidPrefix === true);
+            break;
           }
-          // Checked by the scan already; a line the JSON of which still fails is damage all the same.
+          let record: JournalRecord;
           try {
-            yield parseCheckedLine(line.bytes);
+            record = parseCheckedLine(line.bytes);
           } catch {
             throw new JournalDamagedError(`${path}: a record at byte ${line.offset} has a good checksum but is not JSON; move the directory away to start afresh`);
           }
+          scan.count++;
+          scan.validBytes = line.offset + line.bytes.length + 1;
+          yield record;
         }
+        done = true;
+      },
+      finish: () => {
+        if (!done) throw new Error("state journal: finish() before the records were all read");
+        if (scan.validBytes < size) {
+          if (scan.damaged) copyFileSync(path, `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+          ftruncateSync(fd, scan.validBytes);
+          fdatasyncSync(fd);
+        }
+        return { journal: new StateJournal(dir, fd, scan.validBytes, lock, write), count: scan.count, warnings: scan.warnings };
+      },
+      abandon: () => {
+        closeSync(fd);
+        lock.release();
       },
     };
   } catch (err) {
@@ -143,50 +170,29 @@ function openLocked(dir: string, seed: number, lock: StateLock, options: Journal
 }
 
 interface Scan {
-  seed: number;
   count: number;
   validBytes: number;
   damaged: boolean;
   warnings: string[];
 }
 
-/** Checks every line (checksums only; the JSON is parsed when replayed) before anything is replayed. */
-function scanJournal(fd: number, path: string, size: number, keepValidPrefix: boolean): Scan {
-  const scan: Scan = { seed: 0, count: 0, validBytes: 0, damaged: false, warnings: [] };
-  let n = 0;
-  for (const line of readLines(fd, 0, size)) {
-    if (n === 0) {
-      const record = line.complete ? decodeLine(line.bytes) : undefined;
-      if (record === undefined || record.k !== "start" || record.v !== FORMAT || !Number.isSafeInteger(record.seed)) {
-        throw new JournalError(
-          `${path} is not a cpsim state journal (format ${FORMAT}): it begins with ${excerpt(line.bytes)}; ` +
-            `it was left as it is: move it away, or give --state another directory`,
-        );
-      }
-      scan.seed = record.seed;
-    } else if (!line.complete || !checksumMatches(line.bytes)) {
-      if (!line.complete) {
-        scan.warnings.push(`${path}: the last record (${size - line.offset} bytes) is torn, as a crash leaves it; it was never answered and is dropped`);
-        return scan;
-      }
-      const kept = `the ${n - 1} records before it`;
-      if (!keepValidPrefix) {
-        throw new JournalDamagedError(
-          `${path}: record ${n} (at byte ${line.offset}) is damaged: its checksum does not match, and it is a complete line, ` +
-            `so this is not a torn write; nothing was changed. Start with --state-keep-prefix to keep ${kept} ` +
-            `(the rest is copied aside, then cut off), or move the directory away to start afresh`,
-        );
-      }
-      scan.damaged = true;
-      scan.warnings.push(`${path}: record ${n} (at byte ${line.offset}) is damaged; kept ${kept}, dropped ${size - line.offset} bytes from there (a copy is beside the journal)`);
-      return scan;
-    } else {
-      scan.count++;
-    }
-    n++;
-    scan.validBytes = line.offset + line.bytes.length + 1;
+/** A torn last line ends the records (a crash leaves it); a damaged complete one is refused, or with keepValidPrefix ends them too. */
+function endAtBadLine(scan: Scan, line: Line, path: string, size: number, keepValidPrefix: boolean): void {
+  if (!line.complete) {
+    scan.warnings.push(`${path}: the last record (${size - line.offset} bytes) is torn, as a crash leaves it; it was never answered and is dropped`);
+    return;
   }
-  return scan;
+  const n = scan.count + 1;
+  const kept = `the ${n - 1} records before it`;
+  if (!keepValidPrefix) {
+    throw new JournalDamagedError(
+      `${path}: record ${n} (at byte ${line.offset}) is damaged: its checksum does not match, and it is a complete line, ` +
+        `so this is not a torn write; nothing was changed. Start with --state-keep-prefix to keep ${kept} ` +
+        `(the rest is copied aside, then cut off), or move the directory away to start afresh`,
+    );
+  }
+  scan.damaged = true;
+  scan.warnings.push(`${path}: record ${n} (at byte ${line.offset}) is damaged; kept ${kept}, dropped ${size - line.offset} bytes from there (a copy is beside the journal)`);
 }
 
 /** Writes DIR/journal.ndjson whole: a temporary file, fsync'ed, renamed over it, and the directory fsync'ed. */

@@ -47,21 +47,23 @@ export class StateSession {
       ...(options.write ? { write: options.write } : {}),
     });
     let seed = options.seed;
-    const warnings = [...opened.warnings];
+    const warnings: string[] = [];
     if (opened.seed !== undefined) {
       if (opened.seed !== options.seed) {
         warnings.push(`${options.dir} was started with seed ${opened.seed}; it replays with that seed, not ${options.seed}`);
         backend.reset(opened.seed);
       }
-      try {
-        seed = replayJournal(backend, opened.records(), opened.seed);
-      } catch (err) {
-        opened.journal.close();
-        throw err;
-      }
     }
-    const session = new StateSession(opened.journal, seed, opened.count);
-    session.warnings.push(...warnings);
+    let finished: ReturnType<typeof opened.finish>;
+    try {
+      if (opened.seed !== undefined) seed = replayJournal(backend, opened.records(), opened.seed);
+      finished = opened.finish();
+    } catch (err) {
+      opened.abandon();
+      throw err;
+    }
+    const session = new StateSession(finished.journal, seed, finished.count);
+    session.warnings.push(...finished.warnings, ...warnings);
     return session;
   }
 
