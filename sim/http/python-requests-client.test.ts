@@ -67,18 +67,18 @@ res["endpoint"] = ep
 s = requests.Session(); s.headers.update({"Content-Type": "application/json", "Authorization": f"Bearer {key}"})
 job = s.post(f"{serverless}/v2/{ep['body']['id']}/run", json={"input": {"op": "echo", "n": 5}}, timeout=10).json()
 state = {}
-for _ in range(300):
+for _ in range(2400):
     state = s.get(f"{serverless}/v2/{ep['body']['id']}/status/{job['id']}", timeout=10).json()
     if state["status"] in ("COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"): break
-    time.sleep(0.01)
+    time.sleep(0.05)
 res["job"] = state
 # Endpoint.run_sync: POST runsync; if the answer is not final, Job.output polls status.
 first = s.post(f"{serverless}/v2/{ep['body']['id']}/runsync", json={"input": {"op": "sleep", "ms": 200000}}, timeout=30).json()
 res["runsync_first"] = first
 final = first
-for _ in range(600):
+for _ in range(2400):
     if final["status"] in ("COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"): break
-    time.sleep(0.01)
+    time.sleep(0.05)
     final = s.get(f"{serverless}/v2/{ep['body']['id']}/status/{first['id']}", timeout=10).json()
 res["runsync_final"] = final
 # Job.cancel and Endpoint.purge_queue post data=None (no body); health with timeout=3.
@@ -93,7 +93,9 @@ print(json.dumps(res))
 `;
 
 t.test("rest.py, graphql.py and runner.py's requests against the emulator", { skip: requests.ok ? false : `python3 with requests is not available here (${requests.why})` }, async (t) => {
-  const emulator = await startEmulator({ clock: "real", speed: 1000, seed: 1, logger: false });
+  // 20× the wall clock: the 600 s job lasts 30 s of wall time, so its cancel finds it running on a
+  // busy machine too (at 1000× it could finish first); the polls above wait up to 2 minutes.
+  const emulator = await startEmulator({ clock: "real", speed: 20, seed: 1, logger: false });
   t.teardown(() => emulator.close());
   const endpointMutation = pythonEndpointMutation({ name: "py-cuda", templateId: "TEMPLATE_ID", allowedCudaVersions: "12.4,12.6" });
   const templateMutation = pythonTemplateMutation({ name: "py-cuda-tpl", imageName: "me/worker:1", isServerless: true });

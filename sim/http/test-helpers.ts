@@ -112,8 +112,11 @@ export function pythonHas(module: string): { readonly ok: boolean; readonly why:
   return { ok: probe.status === 0, why: (probe.stderr || probe.error?.message || "").trim().split("\n").pop() ?? "" };
 }
 
-/** Runs `python3 -c script args…`, killed after `timeoutMs`; its exit status and output. */
-export function runPython(script: string, args: readonly string[], timeoutMs = 60_000): Promise<{ status: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs `python3 -c script args…`, killed after `timeoutMs` (a bound on a hang, not on speed: five
+ * minutes, as a machine running two test suites took more than one); its exit status and output.
+ */
+export function runPython(script: string, args: readonly string[], timeoutMs = 300_000): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn("python3", ["-c", script, ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
