@@ -10,6 +10,7 @@ import "./flash-sentinel.part.test.ts";
 import "./flash-upload.part.test.ts";
 import "./hardening.part.test.ts";
 import "./json-body.part.test.ts";
+import "./lazy-render.part.test.ts";
 import "./python-apps-logs.part.test.ts";
 import "./python-apps-rest.part.test.ts";
 import "./python-asyncio-client.part.test.ts";
