@@ -22,6 +22,7 @@ import { originForm, parseQuery, truncate, urlHost } from "./request-target.ts";
 import { digestStream, limitStream, tooLarge } from "./body-streams.ts";
 import { lingerOnClose, onClientError } from "./client-errors.ts";
 import { BodyRejection, contentTypeProblem, parseJsonBody } from "./json-body.ts";
+import { OFF_THREAD_BODY_BYTES, parseJsonBodyOffThread } from "./json-body-thread.ts";
 import { isLargeBody, writeJsonStream } from "./json-stream.ts";
 import { makeParts, unmadeParts } from "./lazy-render.ts";
 import { type EmulatorLimits, type EmulatorOptions, resolveOptions } from "./options.ts";
@@ -185,8 +186,17 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: maxBodyLimit }, (_request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length >= OFF_THREAD_BODY_BYTES) {
+      // A large upload is decoded and parsed on a worker thread, not on the event loop.
+      parseJsonBodyOffThread(bytes, limits).then(
+        (value) => done(null, value),
+        (err: Error) => done(err, undefined),
+      );
+      return;
+    }
     try {
-      done(null, parseJsonBody(body as Buffer, limits));
+      done(null, parseJsonBody(bytes, limits));
     } catch (err) {
       done(err as Error, undefined);
     }

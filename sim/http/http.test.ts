@@ -9,6 +9,7 @@ import "./close.part.test.ts";
 import "./flash-sentinel.part.test.ts";
 import "./flash-upload.part.test.ts";
 import "./hardening.part.test.ts";
+import "./json-body-thread.part.test.ts";
 import "./json-body.part.test.ts";
 import "./lazy-render.part.test.ts";
 import "./python-apps-logs.part.test.ts";
