@@ -11,6 +11,7 @@ import "./flash-upload.part.test.ts";
 import "./hardening.part.test.ts";
 import "./json-body-thread.part.test.ts";
 import "./json-body.part.test.ts";
+import "./json-stream-turns.part.test.ts";
 import "./lazy-render.part.test.ts";
 import "./python-apps-logs.part.test.ts";
 import "./python-apps-rest.part.test.ts";
