@@ -3,7 +3,7 @@
 // then reads as JSON.parse reads it, and a bad one is refused with parseJsonBody's own words.
 import t from "tap";
 import { request } from "undici";
-import { holdParses, OFF_THREAD_BODY_BYTES, parseJsonBodyOffThread, parsesInFlight } from "./json-body-thread.ts";
+import { holdParses, OFF_THREAD_BODY_BYTES, parseJsonBodyOffThread, parsesInFlight, warmParsePool } from "./json-body-thread.ts";
 import { BodyRejection } from "./json-body.ts";
 import { startEmulator } from "./emulator.ts";
 import { defaultLimits } from "./options.ts";
@@ -24,6 +24,7 @@ t.test("the server answers while a large upload is being read", async (t) => {
   t.teardown(() => emulator.close());
   const base = emulator.baseUrl;
   const pad = "p".repeat(OFF_THREAD_BODY_BYTES + 10);
+  await warmParsePool(defaultLimits);
   const release = holdParses();
   let answered = false;
   const upload = send(base, "POST", "/v2/conformance/run", JSON.stringify({ input: { op: "sleep", ms: 1, pad } })).then((r) => {
@@ -49,6 +50,7 @@ t.test("the server answers while a large upload is being read", async (t) => {
 });
 
 t.test("off the thread, the same values and the same refusals", async (t) => {
+  await warmParsePool(defaultLimits);
   const big = { input: { s: "é\"\\\\".repeat(400_000), n: [1, 2.5, null, true, { a: "b" }] } };
   t.strictSame(await parseJsonBodyOffThread(Buffer.from(JSON.stringify(big)), defaultLimits), big);
   await t.rejects(parseJsonBodyOffThread(Buffer.from("{" + " ".repeat(2_000_000)), defaultLimits), BodyRejection);

@@ -15,25 +15,49 @@ import type { ParseResult, ParseTask } from "./json-body-worker.ts";
 export const OFF_THREAD_BODY_BYTES = 1024 * 1024;
 
 let pool: Piscina<ParseTask, ParseResult> | undefined;
+let started: Promise<void> | undefined;
+let ready = false;
 let inFlight = 0;
 let gate: Promise<void> | undefined;
 
-function parsePool(): Piscina<ParseTask, ParseResult> {
-  // One thread beside the event loop; idle threads do not keep the process alive.
-  pool ??= new Piscina({ filename: fileURLToPath(workerModule(import.meta.url, "json-body-worker")), minThreads: 0, maxThreads: 1, idleTimeout: 10_000 });
+/** The pool, started on first use; `ready` once its thread has answered a first task. */
+function parsePool(limits: JsonLimits): Piscina<ParseTask, ParseResult> {
+  if (pool === undefined) {
+    // One thread beside the event loop, kept once started (an idle thread does not keep the process).
+    pool = new Piscina({ filename: fileURLToPath(workerModule(import.meta.url, "json-body-worker")), minThreads: 1, maxThreads: 1 });
+    started = pool.run({ bytes: new Uint8Array(0), limits: plainLimits(limits) }).then(
+      () => void (ready = true),
+      () => undefined,
+    );
+  }
   return pool;
 }
 
-/** parseJsonBody, on a worker thread; rejects with the same BodyRejection. */
+function plainLimits(limits: JsonLimits): JsonLimits {
+  return { maxJsonDepth: limits.maxJsonDepth, maxJsonArrayItems: limits.maxJsonArrayItems, maxJsonValues: limits.maxJsonValues };
+}
+
+/** Starts the thread and resolves once it answers (tests; the emulator starts it on first use). */
+export function warmParsePool(limits: JsonLimits): Promise<void> {
+  parsePool(limits);
+  return started!;
+}
+
+/**
+ * parseJsonBody, on a worker thread; rejects with the same BodyRejection. While the thread is
+ * still starting (the first large body of the process), the body is read here instead of waiting
+ * for it: a thread's start takes longer than the read on a busy machine.
+ */
 export async function parseJsonBodyOffThread(bytes: Buffer, limits: JsonLimits): Promise<unknown> {
+  const threads = parsePool(limits);
+  if (!ready && gate === undefined) return parseJsonBody(bytes, limits);
   inFlight++;
   let result: ParseResult;
   try {
     if (gate !== undefined) await gate;
     // Copied to the thread (about a millisecond for 10 MB), not moved: the fallback below and
     // anything else holding the body still read it.
-    const task: ParseTask = { bytes, limits: { maxJsonDepth: limits.maxJsonDepth, maxJsonArrayItems: limits.maxJsonArrayItems, maxJsonValues: limits.maxJsonValues } };
-    result = await parsePool().run(task);
+    result = await threads.run({ bytes, limits: plainLimits(limits) });
   } catch {
     return parseJsonBody(bytes, limits);
   } finally {
