@@ -22,7 +22,9 @@ import { originForm, parseQuery, truncate, urlHost } from "./request-target.ts";
 import { digestStream, limitStream, tooLarge } from "./body-streams.ts";
 import { lingerOnClose, onClientError } from "./client-errors.ts";
 import { BodyRejection, contentTypeProblem, parseJsonBody } from "./json-body.ts";
+import { OFF_THREAD_BODY_BYTES, parseJsonBodyOffThread } from "./json-body-thread.ts";
 import { isLargeBody, writeJsonStream } from "./json-stream.ts";
+import { makeParts, unmadeParts } from "./lazy-render.ts";
 import { type EmulatorLimits, type EmulatorOptions, resolveOptions } from "./options.ts";
 import { RouteTable } from "./route-table.ts";
 import { VirtualClock } from "./virtual-clock.ts";
@@ -184,8 +186,17 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: maxBodyLimit }, (_request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length >= OFF_THREAD_BODY_BYTES) {
+      // A large upload is decoded and parsed on a worker thread, not on the event loop.
+      parseJsonBodyOffThread(bytes, limits).then(
+        (value) => done(null, value),
+        (err: Error) => done(err, undefined),
+      );
+      return;
+    }
     try {
-      done(null, parseJsonBody(body as Buffer, limits));
+      done(null, parseJsonBody(bytes, limits));
     } catch (err) {
       done(err as Error, undefined);
     }
@@ -418,11 +429,24 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       return;
     }
     if (headers["content-type"] === undefined) res.setHeader("content-type", JSON_CONTENT_TYPE);
-    if (isLargeBody(response.body)) {
-      writeJsonStream(res, response.body).catch((err) => reply.log.error({ err }, "streaming a large answer failed"));
+    // An image job's pictures are made now, on a worker thread, not on the event loop.
+    const unmade = unmadeParts(response.body);
+    if (unmade.length > 0) {
+      const body = response.body;
+      void makeParts(unmade).then(() => writeJsonBody(reply, body));
       return;
     }
-    res.end(JSON.stringify(response.body));
+    writeJsonBody(reply, response.body);
+  }
+
+  function writeJsonBody(reply: FastifyReply, body: unknown): void {
+    const res = reply.raw;
+    if (res.destroyed || res.writableEnded) return;
+    if (isLargeBody(body)) {
+      writeJsonStream(res, body).catch((err) => reply.log.error({ err }, "streaming a large answer failed"));
+      return;
+    }
+    res.end(JSON.stringify(body));
   }
 
   function sendProblem(reply: FastifyReply, status: number, detail: string, headers: Record<string, string> = {}): void {

@@ -31,6 +31,34 @@ t.test("depth is counted on the bytes, outside strings only", async (t) => {
   t.doesNotThrow(() => parseJsonBody(Buffer.from(escaped), limits));
 });
 
+t.test("strings with escaped quotes and backslashes are skipped exactly: the depth is the value's", async (t) => {
+  const depth = (v: unknown): number =>
+    v !== null && typeof v === "object" ? 1 + Math.max(0, ...Object.values(v as object).map(depth)) : 0;
+  const tricky = fc.stringMatching(/^[\\"\[\]{},a]{0,12}$/);
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: "small" }, tricky, fc.array(tie("node"), { maxLength: 3 }), fc.dictionary(tricky, tie("node"), { maxKeys: 3 })),
+  })).node;
+  fc.assert(
+    fc.property(value, (v) => {
+      const d = depth(v);
+      // Padding past maxJsonDepth bytes makes the reader scan (short bodies skip it).
+      const text = " ".repeat(80) + JSON.stringify(v);
+      const exact = { ...limits, maxJsonDepth: Math.max(1, d) };
+      parseJsonBody(Buffer.from(text), exact);
+      if (d < 2) return true;
+      const under = { ...limits, maxJsonDepth: d - 1 };
+      try {
+        parseJsonBody(Buffer.from(text), under);
+        return false;
+      } catch (err) {
+        return err instanceof BodyRejection && /deeper than/.test(err.detail);
+      }
+    }),
+    { numRuns: 400 },
+  );
+  t.pass();
+});
+
 t.test("arrays and values are bounded", async (t) => {
   const small = { ...limits, maxJsonArrayItems: 3, maxJsonValues: 10 };
   t.doesNotThrow(() => parseJsonBody(Buffer.from(`${" ".repeat(70)}[1,2,3]`), small));

@@ -86,11 +86,20 @@ function scanStructure(bytes: Buffer, limits: JsonLimits): void {
   for (let i = 0; i < n; i++) {
     const c = bytes[i];
     if (c === 0x22) {
-      // Skip the string: find its closing quote, stepping over escapes.
-      for (i++; i < n; i++) {
-        const s = bytes[i];
-        if (s === 0x5c) i++;
-        else if (s === 0x22) break;
+      // Skip the string: its closing quote is the next quote after an even number of backslashes.
+      // Found with indexOf (native), so a 10 MB string costs next to nothing on the event loop.
+      for (let q = i; ; ) {
+        q = bytes.indexOf(0x22, q + 1);
+        if (q === -1) {
+          i = n;
+          break;
+        }
+        let backslashes = 0;
+        while (bytes[q - 1 - backslashes] === 0x5c) backslashes++;
+        if (backslashes % 2 === 0) {
+          i = q;
+          break;
+        }
       }
       continue;
     }

@@ -6,6 +6,7 @@
  */
 import { Agent, request } from "undici";
 import type { WebhookDelivery } from "./backend.ts";
+import { makeParts, unmadeParts } from "./lazy-render.ts";
 
 export interface WebhookSenderOptions {
   readonly timeoutMs: number;
@@ -103,6 +104,8 @@ export class WebhookSender {
     if (url.protocol !== "http:" && url.protocol !== "https:") return false;
     this.sent++;
     try {
+      // An image job's pictures are made on a worker thread, not on the event loop.
+      await makeParts(unmadeParts(d.body));
       const res = await request(url, {
         method: "POST",
         dispatcher: this.agent,

@@ -7,6 +7,7 @@
 import "./conformance.part.test.ts";
 import "./image-generation.part.test.ts";
 import "./index.part.test.ts";
+import "./lazy-output.part.test.ts";
 import "./png-determinism.part.test.ts";
 import "./png.part.test.ts";
 import "./split-stream-output.part.test.ts";

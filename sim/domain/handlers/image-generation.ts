@@ -2,10 +2,8 @@
 // objects with `image_url` (here a base64 PNG data URI) and the integer `seed` that made it.
 // The same prompt and seed always give the same picture, as with a real diffusion model.
 
-import { base64Encode } from "./base64.ts";
 import { InputError, isObject, readInt, readString, type JsonObject } from "./input-error.ts";
-import { drawMosaic } from "./mosaic.ts";
-import { encodePngRgb } from "./png.ts";
+import { lazyObject } from "./lazy-output.ts";
 import { hashString, mix32, mulberry32 } from "./prng.ts";
 import type { HandlerContext, HandlerPlan, JobHandler } from "./types.ts";
 
@@ -46,8 +44,9 @@ function plan(input: unknown, ctx: HandlerContext): HandlerPlan {
     for (let i = 0; i < count; i++) {
       // Consecutive seeds for a batch, as diffusion pipelines number them.
       const s = (seed + i) % (L.seedMax + 1);
-      const png = encodePngRgb(width, height, drawMosaic(width, height, hashString(prompt, s)));
-      output.push({ image_url: `data:image/png;base64,${base64Encode(png)}`, seed: s });
+      // The picture is made when the result is read (lazy-output.ts); its size is known now.
+      const recipe = { kind: "mosaic-png-data-uri", width, height, seed: hashString(prompt, s) } as const;
+      output.push(lazyObject({}, "image_url", recipe, { seed: s }) as unknown as GeneratedImage);
     }
     const jitter = 0.9 + 0.2 * mulberry32(mix32(ctx.seed ^ 0x1a6e))();
     const durationMs = Math.round((BASE_MS + count * ((width * height) / 1e6) * MS_PER_MEGAPIXEL) * jitter);

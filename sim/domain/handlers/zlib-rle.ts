@@ -132,3 +132,66 @@ export function zlibCompressRuns(data: Uint8Array): Uint8Array {
   out[body.length + 3] = sum & 0xff;
   return out;
 }
+
+/** Bits zlibCompressRuns spends on a maximal run of `count` bytes of value `v`. */
+function runBits(v: number, count: number): number {
+  let bits = 0;
+  let rest = count;
+  while (rest > 0) {
+    bits += FIXED_LEN[v];
+    rest--;
+    let run = rest;
+    while (run >= MIN_MATCH) {
+      let len = Math.min(run, MAX_MATCH);
+      if (run - len > 0 && run - len < MIN_MATCH) len = run - MIN_MATCH;
+      let i = LENGTH_BASE.length - 1;
+      while (LENGTH_BASE[i] > len) i--;
+      bits += FIXED_LEN[257 + i] + LENGTH_EXTRA[i] + 5;
+      rest -= len;
+      run -= len;
+    }
+  }
+  return bits;
+}
+
+/**
+ * The exact length of zlibCompressRuns(data), told from data's runs without the bytes: each
+ * maximal run of equal bytes is coded on its own (a literal, then distance-1 copies), so the
+ * length follows from the runs alone. Feed the data in order as (value, count) pieces.
+ */
+export class RunSizer {
+  private bits = 16 + 3; // zlib header, BFINAL and BTYPE
+  private value = -1;
+  private count = 0;
+  private readonly memo = new Map<number, number>();
+
+  add(value: number, count: number): void {
+    if (count <= 0) return;
+    if (value === this.value) {
+      this.count += count;
+      return;
+    }
+    this.flush();
+    this.value = value;
+    this.count = count;
+  }
+
+  private flush(): void {
+    if (this.count === 0) return;
+    const key = this.count * 256 + this.value;
+    let b = this.memo.get(key);
+    if (b === undefined) {
+      b = runBits(this.value, this.count);
+      this.memo.set(key, b);
+    }
+    this.bits += b;
+    this.count = 0;
+  }
+
+  /** Bytes of the zlib stream of everything added: the block, its end code, padding, Adler-32. */
+  bytes(): number {
+    this.flush();
+    this.value = -1;
+    return Math.ceil((this.bits + FIXED_LEN[256]) / 8) + 4;
+  }
+}

@@ -4,8 +4,9 @@
  * answer must cost little whatever the output is. Strings count their UTF-16 length plus quotes
  * (an ASCII string exactly; escapes and multi-byte characters are not counted, so the figure is a
  * lower bound there), numbers a fixed width. A value shared in several places counts each time,
- * as its serialisation would.
+ * as its serialisation would. A lazy part (lazy-output.ts) counts its known length, unmade.
  */
+import { lazyPartOf } from "../handlers/lazy-output.ts";
 
 /** Estimated serialised size of `value`, stopping as soon as it passes `cap` (then some figure > cap). */
 export function jsonSizeAtMost(value: unknown, cap: number): number {
@@ -21,9 +22,11 @@ export function jsonSizeAtMost(value: unknown, cap: number): number {
       for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
     } else if (typeof v === "object") {
       size += 2;
+      const lazy = lazyPartOf(v);
       for (const key in v) {
         size += key.length + 4;
-        stack.push((v as Record<string, unknown>)[key]);
+        if (lazy !== undefined && key === lazy.key) size += lazy.length + 2;
+        else stack.push((v as Record<string, unknown>)[key]);
       }
     }
     if (size > cap) return size;

@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { type CommandSpec, parseArgs, processIo, renderHelp, UsageError } from "../../cli/args.ts";
-import { stallWorkloads } from "./stall-workloads.ts";
+import { p99, stallWorkloads } from "./stall-workloads.ts";
 
 const spec: CommandSpec = {
   name: "soak",
@@ -86,11 +86,14 @@ async function main(): Promise<number> {
     let canary = "";
     if (parsed.flags.stalls !== false) {
       let worst = 0;
+      const all: number[] = [];
       for (const r of await stallWorkloads(url)) {
         errors += r.errors;
         worst = Math.max(worst, r.canaryP99Ms);
+        all.push(...r.canaryLatencies);
         processIo.stderr(`soak: stalls: ${r.name}: canary p99 ${r.canaryP99Ms.toFixed(0)} ms, max ${r.canaryMaxMs.toFixed(0)} ms over ${r.canaryRequests} requests; ${r.note}; errors ${r.errors}\n`);
       }
+      processIo.stderr(`soak: stalls: all workloads: canary p99 ${p99(all).toFixed(0)} ms over ${all.length} requests; the worst workload's p99 ${worst.toFixed(0)} ms\n`);
       canary = ` canary_p99_ms=${worst.toFixed(0)}`;
     }
     const line = `soak_errors=${errors} p99_drift=${drift.toFixed(2)} rss_drift_mb=${Math.round(rss[rss.length - 1]! - rss[0]!)}${canary}\n`;

@@ -1,26 +1,37 @@
 /**
  * The soak's stall phase: work proportional to a payload (image jobs of 2048×2048×4, uploads of
  * 9.9 MB, parallel reads of 16 MB results) runs while a canary asks for an endpoint's health
- * every 10 ms; the canary's p99 says whether the event loop stalled (target: under 100 ms).
+ * every 10 ms from a thread of its own; the canary's p99 says whether the server's event loop
+ * stalled (target: under 100 ms).
  * Each workload is bounded in count and in time.
  */
+import { Worker } from "node:worker_threads";
 import { request } from "undici";
+import { workerModule } from "../../package-root.ts";
 
 const KEY = "Bearer cpsim_load_exempt_5b0e8d3a6c1f9247";
 const MiB = 1024 * 1024;
 /** A workload gives up waiting for its jobs after this long. */
 const WORKLOAD_LIMIT_MS = 180_000;
+/** Characters of each answer kept for reading ids and statuses. */
+const HEAD_CHARS = 4096;
 
 export interface StallResult {
   readonly name: string;
   readonly canaryP99Ms: number;
   readonly canaryMaxMs: number;
   readonly canaryRequests: number;
+  /** Every canary latency of the workload, in ms (for a p99 over all workloads). */
+  readonly canaryLatencies: readonly number[];
   readonly errors: number;
   readonly note: string;
 }
 
-async function call(base: string, method: "GET" | "POST", path: string, body?: string): Promise<{ status: number; text: string }> {
+/**
+ * One request; the answer's first HEAD_CHARS characters are kept and the rest only counted, so
+ * that reading 1.6 GB of answers costs this process (which also times the canary) next to nothing.
+ */
+async function call(base: string, method: "GET" | "POST", path: string, body?: string | Buffer): Promise<{ status: number; text: string; bytes: number }> {
   const res = await request(base + path, {
     method,
     headers: { authorization: KEY, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
@@ -28,45 +39,42 @@ async function call(base: string, method: "GET" | "POST", path: string, body?: s
     headersTimeout: 120_000,
     bodyTimeout: 120_000,
   });
-  return { status: res.statusCode, text: await res.body.text() };
+  let text = "";
+  let bytes = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    if (text.length < HEAD_CHARS) text += chunk.toString("latin1", 0, Math.min(chunk.length, HEAD_CHARS));
+    bytes += chunk.length;
+  }
+  return { status: res.statusCode, text, bytes };
 }
 
-function p99(values: number[]): number {
+export function p99(values: readonly number[]): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!;
 }
 
-/** Runs `work` while the canary measures; `pool` tasks at a time. */
+/** Runs `work` while the canary (canary-thread.ts, on its own thread) measures. */
 async function measured(base: string, name: string, work: () => Promise<{ errors: number; note: string }>): Promise<StallResult> {
-  const latencies: number[] = [];
-  let stop = false;
-  let canaryErrors = 0;
-  const canary = (async () => {
-    while (!stop) {
-      const start = performance.now();
-      try {
-        const r = await call(base, "GET", "/v2/conformance/health");
-        if (r.status !== 200) canaryErrors++;
-      } catch {
-        canaryErrors++;
-      }
-      latencies.push(performance.now() - start);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  })();
+  const canary = new Worker(workerModule(import.meta.url, "canary-thread"), { workerData: { base, key: KEY } });
+  const report = new Promise<{ latencies: number[]; errors: number }>((resolve, reject) => {
+    canary.once("message", resolve);
+    canary.once("error", reject);
+  });
   let outcome: { errors: number; note: string };
   try {
     outcome = await work();
   } finally {
-    stop = true;
-    await canary;
+    canary.postMessage("stop");
   }
+  const { latencies, errors: canaryErrors } = await report;
+  await canary.terminate();
   return {
     name,
     canaryP99Ms: p99(latencies),
     canaryMaxMs: latencies.length ? Math.max(...latencies) : 0,
     canaryRequests: latencies.length,
+    canaryLatencies: latencies,
     errors: outcome.errors + canaryErrors,
     note: outcome.note,
   };
@@ -121,7 +129,7 @@ export async function stallWorkloads(base: string): Promise<StallResult[]> {
       let bytes = 0;
       const reads = await pool(100, 100, async (i) => {
         const r = await call(base, "GET", `/v2/conformance/status/${ids[i % ids.length]}`);
-        bytes += r.text.length;
+        bytes += r.bytes;
         return r.status;
       });
       // A 404 is a result that expired meanwhile (30 virtual minutes are 15 s here): an answer, not an error.
@@ -138,8 +146,9 @@ export async function stallWorkloads(base: string): Promise<StallResult[]> {
   );
   results.push(
     await measured(base, "uploads (60 × 9.9 MB)", async () => {
-      const pad = "p".repeat(Math.round(9.9 * 1000 * 1000) - 64);
-      const answers = await pool(60, 4, async () => call(base, "POST", "/v2/conformance/run", JSON.stringify({ input: { op: "sleep", ms: 1, pad } })));
+      // One body of 9.9 MB, made once: the server parses each upload, this process only sends it.
+      const upload = Buffer.from(JSON.stringify({ input: { op: "sleep", ms: 1, pad: "p".repeat(Math.round(9.9 * 1000 * 1000) - 64) } }));
+      const answers = await pool(60, 4, async () => call(base, "POST", "/v2/conformance/run", upload));
       const counts: Record<number, number> = {};
       for (const a of answers) counts[a.status] = (counts[a.status] ?? 0) + 1;
       // 503 is the results budget refusing inputs past it: an answer, not an error.
