@@ -16,7 +16,8 @@ function refusal(detail: string): ApiOutcome {
   return { kind: "response", response: { status: 422, headers: { "content-type": "application/problem+json" }, body: { title: "Unprocessable Entity", status: 422, detail } } };
 }
 
-export async function startOpenChoices(seed = 1): Promise<OpenChoicesTarget> {
+/** `alter`: a defect on top (an answer of the emulator rewritten), for a test that it is still caught. */
+export async function startOpenChoices(seed = 1, alter?: (request: ApiRequest, outcome: ApiOutcome) => ApiOutcome): Promise<OpenChoicesTarget> {
   let refused = 0;
   const target = await startBroken((request: ApiRequest, next) => {
     const create = request.method === "POST" && request.path === "/v2/pods";
@@ -34,7 +35,7 @@ export async function startOpenChoices(seed = 1): Promise<OpenChoicesTarget> {
         return refusal("/image: pin a version; the tag latest is not accepted");
       }
     }
-    return next(request);
+    return alter ? alter(request, next(request)) : next(request);
   }, seed);
   return { ...target, refused: () => refused };
 }
