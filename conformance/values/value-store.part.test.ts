@@ -36,6 +36,8 @@ t.test("a refusal that names nothing, or several fields, or is not 400/422, teac
   t.equal(create(s, { name: "a", image: "x:1", ports: ["1/udp"] }, 422, "/ports/0 and /image are wrong").refusal, undefined);
   t.equal(create(s, { name: "a", image: "x:1", ports: ["1/udp"] }, 409, "/ports/0 is taken").refusal, undefined);
   t.equal(create(s, { name: "a", image: "x:1", gpu: { id: "g" } }, 422, "/gpu/id: no such GPU type").refusal, undefined, "a catalog field is not open");
+  create(s, { name: "a", image: "x:1", gpu: { id: "g" } }, 201);
+  t.equal(create(s, { name: "b", image: "x:1", gpu: { id: "g" } }, 422, "at most 0 × g are available in the SECURE cloud").refusal, undefined, "a refusal for capacity teaches nothing, even of a body alike but for one value");
   t.equal(s.size.refusals, 0);
 });
 

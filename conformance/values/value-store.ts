@@ -5,9 +5,9 @@
  * for the fields whose values the spec leaves open (leaves.ts OPEN_FIELDS).
  *
  * - Accepted: every open value of a body answered 2xx.
- * - Refused: a value of a body answered 400 or 422 when the error names its path (`/ports/0`,
- *   `ports[0]`, `"image"`), or when the body differs from a body the target accepted in that one
- *   value alone. Only such a refusal "of the value alone" is learned; a refusal that names
+ * - Refused: a value of a body answered 400 or 422 (not for capacity) when the error names its
+ *   path (`/ports/0`, `ports[0]`, `"image"`), or when the body differs from a body the target
+ *   accepted in that one value alone. Only such a refusal "of the value alone" is learned; a refusal that names
  *   nothing, or several fields, teaches nothing.
  * - A refused string is generalised by its shape (digits as 9: "1/udp" refuses "8080/udp" too),
  *   unless a value of that shape was accepted; a value accepted once is never "refused".
@@ -19,6 +19,7 @@
  * to, so that it is never blamed on the field a rule is about. Bounded: FIELD_LIMIT values per
  * field and BODY_LIMIT accepted bodies per operation.
  */
+import { capacityWords } from "../checks/pods/create-capacity.ts";
 import { errorText, fieldOf, isOpen, leaves, names, shapeOf, valueKey, type Operation } from "./leaves.ts";
 
 const FIELD_LIMIT = 200;
@@ -115,7 +116,10 @@ export class ValueStore {
       return undefined;
     }
     if (!LEARNED_STATUSES.has(sent.status)) return undefined;
-    const refusal = this.attribute(op, flat, errorText(sent.text));
+    const text = errorText(sent.text);
+    // A refusal for capacity or a limit is no word on any value (a body alike but for its name may meet one).
+    if (capacityWords(text)) return undefined;
+    const refusal = this.attribute(op, flat, text);
     if (refusal === undefined) return undefined;
     const f = this.field(op, fieldOf(refusal.pointer));
     add(f.refused, valueKey(refusal.value));
