@@ -16,6 +16,7 @@ import { defaultPacing, RateLimitPacer, type PacingOptions, type Wait } from "./
 import { Recorder, type Exchange } from "./recorder.ts";
 import { recordBody } from "./record-body.ts";
 import { redactRequest } from "./redact-request.ts";
+import { ValueStore } from "./values/value-store.ts";
 
 /**
  * How a request authenticates: with one of the run's keys (recorded as its placeholder), with
@@ -93,6 +94,8 @@ interface Shared {
   readonly ownsDispatcher: boolean;
   readonly redactions: Redaction[];
   readonly stats: ClientStats;
+  /** The field values the target accepted and refused, learned from every exchange (values/). */
+  readonly values: ValueStore;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly startedAt: number;
@@ -170,6 +173,7 @@ export class Client {
         ownsDispatcher: options.dispatcher === undefined,
         redactions: keyRedactions(options.keys),
         stats: { requests: 0, retried429: 0, targetErrors: 0, retriedFaults: 0 },
+        values: new ValueStore(),
         now,
         sleep: options.sleep ?? realSleep,
         startedAt: options.startedAt ?? now(),
@@ -199,6 +203,14 @@ export class Client {
    */
   get served(): number {
     return this.servedCount;
+  }
+
+  /**
+   * The run's store of field values the target accepted and refused (values/value-store.ts), fed
+   * by every exchange of this client and every one scoped from it.
+   */
+  get values(): ValueStore {
+    return this.shared.values;
   }
 
   /** Milliseconds spent waiting on rate limits over the run. */
@@ -343,6 +355,7 @@ export class Client {
       };
       const exchange = { request: recorded, response };
       this.recorder.add(exchange);
+      this.shared.values.observe({ method: spec.method, url, ...(body !== undefined ? { body } : {}), status: res.statusCode, text }, exchange);
       if (response.status !== 404 && response.status !== 405) this.servedCount++;
       let json: unknown;
       try {

@@ -7,6 +7,7 @@
  * terminated, and the rules that need a network volume use it. A refusal leaves them skipped.
  */
 import type { CheckContext } from "../../check.ts";
+import { createdPodId } from "./create-pod-client.ts";
 import { createPod, isSuccess, jsonObject, terminatePod } from "./lifecycle-pods.ts";
 
 /** The volume id the suite asks a target to mount. */
@@ -35,9 +36,10 @@ async function ask(ctx: CheckContext, computes: readonly Record<string, unknown>
     const body = { name: "cpsim-volume-probe", image: "ubuntu:22.04", ...compute, mounts: { network: [{ volumeId: ASKED_VOLUME_ID, path: "/workspace" }] } };
     const res = await createPod(ctx, body);
     const view = jsonObject(res);
-    if (isSuccess(res.status) && typeof view?.id === "string") {
-      await terminatePod(ctx, view.id);
-      const dc = typeof view.dataCenterId === "string" && view.dataCenterId !== "" ? view.dataCenterId : undefined;
+    const id = createdPodId(res);
+    if (isSuccess(res.status) && id !== undefined) {
+      await terminatePod(ctx, id);
+      const dc = typeof view?.dataCenterId === "string" && view.dataCenterId !== "" ? view.dataCenterId : undefined;
       return { id: ASKED_VOLUME_ID, dataCenterId: dc, from: `a pod with a network mount of "${ASKED_VOLUME_ID}" the target created${dc ? ` in ${dc}` : ""}` };
     }
     last = `a pod with a network mount of "${ASKED_VOLUME_ID}" was refused (${res.status})`;

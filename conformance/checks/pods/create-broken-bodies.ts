@@ -12,6 +12,7 @@ import { podCreateRules } from "../../../sim/api/rules/pod-create-rules.ts";
 import type { CreatePodRequest } from "../../../sim/api/schemas/index.ts";
 import { breakRule, type ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import { knownCatalog, usableCatalog, type TargetCatalog } from "./create-target-catalog.ts";
+import type { ValueStore } from "../../values/value-store.ts";
 import { validBodyArb } from "./create-valid-body.ts";
 
 /** The createPod rules that judge a request: each has a way to break it. */
@@ -160,9 +161,13 @@ function catalogFor(ruleId: RuleId, tc: TargetCatalog): ArbitraryCatalog {
   return knownCatalog(tc);
 }
 
-/** Broken bodies for `ruleId`, or undefined when the target offers no valid body to start from. */
-export function brokenCaseArb(ruleId: RuleId, tc: TargetCatalog): fc.Arbitrary<BrokenCase> | undefined {
-  const valid = validBodyArb(tc);
+/**
+ * Broken bodies for `ruleId`, or undefined when the target offers no valid body to start from.
+ * With `values` (the run's value store) the valid part holds only values the target is not known
+ * to refuse: a rule is broken in one place, never beside a value refused for another reason.
+ */
+export function brokenCaseArb(ruleId: RuleId, tc: TargetCatalog, values?: ValueStore): fc.Arbitrary<BrokenCase> | undefined {
+  const valid = validBodyArb(tc, values ? { values } : {});
   if (valid === undefined) return undefined;
   if (ruleId === "pods.create.unknown-property") return unknownPropertyArb(valid, tc);
   if (ruleId === "pods.create.field-type") return fieldTypeArb(valid, tc);
@@ -174,8 +179,8 @@ export function brokenCaseArb(ruleId: RuleId, tc: TargetCatalog): fc.Arbitrary<B
  * One case of each way the rule is broken (each level for unknown properties, each wrong type
  * for field types), sent before the drawn ones so that every run covers them all.
  */
-export function brokenExamples(ruleId: RuleId, tc: TargetCatalog, seed: number): BrokenCase[] {
-  const valid = validBodyArb(tc);
+export function brokenExamples(ruleId: RuleId, tc: TargetCatalog, seed: number, values?: ValueStore): BrokenCase[] {
+  const valid = validBodyArb(tc, values ? { values } : {});
   if (valid === undefined) return [];
   const arbs =
     ruleId === "pods.create.unknown-property"

@@ -24,6 +24,11 @@ function detailText(res: ClientResponse): string {
   return res.text.slice(0, 2000);
 }
 
+/** Whether an error's words speak of capacity or the account's headroom (the value store learns nothing from such a refusal). */
+export function capacityWords(text: string): boolean {
+  return CAPACITY_WORDS.test(text) || LIMIT_WORDS.test(text);
+}
+
 /** Whether a refusal says the platform lacks capacity (or the account its headroom). */
 export function isCapacityRefusal(res: ClientResponse): boolean {
   if (res.status < 400) return false;

@@ -13,6 +13,7 @@ import { conform } from "../../conform.ts";
 import { checks } from "../../check-registry.ts";
 import type { Profile } from "../../options.ts";
 import "./index.ts";
+import "./create-location.part.test.ts";
 import { AREA_GLOBS, editResponse, isCreatePod, testTarget, type Breakage } from "../../test-support/pods/create-test-target.ts";
 
 async function runArea(breakage: Breakage | undefined, profile: Profile) {

@@ -38,11 +38,29 @@ export async function sendCreate(ctx: CheckContext, opts: SendOptions): Promise<
   return res;
 }
 
-/** The id of the pod a 2xx answer created, if it names one. */
+/**
+ * The id of the pod a 2xx answer created, if it names one: the body's `id`, or else the last
+ * segment of a `Location` header naming the new pod (`/v2/pods/{id}`, absolute or relative), so a
+ * pod a target created without a body in its answer is still known (and terminated).
+ */
 export function createdPodId(res: ClientResponse): string | undefined {
   if (res.status < 200 || res.status >= 300) return undefined;
   const id = podField(res, "id");
-  return typeof id === "string" && id !== "" ? id : undefined;
+  if (typeof id === "string" && id !== "") return id;
+  return locationId(res.headers["location"]);
+}
+
+/** The id a `Location` header of a created pod names: the segment after `/pods/`. */
+export function locationId(location: string | undefined): string | undefined {
+  if (location === undefined) return undefined;
+  let path: string;
+  try {
+    path = new URL(location, "http://relative.invalid").pathname;
+  } catch {
+    return undefined;
+  }
+  const m = /\/pods\/([^/?#]+)\/?$/.exec(path);
+  return m ? decodeURIComponent(m[1]!) : undefined;
 }
 
 export function podField(res: ClientResponse, field: string): unknown {

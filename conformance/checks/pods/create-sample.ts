@@ -3,7 +3,10 @@
  * It first sends the body most likely to fit (one GPU of the best-stocked type, or the smallest
  * CPU pod); when even that is refused for capacity the rule cannot be judged now and is skipped.
  * Then fast-check draws valid bodies; each pod created is terminated at once. A refusal for
- * capacity is never a verdict; any other refusal is judged only by rules that ask for it.
+ * capacity is never a verdict; nor is a refusal the run's value store attributes to a value of an
+ * open field (a port protocol the target does not take, learned from that very answer: the next
+ * bodies avoid it); any other refusal is judged only by rules that ask for it. A property none of
+ * whose runs was judged is skipped, never passed.
  */
 import type { CreatePodRequest } from "../../../sim/api/schemas/index.ts";
 import type { CheckContext, CheckOutcome, FailureInput } from "../../check.ts";
@@ -31,24 +34,41 @@ export type Judge = (j: Judged) => string | undefined;
 
 export async function sampleCreates(ctx: CheckContext, opts: SampleOptions, judge: Judge): Promise<CheckOutcome | undefined> {
   const tc = await targetCatalog(ctx);
-  const arb = validBodyArb(tc, opts);
-  const first = safestBody(tc, opts.kind);
+  const values = ctx.client.values;
+  const fitted = { ...opts, values };
+  const arb = validBodyArb(tc, fitted);
+  const first = safestBody(tc, opts.kind, values);
   if (arb === undefined || first === undefined) return ctx.skip(noBodyReason(tc, opts));
+  let judged = 0;
+  const refusedValues = new Set<string>();
 
   const probe = async (body: CreatePodRequest): Promise<FailureInput | undefined> => {
     const res = await sendCreate(ctx, { json: body });
     if (isCapacityRefusal(res)) return undefined;
+    const refusal = values.refusalOf(res.exchange);
+    if (refusal !== undefined) {
+      refusedValues.add(`${refusal.pointer} = ${JSON.stringify(refusal.value)}`);
+      return undefined;
+    }
     if (!opts.judgeRefusals && (res.status < 200 || res.status >= 300)) return undefined;
+    judged++;
     const problem = judge({ body, res, tc });
     return problem === undefined ? undefined : { expected: problem, exchange: res.exchange };
   };
 
-  const firstBody = fitBody(first, tc, opts);
+  const firstBody = fitBody(first, tc, fitted);
   const res = await sendCreate(ctx, { json: firstBody });
   if (isCapacityRefusal(res)) {
     return ctx.skip(`the target refused even the smallest pod for lack of capacity (HTTP ${res.status}); createPod's answer cannot be judged now`);
   }
-  const problem = (opts.judgeRefusals || (res.status >= 200 && res.status < 300)) && judge({ body: firstBody, res, tc });
-  if (problem) return ctx.fail({ expected: problem, exchange: res.exchange });
-  return checkProperty(ctx, arb, probe, { numRuns: opts.numRuns, shrinkBudget: 20 });
+  if (values.refusalOf(res.exchange) === undefined && (opts.judgeRefusals || (res.status >= 200 && res.status < 300))) {
+    judged++;
+    const problem = judge({ body: firstBody, res, tc });
+    if (problem) return ctx.fail({ expected: problem, exchange: res.exchange });
+  }
+  const outcome = await checkProperty(ctx, arb, probe, { numRuns: opts.numRuns, shrinkBudget: 20 });
+  if (outcome === undefined && judged === 0 && refusedValues.size > 0) {
+    return ctx.skip(`nothing was judged: every body was refused for a value of a field the spec leaves open (${[...refusedValues].slice(0, 3).join("; ")})`);
+  }
+  return outcome;
 }

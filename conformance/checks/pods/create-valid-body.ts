@@ -2,12 +2,15 @@
  * Valid createPod bodies for the target: sim/api's generator over the target's own catalog,
  * then fitted so that a correct implementation has no reason to refuse them besides capacity.
  * Fitting removes what the spec allows but a target may legitimately refuse for reasons of its
- * own (a registry credential id that does not exist, a protocol it does not serve, the same port
- * twice) and steers GPU type, cloud and count towards what the catalog says is in stock.
+ * own (a registry credential id that does not exist, the same port twice), fills the fields whose
+ * values the spec leaves open only with values the target is not known to refuse (the run's value
+ * store, learned from its answers: a port protocol or an image tag it refused), and steers GPU
+ * type, cloud and count towards what the catalog says is in stock.
  */
 import fc from "fast-check";
 import type { CreatePodRequest } from "../../../sim/api/schemas/index.ts";
 import { createPodBodyArb } from "../../../sim/api/validate/index.ts";
+import type { ValueStore } from "../../values/value-store.ts";
 import { gpusInStock, usableCatalog, type CloudName, type TargetCatalog, type TargetGpu } from "./create-target-catalog.ts";
 
 export interface ValidBodyOptions {
@@ -15,6 +18,8 @@ export interface ValidBodyOptions {
   readonly kind?: "gpu" | "cpu";
   /** Fields left out, so their defaults apply. */
   readonly omit?: readonly ("cloud" | "count" | "globalNetworking")[];
+  /** The run's accepted and refused values (ctx.client.values): open fields get only values not known refused. */
+  readonly values?: ValueStore;
 }
 
 type Draft = Record<string, any>;
@@ -78,12 +83,11 @@ function fitGpu(body: Draft, tc: TargetCatalog, opts: ValidBodyOptions): void {
 
 /** The body, fitted to the target (see the file's comment). */
 export function fitBody(input: CreatePodRequest, tc: TargetCatalog, opts: ValidBodyOptions = {}): CreatePodRequest {
-  const body = JSON.parse(JSON.stringify(input)) as Draft;
+  const body = (opts.values ? opts.values.fit("createPod", input) : JSON.parse(JSON.stringify(input))) as Draft;
   if (typeof body.registry === "string") delete body.registry;
   if (Array.isArray(body.ports)) {
     const seen = new Set<string>();
     body.ports = (body.ports as string[])
-      .map((p) => p.replace(/\/udp$/, "/tcp"))
       .filter((p) => {
         const port = p.split("/")[0]!;
         if (seen.has(port)) return false;
@@ -123,16 +127,16 @@ export function noBodyReason(tc: TargetCatalog, opts: ValidBodyOptions = {}): st
  * The body most likely to be accepted: one GPU of the best-stocked type, or the smallest CPU
  * pod, nothing else. A refusal of this one for capacity means the target cannot be tested now.
  */
-export function safestBody(tc: TargetCatalog, kind?: "gpu" | "cpu"): CreatePodRequest | undefined {
+export function safestBody(tc: TargetCatalog, kind?: "gpu" | "cpu", values?: ValueStore): CreatePodRequest | undefined {
   const base = { name: "cpsim-conformance", image: "ubuntu:22.04" };
   if (kind !== "cpu") {
     const stocked = gpusInStock(tc).filter((g) => g.offers.SECURE?.inStock !== false);
     const best = stocked.find((g) => g.offers.SECURE?.counts?.includes(1)) ?? stocked[0];
-    if (best !== undefined) return fitBody({ ...base, gpu: { id: best.id } } as CreatePodRequest, tc);
+    if (best !== undefined) return fitBody({ ...base, gpu: { id: best.id } } as CreatePodRequest, tc, values ? { values } : {});
   }
   if (kind !== "gpu") {
     const flavor = usableCatalog(tc).cpuFlavors.find((f) => f.vcpuCounts.length > 0);
-    if (flavor !== undefined) return { ...base, cpu: { id: flavor.id, vcpuCount: Math.min(...flavor.vcpuCounts) } } as CreatePodRequest;
+    if (flavor !== undefined) return (values ? values.fit("createPod", { ...base, cpu: { id: flavor.id, vcpuCount: Math.min(...flavor.vcpuCounts) } }) : { ...base, cpu: { id: flavor.id, vcpuCount: Math.min(...flavor.vcpuCounts) } }) as CreatePodRequest;
   }
   return undefined;
 }

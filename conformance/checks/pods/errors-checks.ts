@@ -107,7 +107,7 @@ registerCheck(
   async (ctx) => {
     const tc = await targetCatalog(ctx);
     const expected = (what: string, issue: string) => `${what} with a JSON body and Content-Type application/json ("${ctx.rule.spec}"); found ${issue}`;
-    const body = safestBody(tc);
+    const body = safestBody(tc, undefined, ctx.client.values);
     if (body === undefined) return ctx.skip(noBodyReason(tc));
     const created = await sendCreate(ctx, { json: body });
     if (created.status >= 200 && created.status < 300) {

@@ -84,7 +84,7 @@ export function breakableRules(tc: TargetCatalog, seed: number): RuleId[] {
 }
 
 export function probeArb(ctx: CheckContext, tc: TargetCatalog, kinds: readonly ProbeKind[]): fc.Arbitrary<Probe> | undefined {
-  const valid = validBodyArb(tc);
+  const valid = validBodyArb(tc, { values: ctx.client.values });
   if (valid === undefined) return undefined;
   const arbs: fc.Arbitrary<Probe>[] = [];
   const want = (k: ProbeKind) => kinds.includes(k);
@@ -94,7 +94,7 @@ export function probeArb(ctx: CheckContext, tc: TargetCatalog, kinds: readonly P
       arbs.push(
         fc
           .constantFrom(...rules)
-          .chain((ruleId) => brokenCaseArb(ruleId, tc)!.map((c) => ({ ruleId, c })))
+          .chain((ruleId) => brokenCaseArb(ruleId, tc, ctx.client.values)!.map((c) => ({ ruleId, c })))
           .filter(({ c }) => c.broken !== undefined)
           .map(({ ruleId, c }): Probe => ({ kind: "break", ruleId, body: c.broken })),
       );

@@ -4,22 +4,25 @@
  * pod's own volume, or another of the account's. And the valid part of a body keeps only fields
  * no correct target could refuse for reasons of its own (a registry credential id it does not
  * know, global networking where its data center has none, a lock, a smaller disk, a resized
- * persistent mount), so a refusal is the broken rule's and its status is that rule's.
+ * persistent mount), and of those only values the target is not known to refuse (the run's
+ * value store: a port protocol it refused in an earlier PATCH is not sent again), so a refusal is
+ * the broken rule's and its status is that rule's.
  */
 import type { UpdateCase, UpdatePodTarget } from "../../../sim/api/validate/index.ts";
+import type { ValueStore } from "../../values/value-store.ts";
 import type { FixturePod } from "./lifecycle-fixture-pod.ts";
 import type { UpdatePool } from "./update-pool.ts";
 
 const SAFE_FIELDS = ["name", "image", "args", "ports", "env"] as const;
 
 /** The case with only fields that are valid on any pod of any target, and mounts only as `{}`. */
-export function safeCase(c: UpdateCase): UpdateCase {
+export function safeCase(c: UpdateCase, values?: ValueStore): UpdateCase {
   const src = c.body as Record<string, unknown>;
   const body: Record<string, unknown> = {};
   for (const key of SAFE_FIELDS) if (src[key] !== undefined) body[key] = src[key];
   const mounts = src.mounts as Record<string, unknown> | undefined;
   if (mounts !== undefined && Object.keys(mounts).length === 0) body.mounts = {};
-  return { pod: c.pod, body: body as UpdateCase["body"] };
+  return { pod: c.pod, body: (values ? values.fit("updatePod", body) : body) as UpdateCase["body"] };
 }
 
 /**

@@ -19,15 +19,16 @@ import { settle } from "./lifecycle-run.ts";
 import { readTargetCatalog } from "./lifecycle-target.ts";
 import { safeCase, sameMounts } from "./update-case.ts";
 import { UpdatePool } from "./update-pool.ts";
+import type { ValueStore } from "../../values/value-store.ts";
 
 const RUNS = 10;
 const RULE = '"Omitting `mounts` or sending an empty object leaves the mount unchanged."';
 
 /** Valid cases that omit mounts or send `{}`: updatePodCaseArb's "absent" and "empty" mounts. */
-const cases: fc.Arbitrary<UpdateCase> = fc
+const cases = (values: ValueStore): fc.Arbitrary<UpdateCase> => fc
   .tuple(updatePodCaseArb(), fc.boolean())
   .map(([c, empty]) => {
-    const safe = safeCase(c);
+    const safe = safeCase(c, values);
     const body = { ...(safe.body as Record<string, unknown>) };
     delete body.mounts;
     if (empty) body.mounts = {};
@@ -36,7 +37,7 @@ const cases: fc.Arbitrary<UpdateCase> = fc
 
 async function mountsKept(ctx: CheckContext, pool: UpdatePool): Promise<CheckOutcome> {
   let routeStatus: number | undefined;
-  const feasible = pool.feasible(cases, ctx.seed);
+  const feasible = pool.feasible(cases(ctx.client.values), ctx.seed);
   if ("reason" in feasible) return ctx.skip(feasible.reason);
   const result = await checkRequests(ctx, feasible.arb, RUNS, async (c, violate) => {
     if (routeStatus !== undefined) return false;
@@ -56,6 +57,9 @@ async function mountsKept(ctx: CheckContext, pool: UpdatePool): Promise<CheckOut
       return false;
     }
     if (!isSuccess(res.status)) {
+      // A refusal the run's value store attributes to a value of an open field (an error naming
+      // `/ports/0`) is that value's: no verdict, and the next bodies avoid it.
+      if (ctx.client.values.refusalOf(res.exchange) !== undefined) return false;
       if (hasEmpty && (res.status === 400 || res.status === 422)) {
         // Blame `mounts: {}` only when the error names mounts, or when the same body without it
         // is accepted: a refusal of another field (a port protocol the target does not take, say)

@@ -22,6 +22,7 @@ import { settle } from "./lifecycle-run.ts";
 import { readTargetCatalog } from "./lifecycle-target.ts";
 import { safeCase, sameMounts, withTargetVolumes } from "./update-case.ts";
 import { UpdatePool } from "./update-pool.ts";
+import type { ValueStore } from "../../values/value-store.ts";
 
 /** Runs per rule: each costs one PATCH (two for mount rules), and the pool's few creates. */
 const RUNS = 10;
@@ -36,8 +37,8 @@ const MOUNT_RULES = new Set<string>([
 ]);
 
 /** The field-type rule also covers a body that is not a JSON object; the breaker makes only a wrong field type. */
-function brokenCases(ruleId: RuleId): fc.Arbitrary<UpdateCase> {
-  const broken = updatePodCaseArb().map((c) => breakUpdateRule(ruleId, safeCase(c)));
+function brokenCases(ruleId: RuleId, values: ValueStore): fc.Arbitrary<UpdateCase> {
+  const broken = updatePodCaseArb().map((c) => breakUpdateRule(ruleId, safeCase(c, values)));
   if (ruleId !== "pods.update.field-type") return broken;
   const notObject = fc
     .tuple(updatePodCaseArb(), fc.constantFrom<unknown>([], "name", 42, null, [{ name: "x" }]))
@@ -55,7 +56,7 @@ async function brokenPatchesRefused(ctx: CheckContext, ruleId: RuleId, pool: Upd
   let probed = false;
   /** Fields whose refusal, not the rule's, answered a PATCH. */
   const elsewhere = new Set<string>();
-  const feasible = pool.feasible(brokenCases(ruleId), ctx.seed);
+  const feasible = pool.feasible(brokenCases(ruleId, ctx.client.values), ctx.seed);
   if ("reason" in feasible) return ctx.skip(feasible.reason);
   const result = await checkRequests(ctx, feasible.arb, RUNS, async (c, violate) => {
     const pod = await pool.get(c.pod);
@@ -75,7 +76,9 @@ async function brokenPatchesRefused(ctx: CheckContext, ruleId: RuleId, pool: Upd
       (jsonObject(res)?.globalNetworking as { enabled?: unknown } | undefined)?.enabled === false;
     // A refusal whose error names another field of the body and not mounts (a port protocol the
     // target does not take, say) is that field's: its status says nothing of the mount rule.
-    const other = MOUNT_RULES.has(ruleId) && res.status >= 400 && res.status < 500 ? refusedFor(body, res.text) : undefined;
+    // The run's value store attributes it the same way (an error naming `/ports/0`, or a body that
+    // differs from an accepted one only there): mounts are no open field, so such a value is another's.
+    const other = MOUNT_RULES.has(ruleId) && res.status >= 400 && res.status < 500 ? (refusedFor(body, res.text) ?? ctx.client.values.refusalOf(res.exchange)?.pointer) : undefined;
     if (!leftOff && !accepts(ctx, res.status) && other === undefined) {
       fail(`PATCH ${JSON.stringify(body)} on a ${c.pod.kind.toUpperCase()} pod ${c.pod.mountKind === "none" ? "without mounts" : `with a ${c.pod.mountKind} mount`} is refused with ${acceptedText(ctx)} ("${ctx.rule.spec}"); got ${res.status}`);
     }
