@@ -4,16 +4,10 @@
  * errors table gives for it. Returned as the list of what is wrong, empty when nothing is.
  */
 import type { ClientResponse } from "../../client.ts";
+import { SPEC_TITLES } from "../../passive/error-body.ts";
 import { schemaErrors } from "../support/schema.ts";
 
-/** The titles of the spec's REST errors table (Errors › REST v2). */
-export const SPEC_TITLES: Readonly<Record<number, string>> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  422: "Unprocessable Entity",
-  429: "Too Many Requests",
-};
+export { SPEC_TITLES };
 
 export function mediaType(contentType: string | undefined): string {
   return (contentType ?? "").split(";")[0].trim().toLowerCase();
