@@ -72,6 +72,18 @@ export interface EmulatorBackend {
    * waits and re-arms the timer.
    */
   attachTransport?(transport: BackendTransport): void;
+  /**
+   * Optional, for `--state` snapshots (state/model-graph.ts): the model's whole state as bytes, or
+   * undefined when this backend's state cannot be kept that way (real handlers, outside workers).
+   */
+  captureState?(): Buffer | undefined;
+  /** Optional: brings this backend, fresh from the seed the bytes were captured under, to their state. Throws GraphError. */
+  restoreState?(bytes: Buffer): void;
+  /**
+   * Optional: restores `bytes` into a second backend fresh from `seed` and captures it again;
+   * says where the two captures differ, undefined when they agree. A snapshot is trusted only then.
+   */
+  checkState?(bytes: Buffer, seed: number): string | undefined;
   /** Optional: called by the transport's close(); stops what the backend runs outside requests. */
   close?(): Promise<void>;
 }

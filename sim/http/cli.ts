@@ -23,7 +23,7 @@ import { writeReadyFile } from "../cli/ready-file.ts";
 export const spec: CommandSpec = {
   name: "serve",
   summary: "Serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
-  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--state-keep-prefix] [--fixtures DIR] [--handler ID=FILE]... [--worker-endpoint ID]... [--defect NAME]... [--list-defects] [--json] [--ready-file FILE] [--log]",
+  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--state-keep-prefix] [--state-compact-mb N] [--fixtures DIR] [--handler ID=FILE]... [--worker-endpoint ID]... [--defect NAME]... [--list-defects] [--json] [--ready-file FILE] [--log]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
     "The official SDKs take the serverless URL with /v2 appended as their base URL.\n" +
@@ -48,6 +48,7 @@ export const spec: CommandSpec = {
     { name: "json", type: "boolean", help: "Print one JSON object {baseUrl, serverlessUrl, apiKeys} as the first line of stdout" },
     { name: "control-token", type: "string", value: "TOKEN|none", help: "Token the control API requires in X-Cpsim-Control-Token; default a random one with --clock real, none with --clock manual" },
     { name: "state", type: "string", value: "DIR", help: "Keep the session in DIR (a journal of every accepted change, replayed on start; one server per DIR): pods and jobs survive a crash or restart" },
+    { name: "state-compact-mb", type: "number", value: "MB", help: "With --state: fold the journal into a snapshot of the live state once it holds this many MB (and at least the snapshot's size), so restart time and disk use follow the state, not its history; 0: never (default 64)", min: 0, max: 65536 },
     { name: "state-keep-prefix", type: "boolean", help: "With --state: when a journal record is damaged, keep the records before it (the rest is copied aside) instead of refusing to start" },
     { name: "max-output-mb", type: "number", value: "MB", help: "Largest output kept for one job; a larger one FAILS its job with an error saying so", default: 16, min: 0.001, max: 4096 },
     { name: "results-budget-mb", type: "number", value: "MB", help: "Job inputs and outputs held at once; past it jobs FAIL (outputs) or run/runsync answer 503 (inputs)", default: 256, min: 0.001, max: 65536 },
@@ -114,7 +115,10 @@ export function optionsFromFlags(flags: Record<string, unknown>): Partial<Emulat
   const state = flags.state as string | undefined;
   if (state !== undefined && state.trim() === "") throw new UsageError("--state needs a directory", "serve");
   if (flags["state-keep-prefix"] === true && state === undefined) throw new UsageError("--state-keep-prefix needs --state DIR", "serve");
+  const compactMb = flags["state-compact-mb"] as number | undefined;
+  if (compactMb !== undefined && state === undefined) throw new UsageError("--state-compact-mb needs --state DIR", "serve");
   return {
+    ...(compactMb !== undefined ? { stateCompactBytes: Math.round(compactMb * 1024 * 1024) } : {}),
     ...(state !== undefined ? { state } : {}),
     ...(flags["state-keep-prefix"] === true ? { stateKeepPrefix: true } : {}),
     controlToken,

@@ -102,6 +102,8 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
           seed: options.seed,
           ...(options.stateKeepPrefix ? { keepValidPrefix: true } : {}),
           ...(options.stateWrite ? { write: options.stateWrite } : {}),
+          ...(options.stateCompactBytes !== undefined ? { compactBytes: options.stateCompactBytes } : {}),
+          warn: (message) => process.emitWarning(message, { code: "CPSIM_STATE_COMPACTION" }),
         });
   let seed = state?.seed ?? options.seed;
   const stateWarnings: readonly string[] = state?.warnings ?? [];

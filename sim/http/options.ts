@@ -106,6 +106,8 @@ export interface EmulatorOptions {
   readonly state?: string;
   /** With `state`: keep the records before a damaged one instead of refusing to start (`--state-keep-prefix`). */
   readonly stateKeepPrefix?: boolean;
+  /** With `state`: journal bytes past which it is folded into a snapshot (`--state-compact-mb`; 64 MiB when absent, 0: never). */
+  readonly stateCompactBytes?: number;
   /** For tests: the journal's positional write (one that throws ENOSPC stands for a full disk). */
   readonly stateWrite?: WriteFn;
   /** Per-job output limit and budget of held job data, handed to the backend factory. */
@@ -143,6 +145,9 @@ export function resolveOptions(given: Partial<EmulatorOptions> = {}): EmulatorOp
   const o = { ...defaultOptions, ...stripUndefined(given) };
   const limits = { ...defaultLimits, ...stripUndefined(given.limits ?? {}) };
   if (typeof o.host !== "string" || o.host === "") throw new EmulatorOptionsError("host must be a non-empty string");
+  if (o.stateCompactBytes !== undefined && !(Number.isSafeInteger(o.stateCompactBytes) && o.stateCompactBytes >= 0)) {
+    throw new EmulatorOptionsError("stateCompactBytes must be a non-negative integer (0: never)");
+  }
   if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) {
     throw new EmulatorOptionsError(`port must be an integer 0..65535, got ${o.port}`);
   }

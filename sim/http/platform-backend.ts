@@ -18,6 +18,7 @@ import { withHandlerEndpoints } from "./handler-endpoints.ts";
 import { type ApplyChange, HandlerExecutor } from "./handler-executor.ts";
 import { ARTIFACT_ROUTE, isArtifactPath, receiveArtifact } from "./artifact-uploads.ts";
 import { WORKER_ROUTES, WorkerGateway, type WorkerGatewayOptions } from "./worker-gateway.ts";
+import { capture, captureDifference, restore } from "./state/model-graph.ts";
 
 /** Attempts per webhook in all, and the virtual delay before each retry (doubling). */
 export const WEBHOOK_ATTEMPTS = 3;
@@ -190,6 +191,34 @@ export class PlatformBackend implements EmulatorBackend {
 
   reset(seed: number): void {
     this.build(seed);
+  }
+
+  /** What a snapshot holds: the model, its API (caches and limits) and the webhook retries; waiting requests are not kept. */
+  private stateRoot(): { platform: Platform; api: PlatformApi; retries: PendingRetry[] } {
+    return { platform: this.platform, api: this.api, retries: this.retries };
+  }
+
+  captureState(): Buffer | undefined {
+    // Real handlers and outside workers hold jobs in processes a snapshot cannot see.
+    if (this.executors.size > 0 || this.workers !== undefined) return undefined;
+    return capture(this.stateRoot());
+  }
+
+  restoreState(bytes: Buffer): void {
+    const root = this.stateRoot();
+    restore(root, bytes);
+    this.platform = root.platform;
+    this.api = root.api;
+    this.retries = root.retries;
+    this.owners.clear();
+  }
+
+  checkState(bytes: Buffer, seed: number): string | undefined {
+    // A catalog of its own: restoring writes into the objects it pairs, and this one is the live model's.
+    const sibling = new PlatformBackend({ ...this.options, seed, catalog: structuredClone(this.catalog) });
+    sibling.restoreState(bytes);
+    const again = sibling.captureState();
+    return again === undefined ? "the state cannot be captured" : captureDifference(bytes, again);
   }
 
   apiKeys(): BackendApiKey[] {

@@ -14,7 +14,8 @@ const CHUNK = 1 << 20;
 export const MAX_LINE = 256 << 20;
 
 export type JournalRecord =
-  | { readonly k: "start"; readonly v: number; readonly seed: number }
+  /** The first record: the seed the model starts from, and the snapshot it starts at (none: from the seed alone). */
+  | { readonly k: "start"; readonly v: number; readonly seed: number; readonly snap?: SnapshotRef }
   /** A request the backend handled at virtual time t, and that may have changed the model. */
   | {
       readonly k: "req";
@@ -29,6 +30,13 @@ export type JournalRecord =
   | { readonly k: "time"; readonly t: number }
   /** The control API reset the model with this seed. */
   | { readonly k: "reset"; readonly seed: number };
+
+/** A snapshot file beside the journal (state-snapshot.ts), named and checked by the start record. */
+export interface SnapshotRef {
+  readonly file: string;
+  readonly bytes: number;
+  readonly sha256: string;
+}
 
 export function encodeRecord(record: JournalRecord): string {
   const json = JSON.stringify(record);

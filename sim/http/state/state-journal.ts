@@ -24,7 +24,8 @@
  */
 import { closeSync, copyFileSync, fdatasyncSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { FORMAT, JOURNAL_FILE, type JournalRecord, type Line, checksumMatches, decodeLine, encodeRecord, excerpt, parseCheckedLine, readLines } from "./journal-file.ts";
+import { FORMAT, JOURNAL_FILE, type JournalRecord, type Line, type SnapshotRef, checksumMatches, decodeLine, encodeRecord, excerpt, parseCheckedLine, readLines } from "./journal-file.ts";
+import { readSnapshot, removeOtherSnapshots, writeSnapshot } from "./state-snapshot.ts";
 import { JournalDamagedError, JournalError, describeFsError } from "./state-errors.ts";
 import { StateLock } from "./state-lock.ts";
 
@@ -49,6 +50,8 @@ export interface JournalOptions {
 export interface OpenedJournal {
   /** The seed the journal started from (the one to replay from), when it held records. */
   readonly seed: number | undefined;
+  /** The model's state the records follow (state-snapshot.ts), checked; undefined: they follow the seed alone. */
+  readonly snapshot: Buffer | undefined;
   /**
    * The records to replay after the start record, read and checked as they are consumed: one pass
    * over the file, whatever its size. A torn last line ends them; a damaged complete line ends
@@ -111,9 +114,10 @@ function openLocked(dir: string, seed: number, lock: StateLock, options: Journal
     // New (or empty: created, never written): a journal holding only its start, written whole.
     const content = encodeRecord({ k: "start", v: FORMAT, seed });
     writeWhole(dir, content);
+    removeOtherSnapshots(dir, undefined);
     const fd = openSync(path, "r+");
     const journal = new StateJournal(dir, fd, Buffer.byteLength(content), lock, write);
-    return { seed: undefined, records: function* () {}, finish: () => ({ journal, count: 0, warnings: [] }), abandon: () => journal.close() };
+    return { seed: undefined, snapshot: undefined, records: function* () {}, finish: () => ({ journal, count: 0, warnings: [] }), abandon: () => journal.close() };
   }
   const fd = openSync(path, "r+");
   try {
@@ -127,10 +131,12 @@ function openLocked(dir: string, seed: number, lock: StateLock, options: Journal
           `it was left as it is: move it away, or give --state another directory`,
       );
     }
+    const snapshot = start.snap === undefined ? undefined : readSnapshot(dir, start.snap);
     const scan: Scan = { count: 0, validBytes: head.offset + head.bytes.length + 1, damaged: false, warnings: [] };
     let done = false;
     return {
       seed: start.seed,
+      snapshot,
       records: function* () {
         for (const line of lines) {
           if (!line.complete || !checksumMatches(line.bytes)) {
@@ -156,7 +162,11 @@ function openLocked(dir: string, seed: number, lock: StateLock, options: Journal
           ftruncateSync(fd, scan.validBytes);
           fdatasyncSync(fd);
         }
-        return { journal: new StateJournal(dir, fd, scan.validBytes, lock, write), count: scan.count, warnings: scan.warnings };
+        removeOtherSnapshots(dir, start.snap?.file);
+        const journal = new StateJournal(dir, fd, scan.validBytes, lock, write);
+        journal.snapshotBytes = snapshot?.length ?? 0;
+        journal.snapshotFile = start.snap?.file;
+        return { journal, count: scan.count, warnings: scan.warnings };
       },
       abandon: () => {
         closeSync(fd);
@@ -245,6 +255,10 @@ export class StateJournal {
   written = 0;
   /** Failed writes since open. */
   failures = 0;
+  /** Bytes of the snapshot the journal starts from (0: none). */
+  snapshotBytes = 0;
+  /** Its file name in the directory. */
+  snapshotFile: string | undefined;
 
   constructor(
     private readonly dir: string,
@@ -278,16 +292,28 @@ export class StateJournal {
   }
 
   /**
-   * Starts afresh after a reset: everything before it is dead. The journal is replaced whole by
-   * one holding only the new start, and records still pending are dropped with it (if the new
-   * journal cannot be written, this throws and the old one is left as it was).
+   * Starts afresh: after a reset from `seed` alone, or, compacting, from `snapshot` (the model's
+   * state now, every appended record included). The snapshot is written first, then a journal
+   * holding only a start record that names it replaces the old one whole, and only then is the
+   * old snapshot removed; records still pending are dropped, as they are in the new start. If a
+   * file cannot be written, this throws and the old journal is left as it was.
    */
-  restart(seed: number): void {
+  restart(seed: number, snapshot?: Buffer): void {
     if (this.closed) return;
     const path = join(this.dir, JOURNAL_FILE);
-    const content = encodeRecord({ k: "start", v: FORMAT, seed });
-    writeWhole(this.dir, content);
-    // What was pending is dead with the rest; a retry waiting for space has nothing left to write.
+    let snap: SnapshotRef | undefined;
+    if (snapshot !== undefined) snap = writeSnapshot(this.dir, snapshot);
+    const content = encodeRecord({ k: "start", v: FORMAT, seed, ...(snap !== undefined ? { snap } : {}) });
+    try {
+      writeWhole(this.dir, content);
+    } catch (err) {
+      if (snap !== undefined && snap.file !== this.snapshotFile) rmSync(join(this.dir, snap.file), { force: true });
+      throw err;
+    }
+    removeOtherSnapshots(this.dir, snap?.file);
+    this.snapshotBytes = snap?.bytes ?? 0;
+    this.snapshotFile = snap?.file;
+    // What was pending is dead with the rest (or kept in the snapshot); a retry waiting for space has nothing left to write.
     this.pending.length = 0;
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;

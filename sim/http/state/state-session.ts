@@ -9,12 +9,17 @@ import { problem } from "../../api/problem.ts";
 import type { ApiRequest, ApiResponse, HttpMethod } from "../../api/types.ts";
 import type { EmulatorBackend } from "../backend.ts";
 import { changedModel, mayChange } from "./journal-policy.ts";
+import { GraphError } from "./model-graph.ts";
+import { JournalDamagedError, JournalError } from "./state-errors.ts";
 import { type JournalRecord, type StateJournal, type WriteFn, openJournal } from "./state-journal.ts";
+import { MAX_SNAPSHOT_BYTES } from "./state-snapshot.ts";
 
 /** The Flash sentinel's headers name the endpoint a job route reaches (ops/jobs/job-params.ts). */
 const FLASH_HEADERS = ["x-flash-app", "x-flash-environment", "x-flash-endpoint"] as const;
 /** How long an answer waits for its record while the disk refuses, before it is told so. */
 const STALL_ANSWER_MS = 10_000;
+/** The journal is folded into a snapshot once it holds this many bytes (and at least as many as the snapshot). */
+export const DEFAULT_COMPACT_BYTES = 64 << 20;
 
 export interface StateSessionOptions {
   readonly dir: string;
@@ -22,6 +27,10 @@ export interface StateSessionOptions {
   readonly keepValidPrefix?: boolean;
   /** For tests: the journal's write (one that fails as a full disk does). */
   readonly write?: WriteFn;
+  /** Journal bytes past which it is folded into a snapshot (DEFAULT_COMPACT_BYTES); 0: never. */
+  readonly compactBytes?: number;
+  /** Told what went wrong with a compaction (the journal then keeps growing). */
+  readonly warn?: (message: string) => void;
 }
 
 export class StateSession {
@@ -31,13 +40,28 @@ export class StateSession {
   /** Records replayed on start. */
   readonly replayed: number;
 
+  /** Snapshots written since open. */
+  snapshots = 0;
+  /** Why compaction stopped (the journal then only grows), undefined while it runs. */
+  compaction: string | undefined;
+  private current: number;
+  private compactAt: number;
+  private compactScheduled = false;
+
   private constructor(
     private readonly journal: StateJournal,
+    private readonly backend: EmulatorBackend,
     seed: number,
     replayed: number,
+    private readonly compactBytes: number,
+    private readonly warn: (message: string) => void,
   ) {
     this.seed = seed;
+    this.current = seed;
     this.replayed = replayed;
+    this.compactAt = compactBytes;
+    if (compactBytes === 0) this.compaction = "off (--state-compact-mb 0)";
+    else if (backend.captureState === undefined || backend.checkState === undefined) this.compaction = "off: this backend cannot capture its state";
   }
 
   /** Opens DIR's journal and replays it onto `backend` (fresh from options.seed). Throws JournalError. */
@@ -56,20 +80,74 @@ export class StateSession {
     }
     let finished: ReturnType<typeof opened.finish>;
     try {
+      if (opened.snapshot !== undefined) restoreSnapshot(backend, opened.snapshot, options.dir);
       if (opened.seed !== undefined) seed = replayJournal(backend, opened.records(), opened.seed);
       finished = opened.finish();
     } catch (err) {
       opened.abandon();
       throw err;
     }
-    const session = new StateSession(finished.journal, seed, finished.count);
+    const session = new StateSession(finished.journal, backend, seed, finished.count, options.compactBytes ?? DEFAULT_COMPACT_BYTES, options.warn ?? (() => {}));
     session.warnings.push(...finished.warnings, ...warnings);
     return session;
   }
 
-  /** Bytes in the journal, records written since open, failed writes. */
-  stats(): { bytes: number; written: number; failures: number; unavailable: string | undefined } {
-    return { bytes: this.journal.bytes, written: this.journal.written, failures: this.journal.failures, unavailable: this.journal.unavailable };
+  /** Bytes in the journal and its snapshot, records written since open, failed writes, snapshots written, and why compaction is off. */
+  stats(): { bytes: number; snapshotBytes: number; written: number; failures: number; snapshots: number; unavailable: string | undefined; compaction: string | undefined } {
+    return {
+      bytes: this.journal.bytes,
+      snapshotBytes: this.journal.snapshotBytes,
+      written: this.journal.written,
+      failures: this.journal.failures,
+      snapshots: this.snapshots,
+      unavailable: this.journal.unavailable,
+      compaction: this.compaction,
+    };
+  }
+
+  /** Folds the journal into a snapshot soon (between requests) once it has grown past the bound. */
+  private maybeCompact(): void {
+    if (this.compaction !== undefined || this.compactScheduled || this.journal.bytes < this.compactAt) return;
+    this.compactScheduled = true;
+    setImmediate(() => {
+      this.compactScheduled = false;
+      this.compact();
+    });
+  }
+
+  /**
+   * Captures the model, checks the capture by restoring it into a second fresh model (a snapshot
+   * that would not restart to the same state is never written), and starts the journal afresh
+   * from it. A failed write leaves the journal as it was and tries again after as many bytes
+   * more; a capture that cannot be trusted turns compaction off, saying why.
+   */
+  compact(): boolean {
+    if (this.compaction !== undefined || this.journal.unavailable !== undefined) return false;
+    const stop = (why: string): false => {
+      this.compaction = `off: ${why}`;
+      this.warn(`--state: the journal is no longer folded into snapshots: ${why}; it keeps every change instead`);
+      return false;
+    };
+    let bytes: Buffer | undefined;
+    try {
+      bytes = this.backend.captureState!();
+      if (bytes === undefined) return stop("the model's state is held outside it now (real handlers or outside workers)");
+      if (bytes.length > MAX_SNAPSHOT_BYTES) return stop(`the state is ${bytes.length} bytes, more than a snapshot holds (${MAX_SNAPSHOT_BYTES})`);
+      const why = this.backend.checkState!(bytes, this.current);
+      if (why !== undefined) return stop(`a snapshot would not restore to the same state (${why})`);
+    } catch (err) {
+      return stop(`the state cannot be captured (${(err as Error).message})`);
+    }
+    try {
+      this.journal.restart(this.current, bytes);
+    } catch (err) {
+      this.compactAt = this.journal.bytes + this.compactBytes;
+      this.warn(`--state: a snapshot could not be written (${(err as Error).message}); the journal is kept as it is and folded again later`);
+      return false;
+    }
+    this.snapshots++;
+    this.compactAt = Math.max(this.compactBytes, bytes.length);
+    return true;
   }
 
   /** A 507 for a request that may change the model while the journal cannot be written; undefined otherwise. */
@@ -100,15 +178,18 @@ export class StateSession {
       ...(Object.keys(h).length > 0 ? { h } : {}),
       ...(r.body !== undefined ? { b: r.body } : {}),
     });
+    this.maybeCompact();
     return true;
   }
 
   advanced(t: Micros): void {
     this.journal.append({ k: "time", t });
+    this.maybeCompact();
   }
 
   /** After a reset everything before it is dead: the journal starts again from the new seed. */
   reset(seed: number): void {
+    this.current = seed;
     try {
       this.journal.restart(seed);
     } catch {
@@ -158,6 +239,19 @@ export class StateSession {
 
   close(): void {
     this.journal.close();
+  }
+}
+
+/** Brings a backend fresh from the journal's seed to the snapshot's state; a snapshot it cannot take is damage. */
+function restoreSnapshot(backend: EmulatorBackend, snapshot: Buffer, dir: string): void {
+  if (backend.restoreState === undefined) {
+    throw new JournalError(`${dir} starts from a snapshot, which this emulator cannot restore (it serves real handlers or outside workers); start it as the directory was written, or give --state another directory`);
+  }
+  try {
+    backend.restoreState(snapshot);
+  } catch (err) {
+    if (!(err instanceof GraphError)) throw err;
+    throw new JournalDamagedError(`${dir}: its snapshot cannot be restored (${err.message}); it was written by another version, or is damaged: move the directory away to start afresh`);
   }
 }
 

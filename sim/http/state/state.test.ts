@@ -8,3 +8,4 @@ import "./lock.part.test.ts";
 import "./damage.part.test.ts";
 import "./disk-full.part.test.ts";
 import "./kill.part.test.ts";
+import "./model-graph.part.test.ts";
