@@ -6,6 +6,7 @@
  */
 import type { Micros } from "../core/index.ts";
 import type { ApiOutcome, ApiRequest, HttpMethod } from "../api/types.ts";
+import type { SaveResult } from "./state/save-state.ts";
 
 /** One webhook POST that fell due: the transport sends `body` as JSON to `url`, exactly. */
 export interface WebhookDelivery {
@@ -80,10 +81,11 @@ export interface EmulatorBackend {
   /** Optional: brings this backend, fresh from the seed the bytes were captured under, to their state. Throws GraphError. */
   restoreState?(bytes: Buffer): void;
   /**
-   * Optional: restores `bytes` into a second backend fresh from `seed` and captures it again;
-   * says where the two captures differ, undefined when they agree. A snapshot is trusted only then.
+   * Optional, off the event loop: restores `bytes` into a second backend fresh from `seed` and
+   * captures it again; only when the two captures agree are the bytes written as a snapshot file
+   * in `dir` (state/state-snapshot.ts). A snapshot is trusted only then.
    */
-  checkState?(bytes: Buffer, seed: number): string | undefined;
+  saveState?(bytes: Buffer, seed: number, dir: string): Promise<SaveResult>;
   /** Optional: called by the transport's close(); stops what the backend runs outside requests. */
   close?(): Promise<void>;
 }

@@ -60,7 +60,7 @@ export interface EmulatorStats {
   readonly webhooksDelivered: number;
   readonly timerArmed: boolean;
   /** With --state: the journal's size, records written since start, failed writes, and why it cannot be written now. */
-  readonly journal?: { readonly bytes: number; readonly written: number; readonly failures: number; readonly unavailable: string | undefined };
+  readonly journal?: ReturnType<StateSession["stats"]>;
 }
 
 const BODYLESS = new Set(["GET", "HEAD"]);
@@ -659,6 +659,8 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     } finally {
       clearTimeout(grace);
       await webhooks.close();
+      // A fold in flight ends first: its snapshot is written before the lock goes (it is quick next to a restart).
+      await state?.folded();
       state?.close();
       await backend.close?.();
     }

@@ -19,6 +19,7 @@ import { type ApplyChange, HandlerExecutor } from "./handler-executor.ts";
 import { ARTIFACT_ROUTE, isArtifactPath, receiveArtifact } from "./artifact-uploads.ts";
 import { WORKER_ROUTES, WorkerGateway, type WorkerGatewayOptions } from "./worker-gateway.ts";
 import { capture, captureDifference, restore } from "./state/model-graph.ts";
+import { type SaveResult, saveState } from "./state/save-state.ts";
 
 /** Attempts per webhook in all, and the virtual delay before each retry (doubling). */
 export const WEBHOOK_ATTEMPTS = 3;
@@ -213,12 +214,8 @@ export class PlatformBackend implements EmulatorBackend {
     this.owners.clear();
   }
 
-  checkState(bytes: Buffer, seed: number): string | undefined {
-    // A catalog of its own: restoring writes into the objects it pairs, and this one is the live model's.
-    const sibling = new PlatformBackend({ ...this.options, seed, catalog: structuredClone(this.catalog) });
-    sibling.restoreState(bytes);
-    const again = sibling.captureState();
-    return again === undefined ? "the state cannot be captured" : captureDifference(bytes, again);
+  saveState(bytes: Buffer, seed: number, dir: string): Promise<SaveResult> {
+    return saveState({ ...this.options, catalog: this.catalog }, bytes, seed, dir);
   }
 
   apiKeys(): BackendApiKey[] {
@@ -240,4 +237,16 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 
 function ownerKey(endpointId: string, jobId: string): string {
   return `${endpointId}\n${jobId}`;
+}
+
+/**
+ * Restores a capture into a backend built with `options` (no handlers, no outside workers) fresh
+ * from `seed`, captures it again and says where the two differ; undefined when they agree.
+ */
+export function checkCapture(options: PlatformBackendOptions, bytes: Buffer, seed: number): string | undefined {
+  // A catalog of its own: restoring writes into the objects it pairs, and the given one may be a live model's.
+  const sibling = new PlatformBackend({ ...options, seed, ...(options.catalog !== undefined ? { catalog: structuredClone(options.catalog) } : {}) });
+  sibling.restoreState(bytes);
+  const again = sibling.captureState();
+  return again === undefined ? "the state cannot be captured" : captureDifference(bytes, again);
 }

@@ -2,19 +2,24 @@
 // kill comes after a count of acknowledged writes, not after a time, so a busy machine only
 // makes the test slower, never wrong.
 import t from "tap";
+import { readdirSync } from "node:fs";
 import { ALPHA, LOAD, pod, send, serveChild, stateDir } from "./state-test-helpers.ts";
 
 /** Acknowledged writes of each kind before the kill. */
 const BEFORE_KILL = 40;
 
-t.test("SIGKILL under load: every acknowledged pod and job is there after a restart", async (t) => {
+const hasSnapshot = (dir: string) => readdirSync(dir).some((f) => f.startsWith("snapshot-") && f.endsWith(".bin"));
+
+for (const compact of [false, true]) t.test(`SIGKILL under load${compact ? ", after the journal was folded into a snapshot" : ""}: every acknowledged pod and job is there after a restart`, async (t) => {
   const dir = stateDir(t);
-  const a = serveChild(["--state", dir, "--clock", "real", "--speed", "10"]);
+  // Folded after 20 KB: the kill comes once a snapshot is there and writes went on after it.
+  const a = serveChild(["--state", dir, "--clock", "real", "--speed", "10", ...(compact ? ["--state-compact-mb", "0.02"] : [])]);
   t.teardown(() => a.child.kill("SIGKILL"));
   const base = await a.ready;
   const pods = new Map<string, Record<string, unknown>>();
   const jobs = new Set<string>();
   let killed = false;
+  let afterSnapshot = compact ? -1 : BEFORE_KILL;
   let reached!: () => void;
   const enough = new Promise<void>((r) => (reached = r));
   const worker = async (w: number) => {
@@ -28,7 +33,9 @@ t.test("SIGKILL under load: every acknowledged pod and job is there after a rest
           const r = await send(base, "POST", "/v2/conformance/run", LOAD, { input: { op: "sleep", ms: 100 } });
           if (r.status === 200) jobs.add(r.body.id);
         }
-        if (pods.size >= BEFORE_KILL && jobs.size >= BEFORE_KILL) reached();
+        if (afterSnapshot < 0 && hasSnapshot(dir)) afterSnapshot = 0;
+        else if (afterSnapshot >= 0) afterSnapshot++;
+        if (pods.size >= BEFORE_KILL && jobs.size >= BEFORE_KILL && afterSnapshot >= BEFORE_KILL) reached();
       } catch {
         return; // the server died mid-request: that answer never came
       }
@@ -42,6 +49,7 @@ t.test("SIGKILL under load: every acknowledged pod and job is there after a rest
   await load;
   await a.exited;
   t.ok(pods.size >= BEFORE_KILL && jobs.size >= BEFORE_KILL, `${pods.size} pods and ${jobs.size} jobs acknowledged before the kill`);
+  if (compact) t.ok(afterSnapshot >= BEFORE_KILL, `a snapshot was written, and ${afterSnapshot} writes were acknowledged after it`);
 
   // The killed server's lock is stale: the next one takes it over.
   const b = serveChild(["--state", dir, "--clock", "manual"]);

@@ -25,13 +25,15 @@
 import { closeSync, copyFileSync, fdatasyncSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { FORMAT, JOURNAL_FILE, type JournalRecord, type Line, type SnapshotRef, checksumMatches, decodeLine, encodeRecord, excerpt, parseCheckedLine, readLines } from "./journal-file.ts";
-import { readSnapshot, removeOtherSnapshots, writeSnapshot } from "./state-snapshot.ts";
+import { readSnapshot, removeOtherSnapshots } from "./state-snapshot.ts";
 import { JournalDamagedError, JournalError, describeFsError } from "./state-errors.ts";
 import { StateLock } from "./state-lock.ts";
 
 export { JOURNAL_FILE, type JournalRecord } from "./journal-file.ts";
 export { JournalError, JournalDamagedError } from "./state-errors.ts";
 
+/** Bytes appended while a fold runs past which the fold is given up. */
+const MAX_FOLD_TAIL = 256 << 20;
 /** Records written by one flush at most; beyond it the next turn writes the rest. */
 const MAX_BATCH = 512;
 /** Wait before retrying a failed write, doubling up to the maximum. */
@@ -259,6 +261,9 @@ export class StateJournal {
   snapshotBytes = 0;
   /** Its file name in the directory. */
   snapshotFile: string | undefined;
+  /** While a fold runs: the records appended since its capture (see beginFold). */
+  private tail: string[] | undefined;
+  private tailBytes = 0;
 
   constructor(
     private readonly dir: string,
@@ -276,8 +281,48 @@ export class StateJournal {
   /** Queues a record; it is on disk once flushed() resolves. */
   append(record: JournalRecord): void {
     if (this.closed) return;
-    this.pending.push(encodeRecord(record));
+    const line = encodeRecord(record);
+    this.pending.push(line);
+    if (this.tail !== undefined) {
+      this.tail.push(line);
+      this.tailBytes += line.length;
+      // A fold that takes this long is given up: the journal goes on as it was.
+      if (this.tailBytes > MAX_FOLD_TAIL) this.tail = undefined;
+    }
     this.schedule();
+  }
+
+  /**
+   * A fold begins: the model's state was captured as of now, and the records appended from now
+   * on are kept aside too, to follow the snapshot in the new journal (commitFold).
+   */
+  beginFold(): void {
+    this.tail = [];
+    this.tailBytes = 0;
+  }
+
+  /** Whether a fold begun is still possible (no reset or overflow since). */
+  get folding(): boolean {
+    return this.tail !== undefined;
+  }
+
+  /** The fold is given up: the journal goes on as it was. */
+  abortFold(): void {
+    this.tail = undefined;
+  }
+
+  /**
+   * Ends a fold: a journal holding a start record naming `snap` (written already, durably) and
+   * the records appended since beginFold replaces the old one whole; then the old snapshot is
+   * removed. Every record appended so far is then on disk (in the snapshot or after it). Throws,
+   * leaving the old journal as it was, when the new one cannot be written or the fold was given up.
+   */
+  commitFold(seed: number, snap: SnapshotRef): void {
+    if (this.closed || this.tail === undefined) throw new JournalError("the fold was given up (a reset, or too many records meanwhile)");
+    const content = encodeRecord({ k: "start", v: FORMAT, seed, snap }) + this.tail.join("");
+    this.tail = undefined;
+    writeWhole(this.dir, content);
+    this.startedAfresh(Buffer.byteLength(content), snap);
   }
 
   /** Resolves when every record appended so far is on disk; while the disk refuses, it waits for a retry to succeed. */
@@ -292,36 +337,32 @@ export class StateJournal {
   }
 
   /**
-   * Starts afresh: after a reset from `seed` alone, or, compacting, from `snapshot` (the model's
-   * state now, every appended record included). The snapshot is written first, then a journal
-   * holding only a start record that names it replaces the old one whole, and only then is the
-   * old snapshot removed; records still pending are dropped, as they are in the new start. If a
-   * file cannot be written, this throws and the old journal is left as it was.
+   * Starts afresh after a reset: everything before it is dead. The journal is replaced whole by
+   * one holding only the new start, and records still pending are dropped with it (if the new
+   * journal cannot be written, this throws and the old one is left as it was).
    */
-  restart(seed: number, snapshot?: Buffer): void {
+  restart(seed: number): void {
     if (this.closed) return;
-    const path = join(this.dir, JOURNAL_FILE);
-    let snap: SnapshotRef | undefined;
-    if (snapshot !== undefined) snap = writeSnapshot(this.dir, snapshot);
-    const content = encodeRecord({ k: "start", v: FORMAT, seed, ...(snap !== undefined ? { snap } : {}) });
-    try {
-      writeWhole(this.dir, content);
-    } catch (err) {
-      if (snap !== undefined && snap.file !== this.snapshotFile) rmSync(join(this.dir, snap.file), { force: true });
-      throw err;
-    }
+    const content = encodeRecord({ k: "start", v: FORMAT, seed });
+    writeWhole(this.dir, content);
+    this.tail = undefined;
+    this.startedAfresh(Buffer.byteLength(content), undefined);
+  }
+
+  /** After the journal was replaced whole: what was pending is in it (or dead), the old snapshot goes, appends go on at its end. */
+  private startedAfresh(bytes: number, snap: SnapshotRef | undefined): void {
     removeOtherSnapshots(this.dir, snap?.file);
     this.snapshotBytes = snap?.bytes ?? 0;
     this.snapshotFile = snap?.file;
-    // What was pending is dead with the rest (or kept in the snapshot); a retry waiting for space has nothing left to write.
+    // A retry waiting for space has nothing left to write.
     this.pending.length = 0;
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     this.unavailable = undefined;
     this.retryMs = RETRY_FIRST_MS;
     closeSync(this.fd);
-    this.fd = openSync(path, "r+");
-    this.position = Buffer.byteLength(content);
+    this.fd = openSync(join(this.dir, JOURNAL_FILE), "r+");
+    this.position = bytes;
     for (const w of this.waiters.splice(0)) w.resolve();
   }
 

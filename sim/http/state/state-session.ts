@@ -42,6 +42,13 @@ export class StateSession {
 
   /** Snapshots written since open. */
   snapshots = 0;
+  /**
+   * Milliseconds of the last fold: the capture (in this thread), the check and the snapshot's
+   * write (on a worker thread, requests answered meanwhile), the new journal's write (in this thread).
+   */
+  lastFoldMs: readonly [number, number, number] | undefined;
+  private closed = false;
+  private inFlight: Promise<boolean> | undefined;
   /** Why compaction stopped (the journal then only grows), undefined while it runs. */
   compaction: string | undefined;
   private current: number;
@@ -55,13 +62,14 @@ export class StateSession {
     replayed: number,
     private readonly compactBytes: number,
     private readonly warn: (message: string) => void,
+    private readonly dir: string,
   ) {
     this.seed = seed;
     this.current = seed;
     this.replayed = replayed;
     this.compactAt = compactBytes;
     if (compactBytes === 0) this.compaction = "off (--state-compact-mb 0)";
-    else if (backend.captureState === undefined || backend.checkState === undefined) this.compaction = "off: this backend cannot capture its state";
+    else if (backend.captureState === undefined || backend.saveState === undefined) this.compaction = "off: this backend cannot capture its state";
   }
 
   /** Opens DIR's journal and replays it onto `backend` (fresh from options.seed). Throws JournalError. */
@@ -87,14 +95,24 @@ export class StateSession {
       opened.abandon();
       throw err;
     }
-    const session = new StateSession(finished.journal, backend, seed, finished.count, options.compactBytes ?? DEFAULT_COMPACT_BYTES, options.warn ?? (() => {}));
+    const session = new StateSession(finished.journal, backend, seed, finished.count, options.compactBytes ?? DEFAULT_COMPACT_BYTES, options.warn ?? (() => {}), options.dir);
     session.warnings.push(...finished.warnings, ...warnings);
     return session;
   }
 
   /** Bytes in the journal and its snapshot, records written since open, failed writes, snapshots written, and why compaction is off. */
-  stats(): { bytes: number; snapshotBytes: number; written: number; failures: number; snapshots: number; unavailable: string | undefined; compaction: string | undefined } {
+  stats(): {
+    bytes: number;
+    snapshotBytes: number;
+    written: number;
+    failures: number;
+    snapshots: number;
+    lastFoldMs: readonly [number, number, number] | undefined;
+    unavailable: string | undefined;
+    compaction: string | undefined;
+  } {
     return {
+      lastFoldMs: this.lastFoldMs,
       bytes: this.journal.bytes,
       snapshotBytes: this.journal.snapshotBytes,
       written: this.journal.written,
@@ -107,45 +125,67 @@ export class StateSession {
 
   /** Folds the journal into a snapshot soon (between requests) once it has grown past the bound. */
   private maybeCompact(): void {
-    if (this.compaction !== undefined || this.compactScheduled || this.journal.bytes < this.compactAt) return;
+    if (this.compaction !== undefined || this.compactScheduled || this.journal.folding || this.journal.bytes < this.compactAt) return;
     this.compactScheduled = true;
     setImmediate(() => {
       this.compactScheduled = false;
-      this.compact();
+      this.inFlight = this.fold().finally(() => (this.inFlight = undefined));
     });
   }
 
+  /** Resolves once no fold is in flight. */
+  async folded(): Promise<void> {
+    while (this.inFlight !== undefined) await this.inFlight;
+  }
+
   /**
-   * Captures the model, checks the capture by restoring it into a second fresh model (a snapshot
-   * that would not restart to the same state is never written), and starts the journal afresh
-   * from it. A failed write leaves the journal as it was and tries again after as many bytes
-   * more; a capture that cannot be trusted turns compaction off, saying why.
+   * Captures the model (in this thread: the capture is the state as of now), then, off the event
+   * loop, checks the capture by restoring it into a second fresh model and writes it as a
+   * snapshot only if the two agree (a snapshot that would not restart to the same state is never
+   * written); meanwhile requests go on and their records are kept for the new journal, which
+   * then replaces the old one. A failed write leaves the journal as it was and tries again after
+   * as many bytes more; a capture that cannot be trusted turns folding off, saying why. Resolves
+   * to whether a snapshot now stands.
    */
-  compact(): boolean {
-    if (this.compaction !== undefined || this.journal.unavailable !== undefined) return false;
+  async fold(): Promise<boolean> {
+    if (this.compaction !== undefined || this.journal.folding || this.journal.unavailable !== undefined || this.closed) return false;
     const stop = (why: string): false => {
       this.compaction = `off: ${why}`;
       this.warn(`--state: the journal is no longer folded into snapshots: ${why}; it keeps every change instead`);
       return false;
     };
+    const later = (why: string): false => {
+      this.compactAt = this.journal.bytes + this.compactBytes;
+      this.warn(`--state: a snapshot could not be written (${why}); the journal is kept as it is and folded again later`);
+      return false;
+    };
+    const t0 = performance.now();
     let bytes: Buffer | undefined;
     try {
       bytes = this.backend.captureState!();
-      if (bytes === undefined) return stop("the model's state is held outside it now (real handlers or outside workers)");
-      if (bytes.length > MAX_SNAPSHOT_BYTES) return stop(`the state is ${bytes.length} bytes, more than a snapshot holds (${MAX_SNAPSHOT_BYTES})`);
-      const why = this.backend.checkState!(bytes, this.current);
-      if (why !== undefined) return stop(`a snapshot would not restore to the same state (${why})`);
     } catch (err) {
       return stop(`the state cannot be captured (${(err as Error).message})`);
     }
+    if (bytes === undefined) return stop("the model's state is held outside it now (real handlers or outside workers)");
+    if (bytes.length > MAX_SNAPSHOT_BYTES) return stop(`the state is ${bytes.length} bytes, more than a snapshot holds (${MAX_SNAPSHOT_BYTES})`);
+    const seed = this.current;
+    this.journal.beginFold();
+    const captured = performance.now() - t0;
+    const saved = await this.backend.saveState!(bytes, seed, this.dir);
+    const t1 = performance.now();
+    // Closed, or reset meanwhile (everything captured is dead): the file is left for the next start or fold to remove.
+    if (this.closed || !this.journal.folding) return false;
+    if (saved.kind !== "saved") {
+      this.journal.abortFold();
+      return saved.kind === "differs" ? stop(`a snapshot would not restore to the same state (${saved.why})`) : later(saved.why);
+    }
     try {
-      this.journal.restart(this.current, bytes);
+      this.journal.commitFold(seed, saved.ref);
     } catch (err) {
-      this.compactAt = this.journal.bytes + this.compactBytes;
-      this.warn(`--state: a snapshot could not be written (${(err as Error).message}); the journal is kept as it is and folded again later`);
-      return false;
+      return later((err as Error).message);
     }
     this.snapshots++;
+    this.lastFoldMs = [captured, t1 - t0 - captured, performance.now() - t1];
     this.compactAt = Math.max(this.compactBytes, bytes.length);
     return true;
   }
@@ -238,6 +278,7 @@ export class StateSession {
   }
 
   close(): void {
+    this.closed = true;
     this.journal.close();
   }
 }

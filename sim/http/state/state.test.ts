@@ -9,3 +9,4 @@ import "./damage.part.test.ts";
 import "./disk-full.part.test.ts";
 import "./kill.part.test.ts";
 import "./model-graph.part.test.ts";
+import "./compaction.part.test.ts";
