@@ -1,6 +1,7 @@
 /**
  * `cpsim serve --state DIR`: the session survives a crash or a restart. The model is
- * deterministic, so what is kept is not a snapshot but the inputs that changed it: one record per
+ * deterministic, so what is kept is the inputs that changed it (after a snapshot of its state,
+ * once the journal has been folded: state-session.ts, state-snapshot.ts): one record per
  * applied change (a request the model accepted, with the virtual time it saw it at), per clock
  * advance and per reset, in `DIR/journal.ndjson` (format: journal-file.ts). On start the model
  * replays them from the seed and reaches the same state, in one pass over the file: each line's
