@@ -50,8 +50,13 @@ export function recipeLength(recipe: MosaicRecipe): number {
  * first read, then kept), then those of `after`, in that order.
  */
 export function lazyObject(before: Record<string, unknown>, key: string, recipe: MosaicRecipe, after: Record<string, unknown>): Record<string, unknown> {
+  return lazyObjectInto({}, before, key, recipe, after);
+}
+
+/** lazyObject, made in `out` (an empty object): a restored model's objects are made before they are filled. */
+export function lazyObjectInto(out: Record<string, unknown>, before: Record<string, unknown>, key: string, recipe: MosaicRecipe, after: Record<string, unknown>): Record<string, unknown> {
   const lazy: LazyString = { key, length: recipeLength(recipe), recipe, value: undefined };
-  const out: Record<string, unknown> = { ...before };
+  Object.assign(out, before);
   Object.defineProperty(out, key, {
     enumerable: true,
     get: () => (lazy.value ??= renderRecipe(recipe)),

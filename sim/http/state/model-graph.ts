@@ -18,6 +18,7 @@
  * before it is trusted (state-snapshot.ts).
  */
 import { deserialize, serialize } from "node:v8";
+import { type MosaicRecipe, lazyObjectInto, lazyPartOf } from "../../domain/handlers/lazy-output.ts";
 
 export class GraphError extends Error {
   override readonly name = "GraphError";
@@ -36,7 +37,9 @@ type Node =
   | { readonly k: "s"; readonly vals: Value[] }
   | { readonly k: "v"; readonly c: string; readonly bytes: Uint8Array }
   | { readonly k: "d"; readonly t: number }
-  | { readonly k: "f" };
+  | { readonly k: "f" }
+  /** An output whose picture is made when read (domain/handlers/lazy-output.ts): its recipe, not the picture. */
+  | { readonly k: "l"; readonly keys: string[]; readonly vals: Value[]; readonly key: string; readonly recipe: MosaicRecipe };
 
 /** Objects in a graph at most: a model past this is not one the emulator holds. */
 const MAX_NODES = 50_000_000;
@@ -105,6 +108,12 @@ function encodeNode(o: object, ref: (v: unknown) => Value): Node {
     return { k: "v", c: name, bytes: new Uint8Array(o.buffer.slice(o.byteOffset, o.byteOffset + o.byteLength)) };
   }
   if (o instanceof Date) return { k: "d", t: o.getTime() };
+  const lazy = lazyPartOf(o);
+  if (lazy !== undefined) {
+    const all = Object.keys(o);
+    const at = all.indexOf(lazy.key);
+    return { k: "l", keys: all, vals: all.map((k, i) => (i === at ? null : ref((o as Record<string, unknown>)[k]))), key: lazy.key, recipe: { ...lazy.recipe } };
+  }
   const proto = Object.getPrototypeOf(o) as unknown;
   if (REFUSED.has(proto)) throw new GraphError(`a ${className(o)} cannot be kept`);
   const keys: string[] = [];
@@ -226,6 +235,7 @@ function sameKind(f: object, node: Node): boolean {
       return f instanceof Set;
     case "v":
     case "d":
+    case "l":
       // Never reused: a typed array cannot change its length, a copy is as good.
       return false;
     case "o":
@@ -245,6 +255,8 @@ function create(node: Node, id: number, protos: ReadonlyMap<string, object | "am
       return new Set();
     case "d":
       return new Date(node.t);
+    case "l":
+      return {};
     case "v": {
       const copy = node.bytes.slice().buffer;
       return node.c === "Buffer" ? Buffer.from(copy) : new VIEWS[node.c]!(copy);
@@ -304,6 +316,16 @@ function fill(node: Node, target: unknown, value: (v: Value) => unknown): void {
       if (node.frozen) Object.freeze(o);
       return;
     }
+    case "l": {
+      const at = node.keys.indexOf(node.key);
+      const part = (from: number, to: number): Record<string, unknown> => {
+        const o: Record<string, unknown> = {};
+        for (let i = from; i < to; i++) o[node.keys[i]!] = value(node.vals[i]!);
+        return o;
+      };
+      lazyObjectInto(target as Record<string, unknown>, part(0, at), node.key, node.recipe, part(at + 1, node.keys.length));
+      return;
+    }
     default:
       return;
   }
@@ -349,5 +371,9 @@ function nodeDifference(x: Node, y: Node): string | undefined {
       return Object.is(x.t, (y as typeof x).t) ? undefined : "time";
     case "f":
       return undefined;
+    case "l": {
+      const z = y as typeof x;
+      return x.key === z.key && same(x.keys, z.keys) && same(x.vals, z.vals) && JSON.stringify(x.recipe) === JSON.stringify(z.recipe) ? undefined : "lazy output";
+    }
   }
 }
