@@ -48,7 +48,7 @@ t.test("the journal is folded into a snapshot; a restart reads it and the record
   const records = journalLines(dir).length - 1;
   t.ok(records < writes, `the journal holds ${records} records after the snapshot, of the ${writes} changes made`);
   t.ok(Math.min(...sizes.slice(sizes.indexOf(Math.max(...sizes)))) < Math.max(...sizes) / 2, "it was cut back after it grew");
-  t.match(journalLines(dir)[0], { k: "start", seed: 11, snap: { file: snapshots(dir)[0], bytes: snapshotBytes } }, "the start record names the snapshot");
+  t.match(journalLines(dir)[0], { k: "start", v: 2, seed: 11, snap: { file: snapshots(dir)[0], bytes: snapshotBytes } }, "the start record names the snapshot");
   const before = await read(e.baseUrl);
   await e.close();
 

@@ -8,6 +8,8 @@ import { crc32 } from "node:zlib";
 
 export const JOURNAL_FILE = "journal.ndjson";
 export const FORMAT = 1;
+/** A journal that starts from a snapshot: a cpsim that knows only FORMAT refuses it rather than replay it from the seed alone. */
+export const FORMAT_SNAPSHOT = 2;
 /** Bytes read at a time. */
 const CHUNK = 1 << 20;
 /** A line longer than this is not one the emulator wrote (records hold request bodies of a few MiB at most). */

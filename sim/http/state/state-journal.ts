@@ -25,7 +25,7 @@
  */
 import { closeSync, copyFileSync, fdatasyncSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { FORMAT, JOURNAL_FILE, type JournalRecord, type Line, type SnapshotRef, checksumMatches, decodeLine, encodeRecord, excerpt, parseCheckedLine, readLines } from "./journal-file.ts";
+import { FORMAT, FORMAT_SNAPSHOT, JOURNAL_FILE, type JournalRecord, type Line, type SnapshotRef, checksumMatches, decodeLine, encodeRecord, excerpt, parseCheckedLine, readLines } from "./journal-file.ts";
 import { readSnapshot, removeOtherSnapshots } from "./state-snapshot.ts";
 import { JournalDamagedError, JournalError, describeFsError } from "./state-errors.ts";
 import { StateLock } from "./state-lock.ts";
@@ -128,9 +128,9 @@ function openLocked(dir: string, seed: number, lock: StateLock, options: Journal
     const first = lines.next();
     const head = first.done ? undefined : first.value;
     const start = head?.complete ? decodeLine(head.bytes) : undefined;
-    if (head === undefined || start === undefined || start.k !== "start" || start.v !== FORMAT || !Number.isSafeInteger(start.seed)) {
+    if (head === undefined || start === undefined || start.k !== "start" || !(start.v === FORMAT || (start.v === FORMAT_SNAPSHOT && start.snap !== undefined)) || !Number.isSafeInteger(start.seed)) {
       throw new JournalError(
-        `${path} is not a cpsim state journal (format ${FORMAT}): it begins with ${excerpt(head?.bytes ?? Buffer.alloc(0))}; ` +
+        `${path} is not a cpsim state journal (format ${FORMAT} or ${FORMAT_SNAPSHOT}): it begins with ${excerpt(head?.bytes ?? Buffer.alloc(0))}; ` +
           `it was left as it is: move it away, or give --state another directory`,
       );
     }
@@ -320,7 +320,7 @@ export class StateJournal {
    */
   commitFold(seed: number, snap: SnapshotRef): void {
     if (this.closed || this.tail === undefined) throw new JournalError("the fold was given up (a reset, or too many records meanwhile)");
-    const content = encodeRecord({ k: "start", v: FORMAT, seed, snap }) + this.tail.join("");
+    const content = encodeRecord({ k: "start", v: FORMAT_SNAPSHOT, seed, snap }) + this.tail.join("");
     this.tail = undefined;
     writeWhole(this.dir, content);
     this.startedAfresh(Buffer.byteLength(content), snap);
