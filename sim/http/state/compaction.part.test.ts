@@ -6,6 +6,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../emulator.ts";
 import { JournalDamagedError, JOURNAL_FILE } from "./state-journal.ts";
+import { saves } from "./save-state.ts";
 import { ALPHA, LOAD, journalLines, pod, send, stateDir } from "./state-test-helpers.ts";
 
 const COMPACT = 16 * 1024;
@@ -42,6 +43,7 @@ t.test("the journal is folded into a snapshot; a restart reads it and the record
   const stats = e.stats().journal!;
   t.ok(stats.snapshots >= 2, `${stats.snapshots} snapshots written`);
   t.equal(stats.compaction, undefined, "compaction stays on");
+  t.ok(saves.thread >= 2 && saves.inline === 0, `each snapshot was checked and written on the worker thread (${saves.thread} there, ${saves.inline} here)`);
   t.equal(snapshots(dir).length, 1, "one snapshot file: the old ones are removed");
   const snapshotBytes = statSync(join(dir, snapshots(dir)[0]!)).size;
   t.equal(stats.snapshotBytes, snapshotBytes);
@@ -106,4 +108,14 @@ t.test("--state-compact-mb 0 never folds; a backend that cannot capture its stat
   t.equal(e.stats().journal!.snapshots, 0);
   t.match(e.stats().journal!.compaction, /^off/);
   t.same(snapshots(dir), []);
+});
+
+t.test("a save says why it did not write: a capture that does not restore, a directory that cannot be written", async (t) => {
+  const { saveStateTask } = await import("./save-state-worker.ts");
+  const { PlatformBackend } = await import("../platform-backend.ts");
+  const good = new PlatformBackend({ seed: 4 }).captureState()!;
+  const dir = stateDir(t);
+  t.match(saveStateTask({ options: { seed: 4 }, bytes: good, seed: 4, dir }), { kind: "saved", ref: { bytes: good.length } });
+  t.match(saveStateTask({ options: { seed: 4 }, bytes: Buffer.from("no model here"), seed: 4, dir }), { kind: "differs" });
+  t.match(saveStateTask({ options: { seed: 4 }, bytes: good, seed: 4, dir: join(dir, "missing", "deeper") }), { kind: "unwritable", why: /cannot write a snapshot/ });
 });

@@ -12,6 +12,8 @@ import { workerModule } from "../../package-root.ts";
 import { type SaveResult, type SaveTask, saveStateTask } from "./save-state-worker.ts";
 
 let pool: Piscina<SaveTask, SaveResult> | undefined;
+/** Saves done on the thread and in this thread (for tests and diagnostics). */
+export const saves = { thread: 0, inline: 0 };
 
 function savePool(): Piscina<SaveTask, SaveResult> {
   // One thread, started for a fold and let go when idle (folds are minutes apart).
@@ -27,10 +29,14 @@ export type { SaveResult } from "./save-state-worker.ts";
  */
 export async function saveState(options: SaveTask["options"], bytes: Buffer, seed: number, dir: string): Promise<SaveResult> {
   const task: SaveTask = { options, bytes, seed, dir };
+  let result: SaveResult;
   try {
-    return await savePool().run(task);
+    result = await savePool().run(task);
   } catch {
     // The thread could not start, or the options could not cross to it: the same work, in this thread.
+    saves.inline++;
     return saveStateTask(task);
   }
+  saves.thread++;
+  return result;
 }
