@@ -90,12 +90,13 @@ export function detachBigStrings(value: unknown, over?: SharedArrayBuffer): Deta
 }
 
 /**
- * Bytes decoded in one turn of the event loop at most. Below node's 1,031,913 a piece is a string
- * in the V8 heap; a longer one would be made outside it, as external memory, and every 64 MB of
- * that starts a full collection of the heap (measured: 12–17 instead of 4 over 60 uploads of
- * 9.9 MB, and a worse canary).
+ * Bytes decoded in one turn of the event loop at most. Each piece is a string in the V8 heap
+ * (node makes one of 1,031,913 bytes and more outside it, as external memory, and every 64 MB of
+ * that starts a full collection: 12–17 instead of 4 over 60 uploads of 9.9 MB, and a worse
+ * canary); a quarter of a megabyte keeps a turn short on a busy machine (canary p99 80–108 ms
+ * against 93–147 with 1 MB pieces at load 16–20).
  */
-export const DECODE_PIECE_BYTES = 1_000_000;
+export const DECODE_PIECE_BYTES = 250_000;
 
 /**
  * Puts the long strings back into `value` (event loop side) and resolves to the value (a new one
