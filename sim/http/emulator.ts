@@ -21,8 +21,8 @@ import { StateSession } from "./state/state-session.ts";
 import { originForm, parseQuery, truncate, urlHost } from "./request-target.ts";
 import { digestStream, limitStream, tooLarge } from "./body-streams.ts";
 import { lingerOnClose, onClientError } from "./client-errors.ts";
-import { BodyRejection, contentTypeProblem, parseJsonBody } from "./json-body.ts";
-import { OFF_THREAD_BODY_BYTES, parseJsonBodyOffThread } from "./json-body-thread.ts";
+import { BodyRejection, contentTypeProblem } from "./json-body.ts";
+import { readJsonBody } from "./body-read.ts";
 import { isLargeBody, writeJsonStream } from "./json-stream.ts";
 import { makeParts, unmadeParts } from "./lazy-render.ts";
 import { type EmulatorLimits, type EmulatorOptions, resolveOptions } from "./options.ts";
@@ -187,21 +187,9 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   app.decorateRequest("cpsimSearch", "");
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: maxBodyLimit }, (_request, body, done) => {
-    const bytes = body as Buffer;
-    if (bytes.length >= OFF_THREAD_BODY_BYTES) {
-      // A large upload is decoded and parsed on a worker thread, not on the event loop.
-      parseJsonBodyOffThread(bytes, limits).then(
-        (value) => done(null, value),
-        (err: Error) => done(err, undefined),
-      );
-      return;
-    }
-    try {
-      done(null, parseJsonBody(bytes, limits));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
+  // The body is read by body-read.ts (a large one straight into memory the parsing thread shares).
+  app.addContentTypeParser("*", { bodyLimit: maxBodyLimit }, (request, payload, done) => {
+    readJsonBody(payload, { contentLength: request.headers["content-length"], limit: maxBodyLimit, direct: !request.cpsimRawBody }, limits, done);
   });
 
   app.setErrorHandler((err: FastifyError, request, reply) => {

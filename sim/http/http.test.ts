@@ -4,6 +4,8 @@
  * file; package.json "tap"."exclude" keeps it from also running the parts alone. One part alone:
  * `npx tap sim/http/clock.part.test.ts`.
  */
+import "./big-strings.part.test.ts";
+import "./body-read.part.test.ts";
 import "./clock.part.test.ts";
 import "./close.part.test.ts";
 import "./flash-sentinel.part.test.ts";
