@@ -10,7 +10,9 @@
  * (`--no-stalls` skips the phase; `--no-hold` runs it alone, on a fresh server).
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { type CommandSpec, parseArgs, processIo, renderHelp, UsageError } from "../../cli/args.ts";
@@ -27,8 +29,9 @@ const spec: CommandSpec = {
     { name: "connections", type: "integer", value: "N", help: "Connections autocannon keeps open", default: 32, min: 1, max: 1024 },
     { name: "stalls", type: "boolean", help: "Run the stall phase (image jobs, uploads, big reads under a health canary); --no-stalls skips it", default: true },
     { name: "hold", type: "boolean", help: "Measure the maximum and hold 80% of it first; --no-hold runs the stall phase alone", default: true },
+    { name: "state", type: "boolean", help: "Serve with --state (a fresh directory, removed after): every change is journaled and synced before its answer", default: false },
   ],
-  examples: ["npm run soak", "npm run soak -- --seconds 600", "npm run soak -- --no-hold"],
+  examples: ["npm run soak", "npm run soak -- --seconds 600", "npm run soak -- --no-hold", "npm run soak -- --no-hold --state"],
 };
 
 const KEY = "Bearer cpsim_load_exempt_5b0e8d3a6c1f9247";
@@ -40,7 +43,7 @@ const REQUESTS = [
 ] as const;
 
 function stop(child: ReturnType<typeof spawn>): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
@@ -66,7 +69,9 @@ async function main(): Promise<number> {
   const hold = parsed.flags.hold !== false;
   const stalls = parsed.flags.stalls !== false;
   if (!hold && !stalls) throw new UsageError("--no-hold and --no-stalls leave nothing to run");
-  const child = spawn(process.execPath, ["bin/cpsim.js", "serve", "--json", "--speed", "120", "--control-token", "none", "--results-budget-mb", "1024"], { stdio: ["ignore", "pipe", "inherit"] });
+  const stateDir = parsed.flags.state === true ? mkdtempSync(join(tmpdir(), "cpsim-soak-state-")) : undefined;
+  const serveArgs = ["bin/cpsim.js", "serve", "--json", "--speed", "120", "--control-token", "none", "--results-budget-mb", "1024", ...(stateDir ? ["--state", stateDir] : [])];
+  const child = spawn(process.execPath, [...(process.env.CPSIM_SOAK_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.CPSIM_SOAK_PROF] : []), ...serveArgs], { stdio: ["ignore", "pipe", "inherit"] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once("line", (l) => resolve(JSON.parse(l).baseUrl as string));
@@ -111,6 +116,10 @@ async function main(): Promise<number> {
     return errors > 0 ? 1 : 0;
   } finally {
     child.kill("SIGTERM");
+    if (stateDir !== undefined) {
+      await stop(child);
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   }
 }
 

@@ -33,8 +33,12 @@ import { StateLock } from "./state-lock.ts";
 export { JOURNAL_FILE, type JournalRecord } from "./journal-file.ts";
 export { JournalError, JournalDamagedError } from "./state-errors.ts";
 
-/** Bytes appended while a fold runs past which the fold is given up. */
-const MAX_FOLD_TAIL = 256 << 20;
+/**
+ * Bytes appended while a fold runs past which the fold is given up: the new journal is written
+ * with them on the event loop, so this bounds how long a fold's end can hold requests up (under
+ * a stream of large uploads a fold waits for a quieter moment).
+ */
+const MAX_FOLD_TAIL = 1 << 20;
 /** Records written by one flush at most; beyond it the next turn writes the rest. */
 const MAX_BATCH = 512;
 /** Wait before retrying a failed write, doubling up to the maximum. */
@@ -265,6 +269,8 @@ export class StateJournal {
   /** While a fold runs: the records appended since its capture (see beginFold). */
   private tail: string[] | undefined;
   private tailBytes = 0;
+  /** Whether the last fold was given up because too much was appended while it ran. */
+  foldOverflowed = false;
 
   constructor(
     private readonly dir: string,
@@ -288,7 +294,10 @@ export class StateJournal {
       this.tail.push(line);
       this.tailBytes += line.length;
       // A fold that takes this long is given up: the journal goes on as it was.
-      if (this.tailBytes > MAX_FOLD_TAIL) this.tail = undefined;
+      if (this.tailBytes > MAX_FOLD_TAIL) {
+        this.tail = undefined;
+        this.foldOverflowed = true;
+      }
     }
     this.schedule();
   }
@@ -300,6 +309,7 @@ export class StateJournal {
   beginFold(): void {
     this.tail = [];
     this.tailBytes = 0;
+    this.foldOverflowed = false;
   }
 
   /** Whether a fold begun is still possible (no reset or overflow since). */

@@ -42,6 +42,8 @@ export class StateSession {
 
   /** Snapshots written since open. */
   snapshots = 0;
+  /** Folds given up because more than a megabyte of changes came while they ran (large uploads): tried again later. */
+  foldsDeferred = 0;
   /**
    * Milliseconds of the last fold: the capture (in this thread), the check and the snapshot's
    * write (on a worker thread, requests answered meanwhile), the new journal's write (in this thread).
@@ -107,6 +109,7 @@ export class StateSession {
     written: number;
     failures: number;
     snapshots: number;
+    foldsDeferred: number;
     lastFoldMs: readonly [number, number, number] | undefined;
     unavailable: string | undefined;
     compaction: string | undefined;
@@ -118,6 +121,7 @@ export class StateSession {
       written: this.journal.written,
       failures: this.journal.failures,
       snapshots: this.snapshots,
+      foldsDeferred: this.foldsDeferred,
       unavailable: this.journal.unavailable,
       compaction: this.compaction,
     };
@@ -173,8 +177,16 @@ export class StateSession {
     const captured = performance.now() - t0;
     const saved = await this.backend.saveState!(bytes, seed, this.dir);
     const t1 = performance.now();
-    // Closed, or reset meanwhile (everything captured is dead): the file is left for the next start or fold to remove.
-    if (this.closed || !this.journal.folding) return false;
+    // Closed, reset meanwhile (everything captured is dead), or too much written meanwhile (tried
+    // again after as many bytes more): the file is left for the next start or fold to remove.
+    if (this.closed || !this.journal.folding) {
+      if (this.journal.foldOverflowed) {
+        // Changes as large as the state came in: a capture costs as much again, so the next waits as long.
+        this.foldsDeferred++;
+        this.compactAt = this.journal.bytes + Math.max(this.compactBytes, bytes.length);
+      }
+      return false;
+    }
     if (saved.kind !== "saved") {
       this.journal.abortFold();
       return saved.kind === "differs" ? stop(`a snapshot would not restore to the same state (${saved.why})`) : later(saved.why);
