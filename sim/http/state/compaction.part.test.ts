@@ -119,3 +119,19 @@ t.test("a save says why it did not write: a capture that does not restore, a dir
   t.match(saveStateTask({ options: { seed: 4 }, bytes: Buffer.from("no model here"), seed: 4, dir }), { kind: "differs" });
   t.match(saveStateTask({ options: { seed: 4 }, bytes: good, seed: 4, dir: join(dir, "missing", "deeper") }), { kind: "unwritable", why: /cannot write a snapshot/ });
 });
+
+t.test("a fold is given up when more than a megabyte of changes comes in while it runs", async (t) => {
+  const { openJournal } = await import("./state-journal.ts");
+  const dir = stateDir(t);
+  const { journal } = openJournal(dir, 1).finish();
+  t.teardown(() => journal.close());
+  journal.beginFold();
+  journal.append({ k: "time", t: 1 });
+  t.ok(journal.folding, "a small change keeps the fold");
+  journal.append({ k: "req", t: 2, m: "POST", p: "/v2/conformance/run", b: { input: { pad: "x".repeat(1_100_000) } } });
+  t.notOk(journal.folding, "a large one gives it up");
+  t.ok(journal.foldOverflowed);
+  t.throws(() => journal.commitFold(1, { file: "snapshot-0000000000000000.bin", bytes: 1, sha256: "0" }), /given up/);
+  await journal.flushed();
+  t.equal(journalLines(dir).length, 3, "the journal goes on as it was, both changes in it");
+});
