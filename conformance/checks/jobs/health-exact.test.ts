@@ -36,6 +36,18 @@ t.test("a correct one-worker endpoint: the counts are judged in a stable window,
   t.notOk(seen.some((s) => s.includes("purge-queue")), "a quiet endpoint is never purged");
 });
 
+t.test("health computed a read behind the jobs (a cache): a window that does not match is read again, and the rule passes", async (t) => {
+  let previous: Parameters<NonNullable<OneWorkerOptions["healthJobs"]>>[0] | undefined;
+  const { rule } = await judge(t, {
+    healthJobs: (c) => {
+      const shown = previous ?? c;
+      previous = c;
+      return shown;
+    },
+  });
+  t.equal(rule.status, "pass", rule.reason ?? rule.failures[0]?.evidence.expected ?? "");
+});
+
 t.test("health's inQueue one too high, always: no queue is there for a purge to remove, and the rule fails", async (t) => {
   const { code, rule, seen } = await judge(t, { healthJobs: (c) => ({ ...c, inQueue: c.inQueue + 1 }) });
   t.equal(rule.status, "fail", rule.reason ?? "");

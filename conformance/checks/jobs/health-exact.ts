@@ -15,7 +15,9 @@
  *    times, health was computed while they were in those states, so inQueue and inProgress must
  *    equal the check's jobs in them. A window where a job moved is read again (a bounded number of
  *    times; none stable: a skip).
- * 3. Health counting fewer than the check's own jobs fails at once (nobody else can take them off).
+ *    A stable window whose counts do not match is read again, a second apart, up to three times
+ *    (health may be computed a moment behind the jobs); the last is judged if none matched.
+ * 3. Health counting fewer than the check's own jobs fails (nobody else can take them off).
  *    Counting more may be another user's job that arrived meanwhile: the check's jobs are cancelled
  *    and health read again; if the endpoint is quiet again, the excess went with the run's own jobs
  *    (a failure), otherwise others' work came in (a skip).
@@ -113,6 +115,12 @@ interface Window {
   readonly own: Counts;
 }
 
+/** Stable windows read (a second apart) before one that does not match is judged. */
+const MATCH_TRIES = 3;
+const MATCH_PAUSE_MS = 1_000;
+
+const matches = (w: Window) => w.counts.inQueue === w.own.inQueue && w.counts.inProgress === w.own.inProgress;
+
 async function statuses(session: JobSession, ids: readonly string[]): Promise<(string | undefined)[]> {
   const out: (string | undefined)[] = [];
   for (const id of ids) {
@@ -145,12 +153,19 @@ export async function checkHealthExact(ctx: CheckContext): Promise<CheckOutcome 
     await submitRunning(session);
     await submitQueued(session);
     if (session.jobIds.length === 0) return ctx.skip("run accepted no job: no job of the check to count");
-    const window = await stableWindow(session);
+    // Health may be computed a moment behind the jobs (a cache, a metrics pipeline): a window that
+    // does not match is read again, a second apart, and only one that never matches is judged.
+    let window: Window | string = "";
+    for (let i = 0; i < MATCH_TRIES; i++) {
+      if (i > 0) await session.advance(MATCH_PAUSE_MS);
+      window = await stableWindow(session);
+      if (typeof window === "string" || matches(window)) break;
+    }
     if (typeof window === "string") return ctx.skip(window);
     const { counts, own, health } = window;
     const expected = `inQueue ${own.inQueue} and inProgress ${own.inProgress}: the check's ${session.jobIds.length} job(s), each read in the same state just before and just after this health read (so in it while health was computed), ${own.inQueue} IN_QUEUE and ${own.inProgress} IN_PROGRESS, on an endpoint that counted nothing in either before the check submitted them`;
     if (counts.inQueue < own.inQueue || counts.inProgress < own.inProgress) violated(session, health.exchange, `${expected} (nobody else can take the check's jobs off the counts); got ${describe(counts)}`);
-    if (counts.inQueue === own.inQueue && counts.inProgress === own.inProgress) return undefined;
+    if (matches(window)) return undefined;
     // More than the check's own: another user's job meanwhile, or a counter that counts the check's jobs wrongly.
     for (const id of session.jobIds) if (!isFinal(session.trace.last(id))) await session.cancel(id);
     const settled = await statuses(session, session.jobIds);
