@@ -75,7 +75,7 @@ async function untilQuiet(session: JobSession): Promise<Quiet> {
     last = counts;
   }
   const seen = `before the check submitted anything, health read ${describe(last!)} over ${QUIET_READS} reads in ${(waited / 1000).toFixed(1)} s`;
-  if (last!.inProgress > 0) return { kind: "skip", reason: `${seen}: jobs in progress that are not this check's, so no window has only the run's jobs` };
+  if (last!.inProgress > 0) return { kind: "skip", reason: `${seen}: jobs in progress that this check did not submit (another user's, or ones an earlier check could not cancel), so no window has only the check's jobs` };
   return purgeProbe(session, seen);
 }
 
@@ -96,9 +96,9 @@ async function purgeProbe(session: JobSession, seen: string): Promise<Quiet> {
       return { kind: "skip", reason: `${seen}; purge-queue, sent to tell a real queue from a counter, answered ${purge.status} ${show(purge.json)}: no window shown to be the run's alone` };
     }
     if (before === undefined || after === undefined) return { kind: "skip", reason: `${seen}; health around the purge answered without counts` };
-    if (quiet(after)) return removed > 0 ? { kind: "skip", reason: `${seen}; purge-queue removed ${removed} waiting job(s) that are not this check's: others use this endpoint` } : { kind: "quiet" };
+    if (quiet(after)) return removed > 0 ? { kind: "skip", reason: `${seen}; purge-queue removed ${removed} waiting job(s) this check did not submit (another user's, or ones an earlier check could not cancel)` } : { kind: "quiet" };
     if (removed > 0 || after.inProgress > 0 || before.inProgress > 0) {
-      return { kind: "skip", reason: `${seen}; around a purge-queue (removed ${removed}) health read ${describe(before)}, then ${describe(after)}: others' jobs come and go on this endpoint` };
+      return { kind: "skip", reason: `${seen}; around a purge-queue (removed ${removed}) health read ${describe(before)}, then ${describe(after)}: jobs this check did not submit come and go on this endpoint` };
     }
     shown = { health, removed, before, after };
   }
