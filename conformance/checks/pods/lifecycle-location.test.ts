@@ -48,6 +48,20 @@ t.test("createPod answering 201 + Location with the id under another name: only 
   );
 });
 
+t.test("...and the strict host-taken check (pods it creates and fills the host with) finds its pods by Location too", async (t) => {
+  const target = await startTarget({
+    response: (req, res) => {
+      if (req.method !== "POST" || req.path !== "/v2/pods" || res.status !== 201) return res;
+      const { id, ...rest } = res.body as Record<string, unknown>;
+      return { ...res, headers: { ...res.headers, location: `/v2/pods/${String(id)}` }, body: rest };
+    },
+  });
+  t.teardown(() => target.close());
+  const report = await runChecks(target, "pods.start.host-gpus-taken", "strict");
+  const rule = report.rules.find((r) => r.id === "pods.start.host-gpus-taken");
+  t.equal(rule?.status, "pass", rule?.reason ?? rule?.failures[0]?.evidence.expected ?? "");
+});
+
 t.test("a lifecycle failure on such a target replays: the curl script reads the new pod's id from Location", async (t) => {
   const target = await startTarget({
     response: (req, res) => {
