@@ -29,6 +29,8 @@ export interface CurlCapture {
   readonly fromRequest: number;
   /** The JSON string field it is read from: the first `"field": "..."` in that body. */
   readonly field: string;
+  /** Read instead from that answer's `Location` header: its last path segment (a created pod's id where the body lacks it). */
+  readonly fromLocation?: boolean;
   /** The value in the original run; its later occurrences become `${variable}`. */
   readonly value: string;
 }
@@ -134,6 +136,11 @@ const JSON_FIELD_FUNCTION = `json_field() {
     }'
 }`;
 
+/** A shell function that prints the last path segment of the `Location` header in a `curl -i` output. */
+const LOCATION_ID_FUNCTION = `location_id() {
+  awk 'tolower($1) == "location:" { v = $2; sub(/\\r$/, "", v); sub(/[?#].*$/, "", v); sub(/\\/$/, "", v); n = split(v, parts, "/"); print parts[n]; exit }'
+}`;
+
 /** A request that holds its answer until the target's time moves on. */
 export function isWaitingRequest(req: RecordedRequest): boolean {
   const path = pathOf(req.url);
@@ -154,7 +161,8 @@ function pathOf(url: string): string {
 }
 
 function captureLines(c: CurlCapture): string[] {
-  return [`${c.variable}=$(printf '%s' "$out" | json_field ${quote(c.field)})`, `echo "${c.variable}=\${${c.variable}}"`];
+  const read = c.fromLocation ? "location_id" : `json_field ${quote(c.field)}`;
+  return [`${c.variable}=$(printf '%s' "$out" | ${read})`, `echo "${c.variable}=\${${c.variable}}"`];
 }
 
 export function toCurl(input: RecordedRequest | readonly RecordedRequest[], options: CurlOptions = {}): string {
@@ -221,6 +229,7 @@ export function toCurl(input: RecordedRequest | readonly RecordedRequest[], opti
     "# the environment; reports never hold them.",
     ...[...used].sort().map((v) => `: "\${${v}:?${envHint(v)}}"`),
     ...(captures.length ? ["", JSON_FIELD_FUNCTION] : []),
+    ...(captures.some((c) => c.fromLocation) ? ["", LOCATION_ID_FUNCTION] : []),
   ];
   return `${[...header, ...body].join("\n")}\n`;
 }

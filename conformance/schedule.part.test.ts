@@ -17,6 +17,7 @@ function registry(): { registry: CheckRegistry; runs: string[][] } {
   r.register("pods.create.unknown-property", () => {});
   r.registerGroup(group, ["pods.status-enum", "pods.actions-enum", "pods.transition-legal"]);
   r.register("jobs.not-found", () => {});
+  r.register("jobs.health.exact", () => {});
   r.register("graphql.envelope", () => {});
   r.register("auth.missing-key", () => {});
   r.register("ratelimit.headers-present", () => {});
@@ -41,7 +42,7 @@ t.test("against a real-time target the areas are concurrent lanes; rate limits o
     "the other account's window is spent in the auth lane, after the auth rules",
   );
   t.same(plan.before.map((l) => [l.name, l.units.map((u) => u.ids)]), [["ratelimit", [["ratelimit.headers-present"]]]], "the counting on the full-access key runs first, alone");
-  t.same(plan.after, []);
+  t.same(plan.after.map((l) => [l.name, l.units.map((u) => u.ids)]), [["endpoint-alone", [["jobs.health.exact"]]]], "health's exact counts are read once every other lane is done");
 });
 
 t.test("where the suite moves the target's clock, one lane in registration order", async (t) => {
@@ -49,7 +50,7 @@ t.test("where the suite moves the target's clock, one lane in registration order
   const ids = r.list().map((c) => c.ruleId);
   const plan = planLanes(ids, r, false);
   t.equal(plan.concurrent.length, 1);
-  t.same(plan.concurrent[0]!.units.map((u) => u.ids[0]), ["pods.create.unknown-property", "pods.status-enum", "jobs.not-found", "graphql.envelope", "auth.missing-key", "errors.problem-json"]);
+  t.same(plan.concurrent[0]!.units.map((u) => u.ids[0]), ["pods.create.unknown-property", "pods.status-enum", "jobs.not-found", "jobs.health.exact", "graphql.envelope", "auth.missing-key", "errors.problem-json"]);
   t.equal(plan.after[0]!.units.length, 2, "rate limits last, as registered");
   t.same(plan.before, []);
 });

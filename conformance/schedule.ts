@@ -17,6 +17,10 @@
  *   manual`) the clock is one shared resource: a lane advancing it by minutes would move another
  *   lane's jobs and pods under its feet. There the lanes take turns (one lane, registration
  *   order); each run is cheap anyway, since nothing waits in real time.
+ * - The job endpoint's counts: jobs.health.exact judges health's counts exactly in a window where
+ *   only its own jobs use the endpoint, and other lanes submit jobs there too (the auth lane's
+ *   isolation and read-only checks). Against a real-time target it runs after every concurrent
+ *   lane is done, alone (each check cancels what it left running, so the endpoint is quiet then).
  *
  * The number of requests in flight over all lanes is bounded by the client (--concurrency).
  */
@@ -64,6 +68,9 @@ const LANE_OF_RULE: Readonly<Record<string, string>> = {
   "graphql.pod-resume.running": "graphql-resume",
 };
 
+/** Rules that need the job endpoint to themselves: against a real-time target, alone after the concurrent lanes. */
+const ENDPOINT_ALONE = new Set(["jobs.health.exact"]);
+
 /** The rate-limit rules that spend the other account's window: the auth lane's, after the auth rules. */
 const OTHER_ACCOUNT_EXHAUSTION = new Set(["ratelimit.429-when-spent", "ratelimit.retry-after", "ratelimit.429-detail-names-window"]);
 
@@ -105,7 +112,8 @@ export function planLanes(selected: readonly string[], registry: CheckRegistry, 
     return { before: [], concurrent: rest.length ? [{ name: "all", units: rest }] : [], after: rate.length ? [{ name: "ratelimit", units: rate }] : [] };
   }
   const rate = all.filter((u) => u.lane === "ratelimit").map((u) => u.unit);
-  const rest = all.filter((u) => u.lane !== "ratelimit");
+  const last = all.filter((u) => ENDPOINT_ALONE.has(u.unit.ids[0]!)).map((u) => u.unit);
+  const rest = all.filter((u) => u.lane !== "ratelimit" && !ENDPOINT_ALONE.has(u.unit.ids[0]!));
   const alone = rate.length ? [{ name: "ratelimit", units: rate }] : [];
   const lanes = new Map<string, Lane>();
   for (const { unit, lane } of rest) {
@@ -113,5 +121,5 @@ export function planLanes(selected: readonly string[], registry: CheckRegistry, 
     l.units.push(unit);
     lanes.set(lane, l);
   }
-  return { before: alone, concurrent: [...lanes.values()], after: [] };
+  return { before: alone, concurrent: [...lanes.values()], after: last.length ? [{ name: "endpoint-alone", units: last }] : [] };
 }

@@ -82,22 +82,44 @@ interface Job {
   readonly input: unknown;
   status: "IN_QUEUE" | "IN_PROGRESS" | "COMPLETED" | "CANCELLED";
   readonly submittedAt: number;
+  /** Never taken by the worker: it waits until purged or cancelled. */
+  readonly held?: boolean;
   startedAt?: number;
   endsAt?: number;
+}
+
+type JobCounts = { completed: number; failed: number; inProgress: number; inQueue: number; retried: number };
+
+export interface OneWorkerOptions {
+  readonly jobMs: number;
+  readonly endpoint?: string;
+  /** Jobs another user submitted before the suite came: the first runs, the others wait behind it. */
+  readonly foreignJobs?: number;
+  /** The foreign jobs wait and no worker takes them (a low-priority job, a cold start for its kind). */
+  readonly holdForeign?: boolean;
+  /** What health answers for the job counts it computed (default: as they are). */
+  readonly healthJobs?: (counts: JobCounts) => JobCounts;
 }
 
 /**
  * A job endpoint run by one worker, in real time: every job takes `jobMs` however it asks to
  * sleep, one at a time, in order. Cancel of a finished job is refused with 409 naming its status
  * (as a correct target may). A suite that judges a cancel against a state it saw long before
- * blames this target for a job that simply finished meanwhile.
+ * blames this target for a job that simply finished meanwhile. purge-queue removes the jobs
+ * waiting (they are then unknown: 404). `foreignJobs` and `healthJobs` make the endpoint shared,
+ * or its health wrong.
  */
-export function oneWorkerEndpoint(options: { readonly jobMs: number; readonly endpoint?: string }): Promise<GateTarget> {
+export function oneWorkerEndpoint(options: OneWorkerOptions): Promise<GateTarget> {
   const endpoint = options.endpoint ?? "conformance";
   const jobs = new Map<string, Job>();
   const order: Job[] = [];
   let next = 0;
   let freeAt = 0;
+  for (let i = 0; i < (options.foreignJobs ?? 0); i++) {
+    const job: Job = { id: `foreign-${i}`, input: {}, status: "IN_QUEUE", submittedAt: Date.now(), ...(options.holdForeign ? { held: true } : {}) };
+    jobs.set(job.id, job);
+    order.push(job);
+  }
   // Moves the worker along to now, as if it had run all along: a finished job frees it at its
   // end, and the next queued job starts then (or when it was submitted, if later).
   const advance = () => {
@@ -110,7 +132,7 @@ export function oneWorkerEndpoint(options: { readonly jobMs: number; readonly en
         continue;
       }
       if (running) return;
-      const queued = order.find((j) => j.status === "IN_QUEUE");
+      const queued = order.find((j) => j.status === "IN_QUEUE" && !j.held);
       if (!queued) return;
       queued.status = "IN_PROGRESS";
       queued.startedAt = Math.max(freeAt, queued.submittedAt);
@@ -125,7 +147,16 @@ export function oneWorkerEndpoint(options: { readonly jobMs: number; readonly en
     if (v2 !== "v2" || ep !== endpoint) return notFound(res);
     if (req.method === "GET" && op === "health" && !id) {
       const count = (s: Job["status"]) => order.filter((j) => j.status === s).length;
-      return sendJson(res, 200, { jobs: { completed: count("COMPLETED"), failed: 0, inProgress: count("IN_PROGRESS"), inQueue: count("IN_QUEUE"), retried: 0 }, workers: { idle: count("IN_PROGRESS") ? 0 : 1, running: count("IN_PROGRESS") } });
+      const counts = { completed: count("COMPLETED"), failed: 0, inProgress: count("IN_PROGRESS"), inQueue: count("IN_QUEUE"), retried: 0 };
+      return sendJson(res, 200, { jobs: options.healthJobs ? options.healthJobs(counts) : counts, workers: { idle: count("IN_PROGRESS") ? 0 : 1, running: count("IN_PROGRESS") } });
+    }
+    if (req.method === "POST" && op === "purge-queue" && !id) {
+      const waiting = order.filter((j) => j.status === "IN_QUEUE");
+      for (const j of waiting) {
+        jobs.delete(j.id);
+        order.splice(order.indexOf(j), 1);
+      }
+      return sendJson(res, 200, { removed: waiting.length, status: "completed" });
     }
     if (req.method === "POST" && op === "run" && !id) {
       let input: unknown;

@@ -13,6 +13,7 @@ import type { CheckFn, CheckNeeds } from "../../check.ts";
 import { registerCheck } from "../../check-registry.ts";
 import { checkCancelNeverCompletes, checkCancelQueued, checkCancelResponse, checkCancelRunning } from "./cancel-checks.ts";
 import { checkHealthCounters, checkHealthShape } from "./health-checks.ts";
+import { checkHealthExact } from "./health-exact.ts";
 import { withDelayFloor } from "./delay-time-floor.ts";
 import { checkCompletedOutput, checkDelayTime, checkExecutionTime, checkInputEcho, checkWorkerId } from "./job-field-checks.ts";
 import { checkRunPayloadLimit, checkRunsyncPayloadLimit } from "./payload-checks.ts";
@@ -79,6 +80,7 @@ const JOB_CHECKS: readonly (readonly [string, CheckFn, CheckNeeds?])[] = [
   ["jobs.purge.count", checkPurgeCount],
   ["jobs.health.shape", checkHealthShape],
   ["jobs.health.counters", checkHealthCounters],
+  ["jobs.health.exact", checkHealthExact],
   ["jobs.stream.chunk-size", checkStreamChunkSize],
   ["jobs.stream.reassembly", checkStreamReassembly],
   ["jobs.stream.incremental", checkStreamIncremental],

@@ -7,6 +7,8 @@
  */
 import type { CheckContext } from "../../check.ts";
 import type { Auth, ClientResponse } from "../../client.ts";
+import type { CurlCapture } from "../../curl.ts";
+import type { Exchange } from "../../recorder.ts";
 import { podActionRequest, podDeleteRequest } from "../../target-facts/index.ts";
 
 export interface SendOptions {
@@ -48,6 +50,24 @@ export function createdPodId(res: ClientResponse): string | undefined {
   const id = podField(res, "id");
   if (typeof id === "string" && id !== "") return id;
   return locationId(res.headers["location"]);
+}
+
+/**
+ * The capture of a created pod's id for a failure's curl script: from the answer's `id`, or from
+ * its `Location` header where the body does not carry the id (the replay reads it the same way).
+ */
+export function podIdCapture(variable: string, fromRequest: number, exchange: Exchange | undefined, id: string): CurlCapture {
+  let inBody = true;
+  if (exchange?.response) {
+    try {
+      const body = JSON.parse(exchange.response.body) as unknown;
+      inBody = typeof body === "object" && body !== null && (body as Record<string, unknown>)["id"] === id;
+    } catch {
+      inBody = false;
+    }
+    if (inBody || locationId(exchange.response.headers["location"]) !== id) inBody = true;
+  }
+  return { variable, fromRequest, field: "id", value: id, ...(inBody ? {} : { fromLocation: true }) };
 }
 
 /** The id a `Location` header of a created pod names: the segment after `/pods/`. */

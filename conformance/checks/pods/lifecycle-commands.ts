@@ -11,6 +11,7 @@ import { POD_ACTIONS, type PodAction } from "../../../sim/api/schemas/index.ts";
 import { createPodBodyArb } from "../../../sim/api/validate/index.ts";
 import { isNvidia } from "../../../sim/api/validate/sample-catalog.ts";
 import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
+import { createdPodId } from "./create-pod-client.ts";
 import { createPod, deletePod, isSuccess, jsonObject, listPods, patchPod, podAction, routeMissing } from "./lifecycle-pods.ts";
 import type { CommandKind, TrackedPod } from "./lifecycle-observation.ts";
 import { MAX_CREATED_PODS, MAX_LIVE_PODS, REAL_WAIT_CAP_MS, type LifecycleSession } from "./lifecycle-session.ts";
@@ -32,10 +33,11 @@ class CreatePod implements Command {
   }
   async run(_: LifecycleSession, s: LifecycleSession): Promise<void> {
     const res = s.note(await createPod(s.ctx, this.body));
-    const created = jsonObject(res);
+    // The body's id, else the one its Location header names (the spec wants it in the body: pods.create.response-required-fields judges that).
+    const id = createdPodId(res);
     // A refused create (no capacity, a choice of the target's) is createPod's rules' business, not these.
-    if (!isSuccess(res.status) || typeof created?.id !== "string") return;
-    const pod = s.track(res, this.body, this.body.cpu ? "cpu" : "gpu", created.id);
+    if (!isSuccess(res.status) || id === undefined) return;
+    const pod = s.track(res, this.body, this.body.cpu ? "cpu" : "gpu", id);
     await s.observeView(pod, res);
   }
   toString(): string {

@@ -6,6 +6,7 @@
 import type { CheckContext, FailureInput } from "../../check.ts";
 import type { CurlCapture } from "../../curl.ts";
 import type { Exchange } from "../../recorder.ts";
+import { podIdCapture } from "./create-pod-client.ts";
 
 export interface PodCapture {
   readonly variable: string;
@@ -41,7 +42,7 @@ export class Evidence {
     if (index < 0) index = sequence.length;
     const captures: CurlCapture[] = this.pods.flatMap((p) => {
       const from = sequence.indexOf(p.exchange);
-      return from >= 0 ? [{ variable: p.variable, fromRequest: from, field: "id", value: p.id }] : [];
+      return from >= 0 ? [podIdCapture(p.variable, from, p.exchange, p.id)] : [];
     });
     return { expected, ...(shown ? { exchange: shown } : {}), sequence, ...(captures.length ? { captures } : {}) };
   }
@@ -56,6 +57,6 @@ export function afterCreate(created: Exchange, id: string, expected: string, exc
     expected,
     exchange,
     sequence: [created, ...earlier],
-    captures: [{ variable: "POD_ID", fromRequest: 0, field: "id", value: id }],
+    captures: [podIdCapture("POD_ID", 0, created, id)],
   };
 }

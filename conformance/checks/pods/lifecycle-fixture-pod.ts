@@ -7,7 +7,8 @@
  */
 import type { CheckContext } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
-import { createPod, isSuccess, jsonObject } from "./lifecycle-pods.ts";
+import { createdPodId } from "./create-pod-client.ts";
+import { createPod, getPod, isSuccess, jsonObject } from "./lifecycle-pods.ts";
 import type { TargetCatalog } from "./lifecycle-target.ts";
 
 export type MountKind = "none" | "persistent" | "network";
@@ -61,8 +62,17 @@ export async function createFixturePod(ctx: CheckContext, target: TargetCatalog,
   let last: ClientResponse | undefined;
   for (const { body, volumeId } of candidates.slice(0, MAX_TRIES)) {
     const res = await createPod(ctx, body);
-    const view = jsonObject(res);
-    if (isSuccess(res.status) && typeof view?.id === "string") return { id: view.id, body, created: res, view, ...(volumeId ? { volumeId } : {}) };
+    // The body's id, else the one its Location header names; a body without the id (which the
+    // spec requires there: pods.create.response-required-fields judges it) gives way to a read.
+    const id = createdPodId(res);
+    if (isSuccess(res.status) && id !== undefined) {
+      let view = jsonObject(res);
+      if (view?.["id"] !== id) {
+        const read = await getPod(ctx, id);
+        view = read.status === 200 ? jsonObject(read) : undefined;
+      }
+      if (view !== undefined) return { id, body, created: res, view, ...(volumeId ? { volumeId } : {}) };
+    }
     last = res;
   }
   return { reason: `no ${spec.kind.toUpperCase()} pod${spec.mountKind === "none" ? "" : ` with a ${spec.mountKind} mount`} could be created (last answer ${last?.status})` };

@@ -10,6 +10,7 @@
  */
 import { registerCheck } from "../../check-registry.ts";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
+import { createdPodId } from "./create-pod-client.ts";
 import { Evidence } from "./lifecycle-evidence.ts";
 import { createPod, isSuccess, jsonObject, podAction, routeMissing, terminatePod } from "./lifecycle-pods.ts";
 import { settle } from "./lifecycle-run.ts";
@@ -51,10 +52,12 @@ const gpuBody = (pair: Pair, count: number, name: string) => ({
 async function attempt(ctx: CheckContext, pair: Pair, made: string[]): Promise<CheckOutcome | undefined> {
   const evidence = new Evidence(ctx);
   const created = await createPod(ctx, gpuBody(pair, 1, "cpsim-stopped"));
-  const pod = jsonObject(created);
-  if (!isSuccess(created.status) || typeof pod?.id !== "string") return undefined;
+  // The body's id, else the one its Location header names.
+  const podId = createdPodId(created);
+  if (!isSuccess(created.status) || podId === undefined) return undefined;
+  const pod: Record<string, unknown> & { id: string } = { ...jsonObject(created), id: podId };
   made.push(pod.id);
-  if (pod.dataCenterId !== undefined && pod.dataCenterId !== null && pod.dataCenterId !== pair.dataCenterId) return undefined;
+  if (pod["dataCenterId"] !== undefined && pod["dataCenterId"] !== null && pod["dataCenterId"] !== pair.dataCenterId) return undefined;
   evidence.capture("POD_ID", created.exchange, pod.id);
   const stop = await podAction(ctx, pod.id, "stop");
   if (routeMissing(stop.status)) return ctx.skip(`the target has no POST /v2/pods/{id}/action (it answered ${stop.status}), so no pod could be stopped`);
@@ -64,8 +67,8 @@ async function attempt(ctx: CheckContext, pair: Pair, made: string[]): Promise<C
   let exhausted = false;
   for (let i = 0; i < MAX_FILLERS && !exhausted; i++) {
     const filler = await createPod(ctx, gpuBody(pair, FILL_COUNTS[countIndex], `cpsim-filler-${i + 1}`));
-    const id = jsonObject(filler)?.id;
-    if (isSuccess(filler.status) && typeof id === "string") {
+    const id = createdPodId(filler);
+    if (isSuccess(filler.status) && id !== undefined) {
       made.push(id);
       evidence.capture(`FILLER_${made.length - 1}`, filler.exchange, id);
     } else if (++countIndex >= FILL_COUNTS.length) {

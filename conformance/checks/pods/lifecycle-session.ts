@@ -11,6 +11,7 @@ import type { Exchange } from "../../recorder.ts";
 import { platformOracle } from "../../oracle/platform-oracle.ts";
 import type { ShadowPlatform } from "../../oracle/shadow-platform.ts";
 import { advance } from "../support/time.ts";
+import { podIdCapture } from "./create-pod-client.ts";
 import { getPod, jsonObject, terminatePod } from "./lifecycle-pods.ts";
 import type { CheckerEnv, InvariantChecker, Observation, TrackedPod } from "./lifecycle-observation.ts";
 import { exchangeOf } from "./lifecycle-observation.ts";
@@ -137,7 +138,7 @@ export class LifecycleSession {
 
   track(res: ClientResponse, body: Record<string, any>, kind: "gpu" | "cpu", id: string): TrackedPod {
     const label = `POD_${this.pods.length + 1}`;
-    const capture: CurlCapture = { variable: label, fromRequest: this.exchanges.indexOf(res.exchange), field: "id", value: id };
+    const capture: CurlCapture = podIdCapture(label, this.exchanges.indexOf(res.exchange), res.exchange, id);
     const pod: TrackedPod = { label, id, kind, body, capture, status: undefined, actions: [], changedBy: undefined, terminated: false, gone: false };
     this.pods.push(pod);
     this.shadow.podCreated(id, kind);

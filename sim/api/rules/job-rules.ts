@@ -213,6 +213,12 @@ export const jobRules = [
     id: "jobs.health.counters", title: "health's counters agree with the jobs and workers observed",
     spec: "`health` reports worker counts and job counts for the endpoint.", section: `${JOBS} › rule 8`, source: "spec", severity: "error", kind: "invariant",
   },
+  {
+    id: "jobs.health.exact", title: "health's inQueue and inProgress equal the endpoint's jobs in those states, read while only the run's jobs use it",
+    spec: "`health` reports worker counts and job counts for the endpoint.", section: `${JOBS} › rule 8`, source: "spec", severity: "error", kind: "invariant",
+    lenient:
+      "Judged only in a window the run can show is its own: health read with nothing in the queue or in progress before the check submits anything, then health read between two status reads of every job of the check that agree. The spec names the counters, not the period completed, failed and retried count over, so only inQueue and inProgress are held exactly; workers are not judged. Work the run does not own (in progress, or a queue a purge-queue shows to be real) makes the rule a skip, never a failure.",
+  },
   // Streaming.
   {
     id: "jobs.stream.chunk-size", title: "No stream chunk exceeds 1 MB",
