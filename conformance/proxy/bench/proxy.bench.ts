@@ -73,12 +73,12 @@ function stopChild(c: Child, message = { type: "stop" }): Promise<Record<string,
 }
 
 /** The proxy child's CPU time so far (µs, user + system) and its exchanges. */
-function cpuOf(c: Child): Promise<{ cpuUs: number; exchanges: number }> {
+function cpuOf(c: Child): Promise<{ cpuUs: number; systemUs: number; exchanges: number }> {
   return new Promise((resolve) => {
-    const on = (m: { type: string; cpuUs?: number; exchanges?: number }) => {
+    const on = (m: { type: string; cpuUs?: number; systemUs?: number; exchanges?: number }) => {
       if (m.type !== "cpu") return;
       c.process.off("message", on);
-      resolve({ cpuUs: m.cpuUs ?? 0, exchanges: m.exchanges ?? 0 });
+      resolve({ cpuUs: m.cpuUs ?? 0, systemUs: m.systemUs ?? 0, exchanges: m.exchanges ?? 0 });
     };
     c.process.on("message", on);
     c.process.send({ type: "cpu" });
@@ -120,7 +120,9 @@ async function main(): Promise<void> {
     }
   }
   const cpuAfter = await cpuOf(proxy);
-  const cpuPerExchange = (cpuAfter.cpuUs - cpuBefore.cpuUs) / Math.max(1, cpuAfter.exchanges - cpuBefore.exchanges);
+  const measured = Math.max(1, cpuAfter.exchanges - cpuBefore.exchanges);
+  const cpuPerExchange = (cpuAfter.cpuUs - cpuBefore.cpuUs) / measured;
+  const systemPerExchange = (cpuAfter.systemUs - cpuBefore.systemUs) / measured;
   const stopped = await stopChild(proxy);
   await stopChild(emulator);
   rmSync(reportDir, { recursive: true, force: true });
@@ -131,7 +133,7 @@ async function main(): Promise<void> {
   const proxyRps = best(throughput.proxy, (r) => r.rps, false);
   const errors = [...latency.proxy, ...throughput.proxy].reduce((n, r) => n + (r.statuses.error ?? 0), 0);
   if (errors > 0) console.log(`bench:proxy: ${errors} requests through the proxy failed without an answer`);
-  console.log(`bench:proxy: the proxy judged ${String(stopped.exchanges)} exchanges`);
+  console.log(`bench:proxy: the proxy judged ${String(stopped.exchanges)} exchanges; its CPU per exchange: ${(cpuPerExchange - systemPerExchange).toFixed(1)} µs user + ${systemPerExchange.toFixed(1)} µs system (the kernel's socket work)`);
   console.log(
     `proxy_added_p50_ms=${p50.toFixed(3)} proxy_added_p99_ms=${p99.toFixed(3)} proxy_vs_direct_throughput=${(proxyRps / directRps).toFixed(3)} ` +
       `direct_rps=${Math.round(directRps)} proxy_rps=${Math.round(proxyRps)} findings=${String(stopped.findings)} ` +
