@@ -119,7 +119,9 @@ export function forward(req: IncomingMessage, res: ServerResponse, path: string,
   const sentAt = now();
   const method = (req.method ?? "GET").toUpperCase();
   const upstreamPath = `${upstream.basePath}${path}`;
-  const base = { method, path, upstreamUrl: `${upstream.origin}${upstreamPath}`, requestHeaders: joined(req.headers) };
+  // Node joins repeated request headers itself, all but set-cookie.
+  const requestHeaders = req.headers["set-cookie"] === undefined ? (req.headers as Record<string, string>) : joined(req.headers);
+  const base = { method, path, upstreamUrl: `${upstream.origin}${upstreamPath}`, requestHeaders };
   let requestHead: BodyHead | undefined;
   const requestPart = () => ({ requestText: requestHead?.text() ?? "", requestSize: requestHead?.size ?? 0, requestTruncated: requestHead?.truncated ?? false });
 
@@ -136,6 +138,8 @@ export function forward(req: IncomingMessage, res: ServerResponse, path: string,
   let status = 0;
   let answerHeaders: IncomingHttpHeaders | undefined;
   const answerHead = new BodyHead(options.captureBytes);
+  let declaredLength = -1;
+  let whole: Buffer | undefined;
   const report = (answeredAt: number, error?: string) => {
     if (reported) return;
     reported = true;
@@ -171,6 +175,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, path: string,
       if (statusCode < 200) return;
       status = statusCode;
       answerHeaders = headers;
+      declaredLength = headers["content-length"] === undefined ? -1 : Number(headers["content-length"]);
       try {
         res.writeHead(statusCode, endToEnd(headers));
         // An answer of unknown length (a stream) shows its headers as soon as the target sends
@@ -182,6 +187,15 @@ export function forward(req: IncomingMessage, res: ServerResponse, path: string,
     },
     onResponseData(c, chunk) {
       answerHead.add(chunk);
+      // A whole answer of known length in one piece (the usual small answer) goes out with res.end at its end, which follows at once.
+      if (whole === undefined && answerHead.size === chunk.length && chunk.length === declaredLength) {
+        whole = chunk;
+        return;
+      }
+      if (whole !== undefined) {
+        res.write(whole);
+        whole = undefined;
+      }
       if (!res.write(chunk) && !res.destroyed) {
         c.pause();
         res.once("drain", () => c.resume());
@@ -190,7 +204,8 @@ export function forward(req: IncomingMessage, res: ServerResponse, path: string,
     onResponseEnd() {
       // The moment the answer's last byte passed, before the client saw it: it may send its next request at once.
       const answeredAt = now();
-      res.end();
+      if (whole !== undefined) res.end(whole);
+      else res.end();
       report(answeredAt);
     },
     onResponseError(_c, err) {

@@ -182,3 +182,25 @@ t.test("a small request body arrives whole and is judged whole; a client that le
   t.equal(flows[0].response?.text, '{"id":"job-1","status":"IN_QUEUE"}');
   t.match(flows[1].error ?? "", /^the answer was cut: /, "the abandoned answer is reported as cut");
 });
+
+t.test("an answer of known length sent in pieces reaches the client piece by piece", async (t) => {
+  const stub = await stubTarget(t);
+  const { proxy, flows } = await proxyTo(t, stub.url);
+  const first = Buffer.from('{"id":"job-1",');
+  const second = Buffer.from('"status":"IN_QUEUE"}');
+  const pending = request(`${proxy.baseUrl}/v2/ep1/status/job-1`);
+  const { res } = await stub.next();
+  res.writeHead(200, { "content-type": "application/json", "content-length": String(first.length + second.length) });
+  res.write(first);
+  const got = await pending;
+  t.equal(got.headers["content-length"], String(first.length + second.length), "its length unchanged");
+  const iterator = got.body[Symbol.asyncIterator]();
+  const head = (await iterator.next()).value as Buffer;
+  t.equal(head.toString(), first.toString(), "the first piece arrives before the target sends the second");
+  res.end(second);
+  const rest: Buffer[] = [];
+  for (let r = await iterator.next(); !r.done; r = await iterator.next()) rest.push(r.value as Buffer);
+  t.equal(Buffer.concat(rest).toString(), second.toString(), "then the second");
+  await proxy.stop();
+  t.equal(flows[0].response?.text, `${first}${second}`, "judged on the whole answer");
+});
