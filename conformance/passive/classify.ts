@@ -61,8 +61,19 @@ export function classify(method: string, rawPath: string): Operation {
   return { kind: "unknown" };
 }
 
+/** The operations of the paths seen last: traffic repeats its paths, and an Operation is never changed. */
+const OPERATIONS = 256;
+const operations = new Map<string, Operation>();
+
 export function operationOf(x: SeenExchange): Operation {
-  return classify(x.request.method, x.request.path);
+  const key = `${x.request.method} ${x.request.path}`;
+  let op = operations.get(key);
+  if (op === undefined) {
+    op = Object.freeze(classify(x.request.method, x.request.path));
+    if (operations.size >= OPERATIONS) operations.clear();
+    operations.set(key, op);
+  }
+  return op;
 }
 
 /** Whether the answer is one of the REST interface's (its errors are problem+json). */

@@ -106,14 +106,15 @@ export class PassiveJudge {
 
   private record(judgements: readonly Judgement[], exchange: SeenExchange, count = true): Finding[] {
     const findings: Finding[] = [];
-    const counted = new Set<string>();
+    // The rules this exchange judged so far: a few, so a list.
+    const counted: string[] = [];
     for (const j of judgements) {
       const rule = this.options.catalog.get(j.ruleId);
       if (!rule || (rule.source === "choices" && this.options.profile !== "strict")) continue;
       const tally = this.tallies.get(j.ruleId) ?? { judged: 0, failed: 0, failures: [] };
       this.tallies.set(j.ruleId, tally);
-      if (count && !counted.has(j.ruleId)) {
-        counted.add(j.ruleId);
+      if (count && !counted.includes(j.ruleId)) {
+        counted.push(j.ruleId);
         tally.judged++;
       }
       if (j.problem === undefined) continue;

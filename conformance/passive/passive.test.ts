@@ -4,3 +4,4 @@
  */
 import "./followers.part.test.ts";
 import "./request-checks.part.test.ts";
+import "./bounded-map.part.test.ts";

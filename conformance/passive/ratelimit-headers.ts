@@ -10,7 +10,6 @@
  *   strictly, members named by strings or tokens, parameters integers.
  */
 import type { AnswerView } from "./answer.ts";
-import { parseRateLimit, parseRateLimitPolicy } from "../rate-limit-headers.ts";
 import { readLimits, readPolicy } from "../checks/auth/ratelimit/read-rate-limit.ts";
 
 export function presenceProblem(res: Pick<AnswerView, "headers">): string | undefined {
@@ -82,17 +81,15 @@ export function policyWindowProblems(res: Pick<AnswerView, "headers">): string[]
 
 export function structuredFieldProblems(res: Pick<AnswerView, "headers">): string[] {
   const problems: string[] = [];
-  for (const [header, parse] of [["ratelimit", parseRateLimit], ["ratelimit-policy", parseRateLimitPolicy]] as const) {
+  for (const [header, read] of [["ratelimit", readLimits], ["ratelimit-policy", readPolicy]] as const) {
     const value = res.headers[header];
     if (value === undefined) {
       problems.push(`no ${header} header`);
       continue;
     }
-    try {
-      parse(value);
-    } catch (error) {
-      problems.push(`${header}: ${(error as Error).message}`);
-    }
+    // The strict parse (parseRateLimit, parseRateLimitPolicy) as read once for every rule.
+    const why = read(value).strictError;
+    if (why !== undefined) problems.push(`${header}: ${why}`);
   }
   return problems;
 }

@@ -105,10 +105,7 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
       target = serverless;
       side = "serverless";
     }
-    forward(req, res, path, target, agent, forwardOptions, onFlow(side)).catch((err) => {
-      if (!res.headersSent) res.writeHead(502).end();
-      else res.destroy(err as Error);
-    });
+    forward(req, res, path, target, agent, forwardOptions, onFlow(side));
   };
 
   const servers: Server[] = [];

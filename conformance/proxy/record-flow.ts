@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { RecordedRequest, RecordedResponse } from "../../reports/conformance-report.ts";
+import type { Exchange } from "../recorder.ts";
 import { redactText, type Redaction } from "../keys.ts";
 import { recordBody } from "../record-body.ts";
 import { redactRequest, urlRedactions } from "../redact-request.ts";
@@ -15,15 +16,16 @@ import type { Flow } from "./forward.ts";
 /** Characters of a response body a report keeps (the judge saw up to the capture bound). */
 const RECORDED_BODY_CHARS = 16 * 1024;
 
-export function credentialsOf(flow: Pick<Flow, "requestHeaders" | "path">): string[] {
+/** The credentials of a request: the Authorization header's, the `api_key` query's (`query`: the path's, parsed once by the caller). */
+export function credentialsOf(flow: Pick<Flow, "requestHeaders" | "path">, query: URLSearchParams = new URL(flow.path, "http://proxy.invalid").searchParams): string[] {
   const out: string[] = [];
   const auth = flow.requestHeaders["authorization"];
   if (auth) {
     const m = /^\s*bearer\s+(.+?)\s*$/i.exec(auth);
     out.push(m ? m[1] : auth.trim());
   }
-  const query = new URL(flow.path, "http://proxy.invalid").searchParams.get("api_key");
-  if (query) out.push(query);
+  const fromQuery = query.get("api_key");
+  if (fromQuery) out.push(fromQuery);
   return [...new Set(out.filter((s) => s.length > 0))];
 }
 
@@ -36,10 +38,22 @@ export function keyDigest(secret: string): string {
   return createHash("sha256").update(secret).digest("hex").slice(0, 12);
 }
 
-export function seenFromFlow(flow: Flow, seq: number, surface: Surface): SeenExchange {
-  const secrets = credentialsOf(flow);
+/** The digests of the keys seen last: a client sends the same few keys again and again. */
+const DIGESTS = 64;
+const digests = new Map<string, string>();
+function digestOf(secret: string): string {
+  let d = digests.get(secret);
+  if (d === undefined) {
+    if (digests.size >= DIGESTS) digests.clear();
+    d = keyDigest(secret);
+    digests.set(secret, d);
+  }
+  return d;
+}
+
+/** The exchange as reports record it, keys redacted: made only when a finding or an error shows it. */
+function recordedFlow(flow: Flow, secrets: readonly string[]): Exchange {
   const redactions = redactionsFor(secrets);
-  const url = new URL(flow.path, "http://proxy.invalid");
   const rawRequest: RecordedRequest = {
     method: flow.method,
     url: `${flow.upstreamUrl}`,
@@ -61,6 +75,14 @@ export function seenFromFlow(flow: Flow, seq: number, surface: Surface): SeenExc
         durationMs: flow.answeredAt - flow.sentAt,
       }
     : undefined;
+  return { request, ...(response ? { response } : {}) };
+}
+
+export function seenFromFlow(flow: Flow, seq: number, surface: Surface): SeenExchange {
+  const url = new URL(flow.path, "http://proxy.invalid");
+  const secrets = credentialsOf(flow, url.searchParams);
+  const r = flow.response;
+  let recorded: Exchange | undefined;
   return {
     seq,
     surface,
@@ -77,7 +99,10 @@ export function seenFromFlow(flow: Flow, seq: number, surface: Surface): SeenExc
     ...(r ? { answer: { status: r.status, headers: r.headers, text: r.text, json: r.truncated ? undefined : parseJson(r.text), size: r.size, truncated: r.truncated } } : {}),
     sentAt: flow.sentAt,
     answeredAt: flow.answeredAt,
-    ...(secrets.length ? { keyId: keyDigest(secrets[0]) } : {}),
-    recorded: { request, ...(response ? { response } : {}) },
+    ...(secrets.length ? { keyId: digestOf(secrets[0]) } : {}),
+    // Redacting costs more than judging a correct exchange, and only a finding or an error reads it.
+    get recorded(): Exchange {
+      return (recorded ??= recordedFlow(flow, secrets));
+    },
   };
 }

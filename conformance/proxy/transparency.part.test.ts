@@ -149,3 +149,58 @@ t.test("against the emulator: the same bytes through the proxy as directly", asy
   const proxied = await (await request(`${s.proxy.serverlessUrl}/v2/conformance/status/${done.id}`, { headers })).body.text();
   t.equal(proxied, direct, "the job's record, byte for byte");
 });
+
+t.test("a small request body arrives whole and is judged whole; a client that leaves mid-answer stops the target's answer", async (t) => {
+  const stub = await stubTarget(t);
+  const { proxy, flows } = await proxyTo(t, stub.url);
+  const body = JSON.stringify({ input: { op: "echo", n: 1 } });
+  const pending = request(`${proxy.baseUrl}/v2/ep1/run`, { method: "POST", headers: { "content-type": "application/json", "x-custom": "kept" }, body });
+  const first = await stub.next();
+  t.equal(first.body.toString(), body, "the body, whole");
+  t.equal(first.req.headers["content-length"], String(Buffer.byteLength(body)), "with its length");
+  t.equal(first.req.headers["x-custom"], "kept");
+  first.res.writeHead(200, { "content-type": "application/json" }).end('{"id":"job-1","status":"IN_QUEUE"}');
+  t.equal(await (await pending).body.text(), '{"id":"job-1","status":"IN_QUEUE"}');
+
+  // A stream the client abandons after its first chunk: the proxy lets go of the target's answer.
+  const controller = new AbortController();
+  const streamed = request(`${proxy.baseUrl}/v2/ep1/stream/job-1`, { signal: controller.signal }).catch((e: Error) => e);
+  const second = await stub.next();
+  const upstreamClosed = new Promise<void>((resolve) => second.res.on("close", () => resolve()));
+  second.res.writeHead(200, { "content-type": "application/octet-stream" });
+  second.res.write(Buffer.alloc(1000, 1));
+  const got = await streamed;
+  t.notOk(got instanceof Error, "the answer started");
+  controller.abort();
+  await upstreamClosed;
+  t.ok(second.res.destroyed || !second.res.writableFinished, "the target's answer was cut off, not finished");
+  await proxy.stop();
+  t.equal(flows.length, 2);
+  t.equal(flows[0].requestText, body, "judged on the whole body");
+  t.equal(flows[0].requestSize, Buffer.byteLength(body));
+  t.equal(flows[0].requestTruncated, false);
+  t.equal(flows[0].response?.text, '{"id":"job-1","status":"IN_QUEUE"}');
+  t.match(flows[1].error ?? "", /^the answer was cut: /, "the abandoned answer is reported as cut");
+});
+
+t.test("an answer of known length sent in pieces reaches the client piece by piece", async (t) => {
+  const stub = await stubTarget(t);
+  const { proxy, flows } = await proxyTo(t, stub.url);
+  const first = Buffer.from('{"id":"job-1",');
+  const second = Buffer.from('"status":"IN_QUEUE"}');
+  const pending = request(`${proxy.baseUrl}/v2/ep1/status/job-1`);
+  const { res } = await stub.next();
+  res.writeHead(200, { "content-type": "application/json", "content-length": String(first.length + second.length) });
+  res.write(first);
+  const got = await pending;
+  t.equal(got.headers["content-length"], String(first.length + second.length), "its length unchanged");
+  const iterator = got.body[Symbol.asyncIterator]();
+  const head = (await iterator.next()).value as Buffer;
+  t.equal(head.toString(), first.toString(), "the first piece arrives before the target sends the second");
+  res.end(second);
+  const rest: Buffer[] = [];
+  for (let r = await iterator.next(); !r.done; r = await iterator.next()) rest.push(r.value as Buffer);
+  t.equal(Buffer.concat(rest).toString(), second.toString(), "then the second");
+  await proxy.stop();
+  t.equal(flows[0].response?.text, `${first}${second}`, "judged on the whole answer");
+});

@@ -1,7 +1,8 @@
 /**
  * The proxy side of `npm run bench:proxy`, forked so that it has a process (and core) of its own
  * like a deployed proxy: `startProxy` in front of the URL it is given, judging every exchange.
- * Speaks IPC: → {type: "ready", url}; ← {type: "stop"} → {type: "stopped", exchanges, findings}.
+ * Speaks IPC: → {type: "ready", url}; ← {type: "cpu"} → {type: "cpu", cpuUs, systemUs, exchanges} (its
+ * CPU time so far, user + system, and the system part); ← {type: "stop"} → {type: "stopped", exchanges, findings}.
  */
 import { startProxy } from "../proxy.ts";
 
@@ -11,6 +12,11 @@ async function main(): Promise<void> {
   const proxy = await startProxy({ target, reportDir }, { onFinding: () => void findings++ });
   process.send?.({ type: "ready", url: proxy.baseUrl });
   process.on("message", (m: { type: string }) => {
+    if (m.type === "cpu") {
+      const c = process.cpuUsage();
+      process.send?.({ type: "cpu", cpuUs: c.user + c.system, systemUs: c.system, exchanges: proxy.exchanges() });
+      return;
+    }
     if (m.type !== "stop") return;
     void proxy.stop().then(() => {
       process.send?.({ type: "stopped", exchanges: proxy.exchanges(), findings }, () => process.exit(0));

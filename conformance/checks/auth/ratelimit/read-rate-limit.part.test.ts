@@ -2,6 +2,7 @@ import t from "tap";
 import * as fc from "fast-check";
 import { serializeList, type ListMember } from "../../../structured-fields.ts";
 import { readLimits, readPolicy } from "./read-rate-limit.ts";
+import { parseRateLimit, parseRateLimitPolicy } from "../../../rate-limit-headers.ts";
 
 const name = fc.constantFrom("minute", "hour", "day", "burst");
 const int = fc.integer({ min: 0, max: 999_999 });
@@ -41,4 +42,31 @@ t.test("unreadable headers say why", async (t) => {
   }
   const missing = readPolicy('"minute";w=60');
   t.ok(missing.ok && missing.members[0].quota === undefined, "a missing q reads as absent, for the rule to judge");
+});
+
+t.test("each value is read once: the same frozen reading again, with the strict parse's error for ratelimit.structured-fields", async (t) => {
+  const value = '"minute";r=59;t=12, "hour";r=2999;t=1812, "day";r=49999;t=80000';
+  const first = readLimits(value);
+  t.equal(readLimits(value), first, "the same reading, not parsed again");
+  t.ok(Object.isFrozen(first) && first.ok && Object.isFrozen(first.members) && Object.isFrozen(first.members[0]), "frozen: callers share it");
+  t.equal(first.ok && first.strictError, undefined, "a valid structured field has no strict error");
+  const loose = 'minute ; r = 59 ; t = 12';
+  let thrown = "";
+  try {
+    parseRateLimit(loose);
+  } catch (e) {
+    thrown = (e as Error).message;
+  }
+  t.not(thrown, "");
+  t.equal(readLimits(loose).strictError, thrown, "read loosely, with why it is no structured field");
+  const policy = "minute q=60";
+  try {
+    parseRateLimitPolicy(policy);
+  } catch (e) {
+    thrown = (e as Error).message;
+  }
+  const unreadable = readPolicy(policy);
+  t.notOk(unreadable.ok);
+  t.equal(unreadable.strictError, thrown, "unreadable either way, with the strict parse's error");
+  t.same(readLimits(undefined), { ok: false, error: "no RateLimit header" }, "an absent header");
 });

@@ -19,8 +19,6 @@ export interface PolicyMember {
   readonly window?: number;
 }
 
-export type Read<T> = { readonly ok: true; readonly members: readonly T[]; readonly strict: boolean } | { readonly ok: false; readonly error: string };
-
 interface LooseMember {
   readonly name: string;
   readonly params: ReadonlyMap<string, string>;
@@ -48,36 +46,66 @@ function looseInteger(value: string | undefined, what: string): number | undefin
   return Number(value);
 }
 
+/** `strictError`: why the value is not a valid structured field (ratelimit.structured-fields' finding); absent when it is. */
+export type Read<T> =
+  | { readonly ok: true; readonly members: readonly T[]; readonly strict: boolean; readonly strictError?: string }
+  | { readonly ok: false; readonly error: string; readonly strictError?: string };
+
 function read<T>(value: string | undefined, header: string, strict: () => T[], loose: (m: LooseMember) => T): Read<T> {
   if (value === undefined) return { ok: false, error: `no ${header} header` };
   try {
     return { ok: true, members: strict(), strict: true };
   } catch (strictError) {
+    const because = (strictError as Error).message;
     try {
-      return { ok: true, members: looseList(value).map(loose), strict: false };
+      return { ok: true, members: looseList(value).map(loose), strict: false, strictError: because };
     } catch (error) {
-      return { ok: false, error: `${header} ${JSON.stringify(value)} cannot be read: ${(error as Error).message} (as a structured field: ${(strictError as Error).message})` };
+      return { ok: false, error: `${header} ${JSON.stringify(value)} cannot be read: ${(error as Error).message} (as a structured field: ${because})`, strictError: because };
     }
   }
 }
 
-export function readLimits(value: string | undefined): Read<LimitMember> {
-  return read(
+/**
+ * The last few values read, per header: the passive checks read one answer's headers for several
+ * rules, and one account's RateLimit-Policy stays the same, so each value is parsed once. The
+ * results are frozen, as every caller only reads them.
+ */
+const MEMO = 16;
+function memo<T>(fn: (value: string | undefined) => Read<T>): (value: string | undefined) => Read<T> {
+  const seen = new Map<string, Read<T>>();
+  return (value) => {
+    if (value === undefined) return fn(value);
+    const hit = seen.get(value);
+    if (hit) return hit;
+    const r = fn(value);
+    if (r.ok) {
+      for (const m of r.members) Object.freeze(m);
+      Object.freeze(r.members);
+    }
+    Object.freeze(r);
+    if (seen.size >= MEMO) seen.clear();
+    seen.set(value, r);
+    return r;
+  };
+}
+
+export const readLimits: (value: string | undefined) => Read<LimitMember> = memo((value) =>
+  read(
     value,
     "RateLimit",
     () => parseRateLimit(value as string).map((w) => ({ name: w.name, remaining: w.remaining, reset: w.reset })),
     (m) => ({ name: m.name, remaining: looseInteger(m.params.get("r"), `${m.name} r`), reset: looseInteger(m.params.get("t"), `${m.name} t`) }),
-  );
-}
+  ),
+);
 
-export function readPolicy(value: string | undefined): Read<PolicyMember> {
-  return read(
+export const readPolicy: (value: string | undefined) => Read<PolicyMember> = memo((value) =>
+  read(
     value,
     "RateLimit-Policy",
     () => parseRateLimitPolicy(value as string).map((p) => ({ name: p.name, quota: p.quota, window: p.window })),
     (m) => ({ name: m.name, quota: looseInteger(m.params.get("q"), `${m.name} q`), window: looseInteger(m.params.get("w"), `${m.name} w`) }),
-  );
-}
+  ),
+);
 
 /** The windows of an answer by name, when its RateLimit header can be read; undefined otherwise. */
 export function limitsOf(headers: Readonly<Record<string, string>>): Map<string, LimitMember> | undefined {
