@@ -15,7 +15,7 @@
  * objects or given in `classes`; a captured function takes the fresh model's function at the same
  * place. What cannot be restored this way (a class or function with no counterpart, a kind of
  * object the walk does not know) throws GraphError, so a snapshot is checked by restoring it once
- * before it is trusted (state-snapshot.ts).
+ * before it is trusted (save-state.ts).
  */
 import { deserialize, serialize } from "node:v8";
 import { type MosaicRecipe, lazyObjectInto, lazyPartOf } from "../../domain/handlers/lazy-output.ts";
