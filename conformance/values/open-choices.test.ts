@@ -25,11 +25,13 @@ t.test("a target refusing udp ports and :latest images: zero failures, the creat
   for (const seed of [1, 5]) {
     const run = (target: typeof emulator, name: string) =>
       conform(
-        { target: target.rest, serverlessUrl: target.serverless, apiKey: target.keys.api, restrictedApiKey: target.keys.restricted, otherApiKey: target.keys.other, seed, runs: 10, reportDir: join(dir, `${name}-${seed}`) },
+        // Two full runs share this process with their targets: on a machine loaded many times over, a
+        // request may wait long for the CPU, which this test does not judge (a timeout would be a target error).
+        { target: target.rest, serverlessUrl: target.serverless, apiKey: target.keys.api, restrictedApiKey: target.keys.restricted, otherApiKey: target.keys.other, seed, runs: 10, timeoutMs: 180_000, reportDir: join(dir, `${name}-${seed}`) },
         { controlApi: true },
       );
     const reference = await run(emulator, "emulator");
-    t.equal(reference.exitCode, 0, `seed ${seed}: the emulator passes`);
+    t.equal(reference.exitCode, 0, `seed ${seed}: the emulator passes`, { targetErrors: reference.report.targetErrors.slice(0, 3) });
     const before = picky.refused();
     const result = await run(picky, "picky");
     const failures = result.report.rules.filter((r) => r.status === "fail");
