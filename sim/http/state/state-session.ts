@@ -242,6 +242,8 @@ export class StateSession {
   /** After a reset everything before it is dead: the journal starts again from the new seed. */
   reset(seed: number): void {
     this.current = seed;
+    // The state is new and small: the bound is the configured one again, not the last snapshot's size.
+    this.compactAt = this.compactBytes;
     try {
       this.journal.restart(seed);
     } catch {
