@@ -4,13 +4,14 @@
  * may rewrite it, and each answer after, and may rewrite that; everything else is the real
  * emulator (manual clock, control API, the embedded run's catalog and keys).
  */
-import type { ApiOutcome, ApiRequest, ApiResponse } from "../../../sim/api/types.ts";
+import type { ApiRequest, ApiResponse } from "../../../sim/api/types.ts";
 import type { EmulatorBackend } from "../../../sim/http/backend.ts";
 import { startEmulator, type EmulatorHandle } from "../../../sim/http/index.ts";
 import { PlatformBackend } from "../../../sim/http/platform-backend.ts";
 import type { EmbeddedTarget } from "../../conform.ts";
 import { embeddedCatalog } from "../../embedded.ts";
 import type { Keys } from "../../keys.ts";
+import { breakBackend } from "../broken-target.ts";
 
 export interface Breakage {
   readonly request?: (req: ApiRequest, keys: Keys) => ApiRequest;
@@ -19,23 +20,12 @@ export interface Breakage {
 
 /** The backend answering through `breakage`; every other call goes to the real one. */
 export function wrapBackend(inner: EmulatorBackend, breakage: Breakage, keys: Keys): EmulatorBackend {
-  return {
-    now: () => inner.now(),
-    advanceTo: (t) => inner.advanceTo(t),
-    nextEventTime: () => inner.nextEventTime(),
-    handle(request: ApiRequest): ApiOutcome {
-      const req = breakage.request ? breakage.request(request, keys) : request;
-      const out = inner.handle(req);
-      if (out.kind !== "response" || !breakage.response) return out;
-      return { kind: "response", response: breakage.response(out.response, req) };
-    },
-    onJobFinal: (e, j, l) => inner.onJobFinal(e, j, l),
-    drainWebhooks: () => inner.drainWebhooks(),
-    webhookResult: (d, ok) => inner.webhookResult(d, ok),
-    reset: (seed) => inner.reset(seed),
-    apiKeys: () => inner.apiKeys(),
-    routes: () => inner.routes(),
-  };
+  return breakBackend(inner, (request, next) => {
+    const req = breakage.request ? breakage.request(request, keys) : request;
+    const out = next(req);
+    if (out.kind !== "response" || !breakage.response) return out;
+    return { kind: "response", response: breakage.response(out.response, req) };
+  });
 }
 
 export interface BrokenTarget {

@@ -18,6 +18,7 @@ import type { ConformanceReport, ReportFailure } from "../../../reports/conforma
 import { conform } from "../../conform.ts";
 import { embeddedCatalog } from "../../embedded.ts";
 import type { Profile } from "../../options.ts";
+import { breakBackend } from "../broken-target.ts";
 
 export interface Breakage {
   /** Answers the request itself (a response), rewrites it (a request), or lets it through (undefined). */
@@ -26,24 +27,13 @@ export interface Breakage {
 }
 
 export function wrapBackend(inner: EmulatorBackend, b: Breakage): EmulatorBackend {
-  return {
-    now: () => inner.now(),
-    advanceTo: (t) => inner.advanceTo(t),
-    nextEventTime: () => inner.nextEventTime(),
-    handle(req) {
-      const pre = b.request?.(req, inner);
-      if (pre && "status" in pre) return respond(pre);
-      const request = pre ?? req;
-      const outcome = inner.handle(request);
-      return outcome.kind === "response" && b.response ? respond(b.response(request, outcome.response)) : outcome;
-    },
-    onJobFinal: (e, j, l) => inner.onJobFinal(e, j, l),
-    drainWebhooks: () => inner.drainWebhooks(),
-    webhookResult: (d, ok) => inner.webhookResult(d, ok),
-    reset: (seed) => inner.reset(seed),
-    apiKeys: () => inner.apiKeys(),
-    routes: () => inner.routes(),
-  };
+  return breakBackend(inner, (req, next) => {
+    const pre = b.request?.(req, inner);
+    if (pre && "status" in pre) return respond(pre);
+    const request = pre ?? req;
+    const outcome = next(request);
+    return outcome.kind === "response" && b.response ? respond(b.response(request, outcome.response)) : outcome;
+  });
 }
 
 /** A Pod record in an answer (a single pod or each of a list), rewritten by `edit`. */
