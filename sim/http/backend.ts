@@ -7,6 +7,7 @@
 import type { Micros } from "../core/index.ts";
 import type { ApiOutcome, ApiRequest, HttpMethod } from "../api/types.ts";
 import type { SaveResult } from "./state/save-state.ts";
+import type { SplitCapture } from "./state/model-graph.ts";
 
 /** One webhook POST that fell due: the transport sends `body` as JSON to `url`, exactly. */
 export interface WebhookDelivery {
@@ -74,18 +75,20 @@ export interface EmulatorBackend {
    */
   attachTransport?(transport: BackendTransport): void;
   /**
-   * Optional, for `--state` snapshots (state/model-graph.ts): the model's whole state as bytes, or
-   * undefined when this backend's state cannot be kept that way (real handlers, outside workers).
+   * Optional, for `--state` snapshots (state/model-graph.ts): the model's whole state, its long
+   * strings apart (copied later, a few at a time), or undefined when this backend's state cannot
+   * be kept that way (real handlers, outside workers).
    */
-  captureState?(): Buffer | undefined;
+  captureStateApart?(): SplitCapture | undefined;
   /** Optional: brings this backend, fresh from the seed the bytes were captured under, to their state. Throws GraphError. */
   restoreState?(bytes: Buffer): void;
   /**
-   * Optional, off the event loop: restores `bytes` into a second backend fresh from `seed` and
-   * captures it again; only when the two captures agree are the bytes written as a snapshot file
-   * in `dir` (state/state-snapshot.ts). A snapshot is trusted only then.
+   * Optional, off the event loop (but for copying the long strings, a few each turn): restores
+   * the capture into a second backend fresh from `seed` and captures it again; only when the two
+   * captures agree are its bytes written as a snapshot file in `dir` (state/state-snapshot.ts).
+   * A snapshot is trusted only then.
    */
-  saveState?(bytes: Buffer, seed: number, dir: string): Promise<SaveResult>;
+  saveState?(capture: SplitCapture, seed: number, dir: string): Promise<SaveResult>;
   /** Optional: called by the transport's close(); stops what the backend runs outside requests. */
   close?(): Promise<void>;
 }

@@ -101,7 +101,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
           dir: options.state,
           seed: options.seed,
           ...(options.stateKeepPrefix ? { keepValidPrefix: true } : {}),
-          ...(options.stateWrite ? { write: options.stateWrite } : {}),
+          ...(options.stateWriteModule ? { writeModule: options.stateWriteModule } : {}),
           ...(options.stateCompactBytes !== undefined ? { compactBytes: options.stateCompactBytes } : {}),
           warn: (message) => process.emitWarning(message, { code: "CPSIM_STATE_COMPACTION" }),
         });
@@ -614,7 +614,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     await app.listen({ host: options.host, port: options.port, listenTextResolver: () => "" });
   } catch (err) {
     await webhooks.close();
-    state?.close();
+    await state?.close();
     await app.close().catch(() => undefined);
     if ((err as { code?: string }).code === "EADDRINUSE") throw new PortInUseError(options.host, options.port);
     throw new ListenError(options.host, options.port, err);
@@ -649,7 +649,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       await webhooks.close();
       // A fold in flight ends first: its snapshot is written before the lock goes (it is quick next to a restart).
       await state?.folded();
-      state?.close();
+      await state?.close();
       await backend.close?.();
     }
   }

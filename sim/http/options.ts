@@ -5,7 +5,6 @@
 import type { Defect } from "../defects/defect.ts";
 import type { BackendFactory, EmulatorBackend, MemoryBudget } from "./backend.ts";
 import { EmulatorOptionsError } from "./errors.ts";
-import type { WriteFn } from "./state/state-journal.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -108,8 +107,8 @@ export interface EmulatorOptions {
   readonly stateKeepPrefix?: boolean;
   /** With `state`: journal bytes past which it is folded into a snapshot (`--state-compact-mb`; 64 MiB when absent, 0: never). */
   readonly stateCompactBytes?: number;
-  /** For tests: the journal's positional write (one that throws ENOSPC stands for a full disk). */
-  readonly stateWrite?: WriteFn;
+  /** For tests: a module (URL) whose `createWritev(dir)` replaces the journal's write, on its thread (one that throws ENOSPC stands for a full disk). */
+  readonly stateWriteModule?: string;
   /** Per-job output limit and budget of held job data, handed to the backend factory. */
   readonly memory?: MemoryBudget;
   /** Documented defects to switch on (sim/defects); none by default, and then the backend is not wrapped at all. */

@@ -18,7 +18,7 @@ import { withHandlerEndpoints } from "./handler-endpoints.ts";
 import { type ApplyChange, HandlerExecutor } from "./handler-executor.ts";
 import { ARTIFACT_ROUTE, isArtifactPath, receiveArtifact } from "./artifact-uploads.ts";
 import { WORKER_ROUTES, WorkerGateway, type WorkerGatewayOptions } from "./worker-gateway.ts";
-import { capture, captureDifference, restore } from "./state/model-graph.ts";
+import { type SplitCapture, capture, captureApart, captureDifference, restore } from "./state/model-graph.ts";
 import { type SaveResult, saveState } from "./state/save-state.ts";
 
 /** Attempts per webhook in all, and the virtual delay before each retry (doubling). */
@@ -205,6 +205,11 @@ export class PlatformBackend implements EmulatorBackend {
     return capture(this.stateRoot());
   }
 
+  captureStateApart(): SplitCapture | undefined {
+    if (this.executors.size > 0 || this.workers !== undefined) return undefined;
+    return captureApart(this.stateRoot());
+  }
+
   restoreState(bytes: Buffer): void {
     const root = this.stateRoot();
     restore(root, bytes);
@@ -214,8 +219,8 @@ export class PlatformBackend implements EmulatorBackend {
     this.owners.clear();
   }
 
-  saveState(bytes: Buffer, seed: number, dir: string): Promise<SaveResult> {
-    return saveState({ ...this.options, catalog: this.catalog }, bytes, seed, dir);
+  saveState(split: SplitCapture, seed: number, dir: string): Promise<SaveResult> {
+    return saveState({ ...this.options, catalog: this.catalog }, split, seed, dir);
   }
 
   apiKeys(): BackendApiKey[] {

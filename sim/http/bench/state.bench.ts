@@ -124,7 +124,7 @@ async function writeJournal(dir: string, writes: number): Promise<{ snapshots: n
   }
   await durable();
   const { snapshots, lastFoldMs } = session.stats();
-  session.close();
+  await session.close();
   return { snapshots, lastFoldMs };
 }
 

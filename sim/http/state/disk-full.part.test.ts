@@ -1,30 +1,23 @@
-// A full disk (a write function that fails with ENOSPC stands for it): changes are refused with
+// A full disk (a write that fails with ENOSPC while a marker file exists stands for it): changes are refused with
 // 507 and a problem+json detail while reads, health and the clock keep answering; once the disk
 // has room the journal catches up by itself, and nothing acknowledged is lost.
 import t from "tap";
-import { writeSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { startEmulator } from "../emulator.ts";
-import type { WriteFn } from "./state-journal.ts";
+import { FULL_MARKER, fullDiskWritevModule } from "./full-disk-writev.ts";
 import { ALPHA, LOAD, pod, send, stateDir } from "./state-test-helpers.ts";
 
 t.test("disk full: 507 for changes, reads go on, recovery by itself, nothing acknowledged lost", async (t) => {
   const dir = stateDir(t);
-  let full = false;
-  let refusedWrites = 0;
-  const write: WriteFn = (fd, buffer, offset, length, position) => {
-    if (!full) return writeSync(fd, buffer, offset, length, position);
-    refusedWrites++;
-    // The first refused write lands half its bytes (a torn line the retry writes over).
-    if (refusedWrites === 1 && length > 1) return writeSync(fd, buffer, offset, Math.floor(length / 2), position);
-    throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-  };
-  const e = await startEmulator({ clock: "manual", seed: 4, state: dir, stateWrite: write });
+  const marker = join(dir, FULL_MARKER);
+  const e = await startEmulator({ clock: "manual", seed: 4, state: dir, stateWriteModule: fullDiskWritevModule(import.meta.url) });
   const acked: string[] = [];
   const first = await send(e.baseUrl, "POST", "/v2/pods", ALPHA, pod("before"));
   t.equal(first.status, 201);
   acked.push(first.body.id);
 
-  full = true;
+  writeFileSync(marker, "");
   // Applied to the model, its record cannot be written: its answer waits for the disk.
   const inFlight = send(e.baseUrl, "POST", "/v2/pods", ALPHA, pod("during"));
   while (e.stats().journal?.unavailable === undefined) await new Promise((r) => setImmediate(r));
@@ -39,7 +32,7 @@ t.test("disk full: 507 for changes, reads go on, recovery by itself, nothing ack
   t.equal((await send(e.baseUrl, "GET", "/v2/conformance/health", LOAD)).status, 200, "health goes on");
   t.equal((await send(e.baseUrl, "GET", "/_sim/clock")).status, 200, "the clock goes on");
 
-  full = false;
+  rmSync(marker);
   const during = await inFlight;
   t.equal(during.status, 201, "the waiting change is answered once it is on disk");
   acked.push(during.body.id);

@@ -45,6 +45,16 @@ export function encodeRecord(record: JournalRecord): string {
   return `${json}\t${crc32(json).toString(16).padStart(8, "0")}\n`;
 }
 
+/** The same line as encodeRecord, as bytes, with no copy of the JSON beyond the one into the line (records can be megabytes). */
+export function encodeLine(record: JournalRecord): Buffer {
+  const json = JSON.stringify(record);
+  const n = Buffer.byteLength(json);
+  const line = Buffer.allocUnsafe(n + 10);
+  line.write(json, 0, n, "utf8");
+  line.write(`\t${crc32(line.subarray(0, n)).toString(16).padStart(8, "0")}\n`, n, 10, "latin1");
+  return line;
+}
+
 /** Whether a line's checksum matches (its JSON is not parsed). */
 export function checksumMatches(line: Buffer): boolean {
   const tab = line.lastIndexOf(0x09);

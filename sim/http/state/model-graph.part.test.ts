@@ -5,7 +5,8 @@ import t from "tap";
 import fc from "fast-check";
 import { PlatformBackend, checkCapture } from "../platform-backend.ts";
 import type { ApiRequest, HttpMethod } from "../../api/types.ts";
-import { GraphError, capture, captureDifference, restore } from "./model-graph.ts";
+import { serialize } from "node:v8";
+import { APART_CHARS, GraphError, capture, captureDifference, joinCapture, restore, splitCaptureBytes } from "./model-graph.ts";
 
 class Counter {
   count = 0;
@@ -215,4 +216,21 @@ t.test("checkCapture restores into a second model and finds nothing to say on a 
   // A capture of another seed's model is not this one's state: the check says where they part.
   const other = new PlatformBackend({ seed: 6 }).captureState()!;
   t.type(captureDifference(bytes, other), "string");
+});
+
+t.test("a split capture keeps long strings apart and joins to what a whole capture holds", async (t) => {
+  const live = new PlatformBackend({ seed: 7 });
+  const long = "p".repeat(APART_CHARS) + "€"; // a two-byte string
+  const ids: Ids = { pods: [], jobs: [], volumes: [], templates: [], images: [] };
+  run(live, [0, 1, 2].map((i) => ({ kind: "req" as const, build: () => req("POST", "/v2/conformance/run", LOAD, { input: { op: "sleep", ms: 1, pad: long.slice(i) } }) })), ids);
+  const split = live.captureStateApart()!;
+  t.equal(split.texts.length, 2, "the two inputs of APART_CHARS or more are apart, the shorter one is not");
+  const whole = live.captureState()!;
+  t.ok(whole.length - split.table.length > 2 * APART_CHARS, `the table (${split.table.length} bytes of ${whole.length}) holds none of them`);
+  const joined = joinCapture(split.table, split.texts.map((s) => serialize(s)));
+  t.equal(captureDifference(joined, whole), undefined, "joined, what a whole capture holds");
+  t.ok(joined.includes(Buffer.from(long.slice(1), "utf16le")), "the texts are in it");
+  const told = splitCaptureBytes(split);
+  t.ok(told <= whole.length && told >= whole.length / 2, `its size is told before the join (${told} of ${whole.length} bytes: a two-byte string counts half)`);
+  t.throws(() => joinCapture(split.table, [serialize(long)]), GraphError, "a text missing is an error, not a hole");
 });

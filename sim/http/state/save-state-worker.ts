@@ -1,12 +1,15 @@
 /** A worker thread's task (save-state.ts): check a capture by restoring it into a fresh model, and write it as a snapshot file. */
 import { type PlatformBackendOptions, checkCapture } from "../platform-backend.ts";
 import type { SnapshotRef } from "./journal-file.ts";
+import { joinCapture } from "./model-graph.ts";
 import { describeFsError } from "./state-errors.ts";
 import { writeSnapshot } from "./state-snapshot.ts";
 
 export interface SaveTask {
   readonly options: PlatformBackendOptions;
-  readonly bytes: Uint8Array;
+  /** A split capture (model-graph.ts): its table, and its long strings each written with v8.serialize. */
+  readonly table: Uint8Array;
+  readonly texts: readonly Uint8Array[];
   readonly seed: number;
   readonly dir: string;
 }
@@ -19,7 +22,12 @@ export type SaveResult =
   | { readonly kind: "unwritable"; readonly why: string };
 
 export function saveStateTask(task: SaveTask): SaveResult {
-  const bytes = Buffer.isBuffer(task.bytes) ? task.bytes : Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+  let bytes: Buffer;
+  try {
+    bytes = joinCapture(task.table, task.texts);
+  } catch (err) {
+    return { kind: "differs", why: `the capture cannot be joined: ${(err as Error).message}` };
+  }
   let why: string | undefined;
   try {
     why = checkCapture(task.options, bytes, task.seed);

@@ -8,7 +8,9 @@
  */
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
+import { serialize } from "node:v8";
 import { workerModule } from "../../package-root.ts";
+import type { SplitCapture } from "./model-graph.ts";
 import { type SaveResult, type SaveTask, saveStateTask } from "./save-state-worker.ts";
 
 let pool: Piscina<SaveTask, SaveResult> | undefined;
@@ -23,20 +25,43 @@ function savePool(): Piscina<SaveTask, SaveResult> {
 
 export type { SaveResult } from "./save-state-worker.ts";
 
+/** Text buffers past this many bytes are copied in one event-loop turn at most (a long string is copied whole). */
+const COPY_PER_TURN = 8 << 20;
+
 /**
- * Checks `bytes` against a model built with `options` (plain data: they cross to the thread)
- * from `seed`, and writes them as a snapshot file in `dir` when they restore faithfully.
+ * Checks a capture against a model built with `options` (plain data: they cross to the thread)
+ * from `seed`, and writes it as a snapshot file in `dir` when it restores faithfully. Its long
+ * strings are copied here a few a turn, so requests go on between them; then every buffer is
+ * handed to the thread without a copy.
  */
-export async function saveState(options: SaveTask["options"], bytes: Buffer, seed: number, dir: string): Promise<SaveResult> {
-  const task: SaveTask = { options, bytes, seed, dir };
+export async function saveState(options: SaveTask["options"], split: SplitCapture, seed: number, dir: string): Promise<SaveResult> {
+  const texts: Buffer[] = [];
+  let copied = 0;
+  for (const text of split.texts) {
+    if (copied >= COPY_PER_TURN) {
+      await new Promise((resolve) => setImmediate(resolve));
+      copied = 0;
+    }
+    const bytes = serialize(text);
+    texts.push(bytes);
+    copied += bytes.length;
+  }
+  const task: SaveTask = { options, table: split.table, texts, seed, dir };
   let result: SaveResult;
   try {
-    result = await savePool().run(task);
-  } catch {
+    result = await savePool().run(task, { transferList: [split.table, ...texts].filter(ownsMemory).map((b) => b.buffer as ArrayBuffer) });
+  } catch (err) {
+    // Handed over, then lost with the thread: tried again at the next fold.
+    if (task.table.byteLength === 0) return { kind: "unwritable", why: `the snapshot's thread failed (${(err as Error).message})` };
     // The thread could not start, or the options could not cross to it: the same work, in this thread.
     saves.inline++;
     return saveStateTask(task);
   }
   saves.thread++;
   return result;
+}
+
+/** Whether a buffer is the whole of its memory (one from Node's shared pool must not be handed over). */
+function ownsMemory(b: Buffer): boolean {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && !(b.buffer instanceof SharedArrayBuffer);
 }

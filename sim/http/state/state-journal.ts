@@ -10,11 +10,12 @@
  * dead: the journal is then folded into a new one holding only the new start, written whole
  * under a temporary name, fsync'ed and renamed over the old one (a crash leaves one or the other).
  *
- * Journal before answer, by group commit: records are written and fdatasync'ed in small batches
- * (each event-loop turn, at most MAX_BATCH records), and every answer waits for the batch holding
- * everything before it. So whatever a client was told has happened is on disk.
+ * Journal before answer, by group commit: the records are encoded, written and fdatasync'ed in
+ * batches on a thread of their own (journal-writer.ts), and every answer waits until everything
+ * appended before it is durable. So whatever a client was told has happened is on disk, and no
+ * record's size costs the event loop more than the copy that posts it.
  *
- * A failed write (a full disk) keeps its batch in memory and retries it; meanwhile the journal is
+ * A failed write (a full disk) keeps its batch and retries it; meanwhile the journal is
  * `unavailable` (the transport refuses new changes with 507, reads go on) and becomes available
  * again by itself once a retry succeeds.
  *
@@ -23,35 +24,26 @@
  * the caller asks to keep the valid prefix, and then the dropped tail is copied aside first. A
  * file that does not begin with a start record is not a journal and is never written to.
  */
-import { closeSync, copyFileSync, fdatasyncSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, copyFileSync, fdatasyncSync, ftruncateSync, lstatSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
-import { FORMAT, FORMAT_SNAPSHOT, JOURNAL_FILE, type JournalRecord, type Line, type SnapshotRef, checksumMatches, decodeLine, encodeRecord, excerpt, parseCheckedLine, readLines } from "./journal-file.ts";
+import { Worker } from "node:worker_threads";
+import { workerModule } from "../../package-root.ts";
+import { FORMAT, FORMAT_SNAPSHOT, JOURNAL_FILE, type JournalRecord, type Line, type SnapshotRef, checksumMatches, decodeLine, encodeLine, excerpt, parseCheckedLine, readLines } from "./journal-file.ts";
+import { type WriterCommand, type WriterReport, writeWhole } from "./journal-writer.ts";
+import type { WriterThreadData } from "./journal-writer-thread.ts";
 import { readSnapshot, removeOtherSnapshots } from "./state-snapshot.ts";
 import { JournalDamagedError, JournalError, describeFsError } from "./state-errors.ts";
 import { StateLock } from "./state-lock.ts";
 
 export { JOURNAL_FILE, type JournalRecord } from "./journal-file.ts";
 export { JournalError, JournalDamagedError } from "./state-errors.ts";
-
-/**
- * Bytes appended while a fold runs past which the fold is given up: the new journal is written
- * with them on the event loop, so this bounds how long a fold's end can hold requests up (under
- * a stream of large uploads a fold waits for a quieter moment).
- */
-const MAX_FOLD_TAIL = 1 << 20;
-/** Records written by one flush at most; beyond it the next turn writes the rest. */
-const MAX_BATCH = 512;
-/** Wait before retrying a failed write, doubling up to the maximum. */
-const RETRY_FIRST_MS = 100;
-const RETRY_MAX_MS = 2_000;
-
-/** `writeSync`'s positional form; a test passes one that fails (a full disk) to see what follows. */
-export type WriteFn = (fd: number, buffer: Buffer, offset: number, length: number, position: number) => number;
+export { MAX_FOLD_TAIL, type WritevFn } from "./journal-writer.ts";
 
 export interface JournalOptions {
   /** Keep the records before a damaged one (`--state-keep-prefix`) instead of refusing to start. */
   readonly keepValidPrefix?: boolean;
-  readonly write?: WriteFn;
+  /** For tests: a module whose `createWritev(dir)` replaces the journal's write (one that fails as a full disk does). */
+  readonly writeModule?: string;
 }
 
 export interface OpenedJournal {
@@ -106,7 +98,7 @@ function ensureDirectory(dir: string): void {
 
 function openLocked(dir: string, seed: number, lock: StateLock, options: JournalOptions): OpenedJournal {
   const path = join(dir, JOURNAL_FILE);
-  const write = options.write ?? writeSync;
+  const writeModule = options.writeModule;
   let size: number;
   try {
     const st = lstatSync(path);
@@ -119,12 +111,16 @@ function openLocked(dir: string, seed: number, lock: StateLock, options: Journal
   }
   if (size <= 0) {
     // New (or empty: created, never written): a journal holding only its start, written whole.
-    const content = encodeRecord({ k: "start", v: FORMAT, seed });
-    writeWhole(dir, content);
+    const start = encodeLine({ k: "start", v: FORMAT, seed });
+    writeWhole(dir, [start]);
     removeOtherSnapshots(dir, undefined);
-    const fd = openSync(path, "r+");
-    const journal = new StateJournal(dir, fd, Buffer.byteLength(content), lock, write);
-    return { seed: undefined, snapshot: undefined, records: function* () {}, finish: () => ({ journal, count: 0, warnings: [] }), abandon: () => journal.close() };
+    return {
+      seed: undefined,
+      snapshot: undefined,
+      records: function* () {},
+      finish: () => ({ journal: new StateJournal({ dir, bytes: start.length, snapshotBytes: 0, snapshotFile: undefined, writeModule }, lock), count: 0, warnings: [] }),
+      abandon: () => lock.release(),
+    };
   }
   const fd = openSync(path, "r+");
   try {
@@ -170,9 +166,8 @@ function openLocked(dir: string, seed: number, lock: StateLock, options: Journal
           fdatasyncSync(fd);
         }
         removeOtherSnapshots(dir, start.snap?.file);
-        const journal = new StateJournal(dir, fd, scan.validBytes, lock, write);
-        journal.snapshotBytes = snapshot?.length ?? 0;
-        journal.snapshotFile = start.snap?.file;
+        closeSync(fd);
+        const journal = new StateJournal({ dir, bytes: scan.validBytes, snapshotBytes: snapshot?.length ?? 0, snapshotFile: start.snap?.file, writeModule }, lock);
         return { journal, count: scan.count, warnings: scan.warnings };
       },
       abandon: () => {
@@ -212,94 +207,64 @@ function endAtBadLine(scan: Scan, line: Line, path: string, size: number, keepVa
   scan.warnings.push(`${path}: record ${n} (at byte ${line.offset}) is damaged; kept ${kept}, dropped ${size - line.offset} bytes from there (a copy is beside the journal)`);
 }
 
-/** Writes DIR/journal.ndjson whole: a temporary file, fsync'ed, renamed over it, and the directory fsync'ed. */
-function writeWhole(dir: string, content: string): void {
-  const path = join(dir, JOURNAL_FILE);
-  const temporary = `${path}.tmp`;
-  const fd = openSync(temporary, "w");
-  try {
-    writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temporary, path);
-  } catch (err) {
-    rmSync(temporary, { force: true });
-    throw err;
-  }
-  syncDirectory(dir);
-}
-
-function syncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, "r");
-    fsyncSync(fd);
-  } catch {
-    // Some file systems cannot sync a directory; the rename is then as durable as they make it.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
 
 interface Waiter {
+  /** Resolved once this many commands are durable. */
+  readonly seq: number;
   readonly resolve: () => void;
   readonly reject: (err: Error) => void;
 }
 
+/** How a fold's end went (commitFold). */
+export type FoldOutcome = { readonly ok: true } | { readonly ok: false; readonly why: string; readonly overflowed: boolean };
+
+/** The event loop's side of the journal: commands to the writer's thread, in order, and what it reports back. */
 export class StateJournal {
-  private pending: string[] = [];
+  private readonly worker: Worker;
+  /** Commands (appends and restarts) posted, and how many of them the writer reports durable. */
+  private seq = 0;
+  private durable = 0;
   private waiters: Waiter[] = [];
-  private scheduled = false;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private retryMs = RETRY_FIRST_MS;
-  private closed = false;
+  private foldAnswers: ((outcome: FoldOutcome) => void)[] = [];
+  private closing: Promise<void> | undefined;
+  private closedAnswer: ((left: number) => void) | undefined;
+  /** Why the writer's thread stopped, if it did. */
+  private broken: string | undefined;
+  private referenced = false;
   /** Why the last write failed, while the journal cannot be written; undefined when it can. */
   unavailable: string | undefined;
   /** Records written since open. */
   written = 0;
   /** Failed writes since open. */
   failures = 0;
+  /** Bytes in the journal file (as of the writer's last report). */
+  bytes: number;
   /** Bytes of the snapshot the journal starts from (0: none). */
-  snapshotBytes = 0;
+  snapshotBytes: number;
   /** Its file name in the directory. */
   snapshotFile: string | undefined;
-  /** While a fold runs: the records appended since its capture (see beginFold). */
-  private tail: string[] | undefined;
-  private tailBytes = 0;
-  /** Whether the last fold was given up because too much was appended while it ran. */
-  foldOverflowed = false;
+  /** Whether a fold begun is still possible as far as this side knows (no reset since; the writer may still have given it up). */
+  folding = false;
+  /** Called after each report of the writer (the journal's size may have changed). */
+  onProgress: () => void = () => {};
 
   constructor(
-    private readonly dir: string,
-    private fd: number,
-    private position: number,
+    data: WriterThreadData,
     private readonly lock: StateLock,
-    private readonly write: WriteFn,
-  ) {}
-
-  /** Bytes in the journal file. */
-  get bytes(): number {
-    return this.position;
+  ) {
+    this.bytes = data.bytes;
+    this.snapshotBytes = data.snapshotBytes;
+    this.snapshotFile = data.snapshotFile;
+    this.worker = new Worker(workerModule(import.meta.url, "journal-writer-thread"), { workerData: data });
+    this.worker.unref();
+    this.worker.on("message", (report: WriterReport) => this.received(report));
+    this.worker.on("error", (err) => this.stopped(`the state journal's writer failed (${err.message}); this is a bug in cpsim`));
+    this.worker.on("exit", () => this.stopped("the state journal's writer stopped"));
   }
 
   /** Queues a record; it is on disk once flushed() resolves. */
   append(record: JournalRecord): void {
-    if (this.closed) return;
-    const line = encodeRecord(record);
-    this.pending.push(line);
-    if (this.tail !== undefined) {
-      this.tail.push(line);
-      this.tailBytes += line.length;
-      // A fold that takes this long is given up: the journal goes on as it was.
-      if (this.tailBytes > MAX_FOLD_TAIL) {
-        this.tail = undefined;
-        this.foldOverflowed = true;
-      }
-    }
-    this.schedule();
+    this.command({ op: "append", record }, true);
   }
 
   /**
@@ -307,129 +272,128 @@ export class StateJournal {
    * on are kept aside too, to follow the snapshot in the new journal (commitFold).
    */
   beginFold(): void {
-    this.tail = [];
-    this.tailBytes = 0;
-    this.foldOverflowed = false;
-  }
-
-  /** Whether a fold begun is still possible (no reset or overflow since). */
-  get folding(): boolean {
-    return this.tail !== undefined;
+    this.folding = true;
+    this.command({ op: "beginFold" }, false);
   }
 
   /** The fold is given up: the journal goes on as it was. */
   abortFold(): void {
-    this.tail = undefined;
+    this.folding = false;
+    this.command({ op: "abortFold" }, false);
   }
 
   /**
    * Ends a fold: a journal holding a start record naming `snap` (written already, durably) and
    * the records appended since beginFold replaces the old one whole; then the old snapshot is
-   * removed. Every record appended so far is then on disk (in the snapshot or after it). Throws,
-   * leaving the old journal as it was, when the new one cannot be written or the fold was given up.
+   * removed. Resolves to whether it did; if not (it cannot be written, a reset came, or too much
+   * was appended meanwhile) the old journal goes on as it was.
    */
-  commitFold(seed: number, snap: SnapshotRef): void {
-    if (this.closed || this.tail === undefined) throw new JournalError("the fold was given up (a reset, or too many records meanwhile)");
-    const content = encodeRecord({ k: "start", v: FORMAT_SNAPSHOT, seed, snap }) + this.tail.join("");
-    this.tail = undefined;
-    writeWhole(this.dir, content);
-    this.startedAfresh(Buffer.byteLength(content), snap);
-  }
-
-  /** Resolves when every record appended so far is on disk; while the disk refuses, it waits for a retry to succeed. */
-  flushed(): Promise<void> {
-    if (this.pending.length === 0 && this.waiters.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
-  }
-
-  /** Whether appended records wait to be written. */
-  get busy(): boolean {
-    return this.pending.length > 0 || this.waiters.length > 0;
+  commitFold(seed: number, snap: SnapshotRef): Promise<FoldOutcome> {
+    this.folding = false;
+    if (this.closing !== undefined || this.broken !== undefined) return Promise.resolve({ ok: false, why: this.broken ?? "the journal is closed", overflowed: false });
+    return new Promise((resolve) => {
+      this.foldAnswers.push(resolve);
+      this.command({ op: "commitFold", seed, snap }, false);
+      this.reference();
+    });
   }
 
   /**
    * Starts afresh after a reset: everything before it is dead. The journal is replaced whole by
-   * one holding only the new start, and records still pending are dropped with it (if the new
-   * journal cannot be written, this throws and the old one is left as it was).
+   * one holding only the new start (if it cannot be written, a reset record is appended to the
+   * old one instead); flushed() resolves once either is on disk.
    */
   restart(seed: number): void {
-    if (this.closed) return;
-    const content = encodeRecord({ k: "start", v: FORMAT, seed });
-    writeWhole(this.dir, content);
-    this.tail = undefined;
-    this.startedAfresh(Buffer.byteLength(content), undefined);
+    this.folding = false;
+    this.command({ op: "restart", seed }, true);
   }
 
-  /** After the journal was replaced whole: what was pending is in it (or dead), the old snapshot goes, appends go on at its end. */
-  private startedAfresh(bytes: number, snap: SnapshotRef | undefined): void {
-    removeOtherSnapshots(this.dir, snap?.file);
-    this.snapshotBytes = snap?.bytes ?? 0;
-    this.snapshotFile = snap?.file;
-    // A retry waiting for space has nothing left to write.
-    this.pending.length = 0;
-    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-    this.unavailable = undefined;
-    this.retryMs = RETRY_FIRST_MS;
-    closeSync(this.fd);
-    this.fd = openSync(join(this.dir, JOURNAL_FILE), "r+");
-    this.position = bytes;
-    for (const w of this.waiters.splice(0)) w.resolve();
+  /** Resolves when everything appended so far is on disk; while the disk refuses, it waits for a retry to succeed. */
+  flushed(): Promise<void> {
+    if (this.durable >= this.seq) return Promise.resolve();
+    if (this.broken !== undefined) return Promise.reject(new JournalError(this.broken));
+    return new Promise((resolve, reject) => this.waiters.push({ seq: this.seq, resolve, reject }));
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.retryTimer !== undefined) return;
-    this.scheduled = true;
-    setImmediate(() => this.flush());
+  /** Whether appended records wait to be written. */
+  get busy(): boolean {
+    return this.durable < this.seq;
   }
 
-  /**
-   * Writes one batch synchronously: the write and the sync are short next to what a batch waits
-   * for, and a synchronous write cannot interleave with the next batch. A failed batch stays
-   * pending, at the same file position, and is retried.
-   */
-  private flush(): boolean {
-    this.scheduled = false;
-    if (this.closed) return false;
-    const count = Math.min(this.pending.length, MAX_BATCH);
-    if (count > 0) {
-      const data = Buffer.from(this.pending.slice(0, count).join(""));
-      try {
-        let done = 0;
-        while (done < data.length) done += this.write(this.fd, data, done, data.length - done, this.position + done);
-        fdatasyncSync(this.fd);
-      } catch (err) {
-        this.failures++;
-        this.unavailable = describeFsError(join(this.dir, JOURNAL_FILE), err, "write the state journal");
-        this.retryTimer = setTimeout(() => {
-          this.retryTimer = undefined;
-          this.flush();
-        }, this.retryMs);
-        this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
-        return false;
+  /** Writes what is pending (what cannot be written was never answered), closes the file, stops the writer and releases the lock. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.broken === undefined) {
+        this.worker.ref();
+        const left = await new Promise<number>((resolve) => {
+          this.closedAnswer = resolve;
+          this.worker.postMessage({ op: "close" } satisfies WriterCommand);
+        });
+        if (left > 0) this.unavailable ??= `${left} records could not be written`;
       }
-      this.position += data.length;
-      this.pending.splice(0, count);
-      this.written += count;
-      this.unavailable = undefined;
-      this.retryMs = RETRY_FIRST_MS;
-    }
-    if (this.pending.length === 0) for (const w of this.waiters.splice(0)) w.resolve();
-    else this.schedule();
-    return true;
+      await this.worker.terminate();
+      this.lock.release();
+      const why = new JournalError(this.unavailable ?? this.broken ?? "the state journal was closed");
+      for (const w of this.waiters.splice(0)) (w.seq <= this.durable ? w.resolve() : w.reject(why));
+      for (const answer of this.foldAnswers.splice(0)) answer({ ok: false, why: "the journal was closed", overflowed: false });
+    })();
+    return this.closing;
   }
 
-  /** Writes what is pending (what cannot be written was never answered), closes the file and releases the lock. */
-  close(): void {
-    if (this.closed) return;
-    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-    while (this.pending.length > 0 && this.flush());
-    this.closed = true;
-    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
-    const left = new JournalError(this.unavailable ?? "the state journal was closed");
-    for (const w of this.waiters.splice(0)) (this.pending.length === 0 ? w.resolve() : w.reject(left));
-    closeSync(this.fd);
-    this.lock.release();
+  private command(command: WriterCommand, counted: boolean): void {
+    if (this.closing !== undefined || this.broken !== undefined) return;
+    if (counted) this.seq++;
+    this.worker.postMessage(command);
+    this.reference();
+  }
+
+  /** The writer's thread keeps the process alive while something waits for it, and only then. */
+  private reference(): void {
+    const needed = this.durable < this.seq || this.foldAnswers.length > 0 || this.closing !== undefined;
+    if (needed === this.referenced) return;
+    this.referenced = needed;
+    if (needed) this.worker.ref();
+    else this.worker.unref();
+  }
+
+  private received(report: WriterReport): void {
+    switch (report.kind) {
+      case "progress":
+        this.durable = report.durable;
+        this.bytes = report.bytes;
+        this.written = report.written;
+        this.failures = report.failures;
+        this.unavailable = report.unavailable;
+        this.snapshotBytes = report.snapshotBytes;
+        this.snapshotFile = report.snapshotFile;
+        if (this.waiters.length > 0 && this.waiters[0]!.seq <= this.durable) {
+          // Waiters are in the order of their seq: the ones now durable are a prefix.
+          let n = 1;
+          while (n < this.waiters.length && this.waiters[n]!.seq <= this.durable) n++;
+          for (const w of this.waiters.splice(0, n)) w.resolve();
+        }
+        break;
+      case "fold":
+        this.foldAnswers.shift()?.(report);
+        break;
+      case "closed":
+        this.closedAnswer?.(report.left);
+        return;
+    }
+    this.reference();
+    this.onProgress();
+  }
+
+  /** The writer's thread is gone: nothing more can be kept; what waits is told so, and changes are refused. */
+  private stopped(why: string): void {
+    if (this.broken !== undefined || this.closing !== undefined) {
+      this.closedAnswer?.(this.seq - this.durable);
+      return;
+    }
+    this.broken = why;
+    this.unavailable = why;
+    for (const w of this.waiters.splice(0)) w.reject(new JournalError(why));
+    for (const answer of this.foldAnswers.splice(0)) answer({ ok: false, why, overflowed: false });
+    this.reference();
   }
 }

@@ -9,9 +9,9 @@ import { problem } from "../../api/problem.ts";
 import type { ApiRequest, ApiResponse, HttpMethod } from "../../api/types.ts";
 import type { EmulatorBackend } from "../backend.ts";
 import { changedModel, mayChange } from "./journal-policy.ts";
-import { GraphError } from "./model-graph.ts";
+import { GraphError, type SplitCapture, splitCaptureBytes } from "./model-graph.ts";
 import { JournalDamagedError, JournalError } from "./state-errors.ts";
-import { type JournalRecord, type StateJournal, type WriteFn, openJournal } from "./state-journal.ts";
+import { type JournalRecord, type StateJournal, openJournal } from "./state-journal.ts";
 import { MAX_SNAPSHOT_BYTES } from "./state-snapshot.ts";
 
 /** The Flash sentinel's headers name the endpoint a job route reaches (ops/jobs/job-params.ts). */
@@ -25,8 +25,8 @@ export interface StateSessionOptions {
   readonly dir: string;
   readonly seed: number;
   readonly keepValidPrefix?: boolean;
-  /** For tests: the journal's write (one that fails as a full disk does). */
-  readonly write?: WriteFn;
+  /** For tests: a module whose `createWritev(dir)` replaces the journal's write (one that fails as a full disk does). */
+  readonly writeModule?: string;
   /** Journal bytes past which it is folded into a snapshot (DEFAULT_COMPACT_BYTES); 0: never. */
   readonly compactBytes?: number;
   /** Told what went wrong with a compaction (the journal then keeps growing). */
@@ -71,14 +71,15 @@ export class StateSession {
     this.replayed = replayed;
     this.compactAt = compactBytes;
     if (compactBytes === 0) this.compaction = "off (--state-compact-mb 0)";
-    else if (backend.captureState === undefined || backend.saveState === undefined) this.compaction = "off: this backend cannot capture its state";
+    else if (backend.captureStateApart === undefined || backend.saveState === undefined) this.compaction = "off: this backend cannot capture its state";
+    journal.onProgress = () => this.maybeCompact();
   }
 
   /** Opens DIR's journal and replays it onto `backend` (fresh from options.seed). Throws JournalError. */
   static open(backend: EmulatorBackend, options: StateSessionOptions): StateSession {
     const opened = openJournal(options.dir, options.seed, {
       ...(options.keepValidPrefix ? { keepValidPrefix: true } : {}),
-      ...(options.write ? { write: options.write } : {}),
+      ...(options.writeModule ? { writeModule: options.writeModule } : {}),
     });
     let seed = options.seed;
     const warnings: string[] = [];
@@ -129,7 +130,7 @@ export class StateSession {
 
   /** Folds the journal into a snapshot soon (between requests) once it has grown past the bound. */
   private maybeCompact(): void {
-    if (this.compaction !== undefined || this.compactScheduled || this.journal.folding || this.journal.bytes < this.compactAt) return;
+    if (this.compaction !== undefined || this.compactScheduled || this.inFlight !== undefined || this.journal.folding || this.journal.bytes < this.compactAt) return;
     this.compactScheduled = true;
     setImmediate(() => {
       this.compactScheduled = false;
@@ -164,41 +165,39 @@ export class StateSession {
       return false;
     };
     const t0 = performance.now();
-    let bytes: Buffer | undefined;
+    let split: SplitCapture | undefined;
     try {
-      bytes = this.backend.captureState!();
+      split = this.backend.captureStateApart!();
     } catch (err) {
       return stop(`the state cannot be captured (${(err as Error).message})`);
     }
-    if (bytes === undefined) return stop("the model's state is held outside it now (real handlers or outside workers)");
-    if (bytes.length > MAX_SNAPSHOT_BYTES) return stop(`the state is ${bytes.length} bytes, more than a snapshot holds (${MAX_SNAPSHOT_BYTES})`);
+    if (split === undefined) return stop("the model's state is held outside it now (real handlers or outside workers)");
+    const bytes = splitCaptureBytes(split);
+    if (bytes > MAX_SNAPSHOT_BYTES) return stop(`the state is ${bytes} bytes, more than a snapshot holds (${MAX_SNAPSHOT_BYTES})`);
     const seed = this.current;
     this.journal.beginFold();
     const captured = performance.now() - t0;
-    const saved = await this.backend.saveState!(bytes, seed, this.dir);
+    const saved = await this.backend.saveState!(split, seed, this.dir);
     const t1 = performance.now();
-    // Closed, reset meanwhile (everything captured is dead), or too much written meanwhile (tried
-    // again after as many bytes more): the file is left for the next start or fold to remove.
-    if (this.closed || !this.journal.folding) {
-      if (this.journal.foldOverflowed) {
-        // Changes as large as the state came in: a capture costs as much again, so the next waits as long.
-        this.foldsDeferred++;
-        this.compactAt = this.journal.bytes + Math.max(this.compactBytes, bytes.length);
-      }
-      return false;
-    }
+    // Closed or reset meanwhile (everything captured is dead): the file is left for the next start or fold to remove.
+    if (this.closed || !this.journal.folding) return false;
     if (saved.kind !== "saved") {
       this.journal.abortFold();
       return saved.kind === "differs" ? stop(`a snapshot would not restore to the same state (${saved.why})`) : later(saved.why);
     }
-    try {
-      this.journal.commitFold(seed, saved.ref);
-    } catch (err) {
-      return later((err as Error).message);
+    const outcome = await this.journal.commitFold(seed, saved.ref);
+    if (!outcome.ok) {
+      if (this.closed) return false;
+      if (!outcome.overflowed) return later(outcome.why);
+      // Changes as large as the state came in while it ran: a capture costs as much again, so the
+      // next waits as long (tried again after that many bytes more).
+      this.foldsDeferred++;
+      this.compactAt = this.journal.bytes + Math.max(this.compactBytes, bytes);
+      return false;
     }
     this.snapshots++;
     this.lastFoldMs = [captured, t1 - t0 - captured, performance.now() - t1];
-    this.compactAt = Math.max(this.compactBytes, bytes.length);
+    this.compactAt = Math.max(this.compactBytes, bytes);
     return true;
   }
 
@@ -244,23 +243,21 @@ export class StateSession {
     this.current = seed;
     // The state is new and small: the bound is the configured one again, not the last snapshot's size.
     this.compactAt = this.compactBytes;
-    try {
-      this.journal.restart(seed);
-    } catch {
-      // The old journal is intact: the reset is appended to it instead (and retried like any record).
-      this.journal.append({ k: "reset", seed });
-    }
+    this.journal.restart(seed);
   }
 
   /**
-   * Calls `send` once every record so far is on disk (at once when none waits), or `fail` with
+   * For a change: calls `send` once every record so far is on disk (at once when none waits), or `fail` with
    * a 507 when the disk has refused it for a while (the record stays queued and is written when
    * the disk has room: the change is then kept, though its client was told it might not be).
    */
   whenDurable(send: () => void, fail: (response: ApiResponse) => void, change: boolean): void {
-    // A read waits for the batch before it (it may show that batch's changes), except while the
-    // disk refuses: then reads go on, showing changes still on their way to disk.
-    if (!this.journal.busy || (!change && this.journal.unavailable !== undefined)) {
+    // A read answers at once: it may show changes whose own answers still wait for the disk (a
+    // crash before they are written loses them, as their clients were never told they happened).
+    // Waiting would put every read behind the writes in flight: behind 40 MB of uploads, 300 ms.
+    // An acknowledged change is never lost, nor anything journaled before it (the journal is in
+    // order): a change made after a read showed another one survives only with it.
+    if (!change || !this.journal.busy) {
       send();
       return;
     }
@@ -291,9 +288,10 @@ export class StateSession {
     );
   }
 
-  close(): void {
+  /** Writes what is pending, stops the journal's writer and releases the directory. */
+  close(): Promise<void> {
     this.closed = true;
-    this.journal.close();
+    return this.journal.close();
   }
 }
 
