@@ -199,7 +199,7 @@ async function main(): Promise<number> {
     const folds = await writeJournal(join(root, "big"), writes);
     const size = directoryBytes(join(root, "big"));
     const ms = folds.lastFoldMs?.map((v) => v.toFixed(0));
-    const fold = ms === undefined ? "none" : `capture ${ms[0]} ms on the event loop, check and write ${ms[1]} ms on a worker thread, new journal ${ms[2]} ms on the event loop`;
+    const fold = ms === undefined ? "none" : `capture ${ms[0]} ms on the event loop, check and write ${ms[1]} ms on a worker thread, new journal ${ms[2]} ms on the journal's thread`;
     processIo.stderr(
       `bench:state: ${writes} writes, ${(size / 2 ** 20).toFixed(1)} MiB kept (${folds.snapshots} snapshots written; the last: ${fold}), in ${((performance.now() - journalStarted) / 1000).toFixed(1)} s\n`,
     );

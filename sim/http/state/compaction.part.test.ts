@@ -5,7 +5,7 @@ import t from "tap";
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../emulator.ts";
-import { JournalDamagedError, JOURNAL_FILE } from "./state-journal.ts";
+import { JournalDamagedError, JOURNAL_FILE, MAX_FOLD_TAIL } from "./state-journal.ts";
 import { APART_CHARS } from "./model-graph.ts";
 import { saves } from "./save-state.ts";
 import { ALPHA, LOAD, journalLines, pod, send, stateDir } from "./state-test-helpers.ts";
@@ -123,15 +123,15 @@ t.test("a save says why it did not write: a capture that does not restore, a dir
   t.match(saveStateTask({ options: { seed: 4 }, table: good, texts: [], seed: 4, dir: join(dir, "missing", "deeper") }), { kind: "unwritable", why: /cannot write a snapshot/ });
 });
 
-t.test("a fold is given up when more than a megabyte of changes comes in while it runs", async (t) => {
+t.test("a fold is given up when more than MAX_FOLD_TAIL bytes of changes come in while it runs", async (t) => {
   const { openJournal } = await import("./state-journal.ts");
   const dir = stateDir(t);
   const { journal } = openJournal(dir, 1).finish();
   t.teardown(() => journal.close());
   journal.beginFold();
   journal.append({ k: "time", t: 1 });
-  journal.append({ k: "req", t: 2, m: "POST", p: "/v2/conformance/run", b: { input: { pad: "x".repeat(1_100_000) } } });
-  t.match(await journal.commitFold(1, { file: "snapshot-0000000000000000.bin", bytes: 1, sha256: "0" }), { ok: false, overflowed: true, why: /megabyte/ });
+  journal.append({ k: "req", t: 2, m: "POST", p: "/v2/conformance/run", b: { input: { pad: "x".repeat(MAX_FOLD_TAIL) } } });
+  t.match(await journal.commitFold(1, { file: "snapshot-0000000000000000.bin", bytes: 1, sha256: "0" }), { ok: false, overflowed: true, why: /MiB of changes came while it ran/ });
   await journal.flushed();
   t.equal(journalLines(dir).length, 3, "the journal goes on as it was, both changes in it");
 });

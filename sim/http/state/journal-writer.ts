@@ -26,9 +26,10 @@ const MAX_BATCH = 512;
 const MAX_BATCH_BYTES = 16 << 20;
 /**
  * Bytes appended while a fold runs past which the fold is given up (the journal goes on as it
- * was, and the fold is tried again later): the records kept for the new journal are held in memory.
+ * was, and the fold is tried again later): the records kept for the new journal are held in
+ * memory, and changes wait while the new journal is written with them.
  */
-export const MAX_FOLD_TAIL = 1 << 20;
+export const MAX_FOLD_TAIL = 32 << 20;
 /** Wait before retrying a failed write, doubling up to the maximum. */
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 2_000;
@@ -171,7 +172,7 @@ export class JournalWriter {
 
   private commitFold(seed: number, snap: SnapshotRef): void {
     if (this.tail === undefined) {
-      const why = this.overflowed ? "more than a megabyte of changes came while it ran" : "it was given up (a reset)";
+      const why = this.overflowed ? `more than ${MAX_FOLD_TAIL >> 20} MiB of changes came while it ran` : "it was given up (a reset)";
       this.post({ kind: "fold", ok: false, why, overflowed: this.overflowed });
       return;
     }

@@ -42,11 +42,12 @@ export class StateSession {
 
   /** Snapshots written since open. */
   snapshots = 0;
-  /** Folds given up because more than a megabyte of changes came while they ran (large uploads): tried again later. */
+  /** Folds given up because more than MAX_FOLD_TAIL bytes of changes came while they ran (large uploads): tried again later. */
   foldsDeferred = 0;
   /**
-   * Milliseconds of the last fold: the capture (in this thread), the check and the snapshot's
-   * write (on a worker thread, requests answered meanwhile), the new journal's write (in this thread).
+   * Milliseconds of the last fold: the capture (on the event loop), the long strings' copy (a
+   * few a turn) with the check and the snapshot's write (on a worker thread), the new journal's
+   * write (on the journal's thread); requests are answered meanwhile but for the capture.
    */
   lastFoldMs: readonly [number, number, number] | undefined;
   private closed = false;
