@@ -5,13 +5,13 @@ import t from "tap";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator } from "../emulator.ts";
-import { FULL_MARKER, fullDiskWritevModule } from "./full-disk-writev.ts";
+import { FULL_MARKER, troubledDiskModule } from "./troubled-disk-writev.ts";
 import { ALPHA, LOAD, pod, send, stateDir } from "./state-test-helpers.ts";
 
 t.test("disk full: 507 for changes, reads go on, recovery by itself, nothing acknowledged lost", async (t) => {
   const dir = stateDir(t);
   const marker = join(dir, FULL_MARKER);
-  const e = await startEmulator({ clock: "manual", seed: 4, state: dir, stateWriteModule: fullDiskWritevModule(import.meta.url) });
+  const e = await startEmulator({ clock: "manual", seed: 4, state: dir, stateWriteModule: troubledDiskModule(import.meta.url) });
   const acked: string[] = [];
   const first = await send(e.baseUrl, "POST", "/v2/pods", ALPHA, pod("before"));
   t.equal(first.status, 201);

@@ -10,3 +10,4 @@ import "./disk-full.part.test.ts";
 import "./kill.part.test.ts";
 import "./model-graph.part.test.ts";
 import "./compaction.part.test.ts";
+import "./writer-thread.part.test.ts";
