@@ -54,8 +54,15 @@ export class OutputBudget {
   withinBudget(plan: HandlerPlan, slot: number): HandlerPlan {
     if (plan.kind !== "complete") return plan;
     const max = this.maxOutputBytes;
+    // A streaming job's output is its stream's outputs gathered: one output, which the handlers
+    // hold once (they share the values), so the larger of the two is counted, not their sum (a
+    // stream of 8.4 MB was refused as 16.8 MB, over the 16 MiB a job may output).
     let size = jsonSizeAtMost(plan.output, max);
-    if (plan.stream !== undefined) for (const s of plan.stream) if (size <= max) size += jsonSizeAtMost(s.output, max);
+    if (plan.stream !== undefined) {
+      let streamed = 0;
+      for (const s of plan.stream) if (streamed <= max) streamed += jsonSizeAtMost(s.output, max);
+      size = Math.max(size, streamed);
+    }
     const refused = this.admitOutput(slot, size);
     return refused === undefined ? plan : { kind: "fail", durationMs: plan.durationMs, error: refused };
   }
