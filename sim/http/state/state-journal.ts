@@ -310,14 +310,14 @@ export class StateJournal {
 
   /** Resolves when everything appended so far is on disk; while the disk refuses, it waits for a retry to succeed. */
   flushed(): Promise<void> {
-    if (this.durable >= this.seq) return Promise.resolve();
     if (this.broken !== undefined) return Promise.reject(new JournalError(this.broken));
+    if (this.durable >= this.seq) return Promise.resolve();
     return new Promise((resolve, reject) => this.waiters.push({ seq: this.seq, resolve, reject }));
   }
 
-  /** Whether appended records wait to be written. */
+  /** Whether appended records wait to be written (or cannot be: the writer's thread is gone). */
   get busy(): boolean {
-    return this.durable < this.seq;
+    return this.durable < this.seq || this.broken !== undefined;
   }
 
   /** Writes what is pending (what cannot be written was never answered), closes the file, stops the writer and releases the lock. */
