@@ -20,7 +20,7 @@ t.test("a read answers while a change waits for a slow disk; the change is answe
   const during = send(e.baseUrl, "POST", "/v2/pods", ALPHA, pod("during")).finally(() => (answered = true));
   // Reads answer while the record waits: they show the change once the model has it.
   let seen: string[] = [];
-  for (let i = 0; i < 1000 && !seen.includes("during"); i++) seen = await names(e.baseUrl);
+  for (let i = 0; i < 10_000 && !seen.includes("during"); i++) seen = await names(e.baseUrl);
   t.same(seen, ["before", "during"], "a read shows the change whose record is still on its way to disk");
   t.notOk(answered, "the change itself is not answered before its record is on disk");
   t.equal(e.stats().journal?.unavailable, undefined, "a slow disk is not a failed one");
