@@ -40,6 +40,9 @@ export async function runOn(t: Test, target: FamilyTarget, only: string[], profi
       otherApiKey: target.keys.other,
       seed: 5,
       runs: 3,
+      // The target, its family's wrapper and the suite share this process: on a busy machine a
+      // 20 MB runsync took past the default 30 s (two clones' npm test at a load average of 18).
+      timeoutMs: 180_000,
       only,
       reportDir: join(dir, name),
       ...(targetProfile ? { targetProfile } : {}),
