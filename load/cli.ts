@@ -45,7 +45,7 @@ export const spec: CommandSpec = {
     { name: "target-profile", type: "string", value: "FILE", help: "the target's facts as conform reads them (cpsim conform --discover prints one); win over discovery" },
     { name: "out", type: "string", value: "json=FILE|csv=FILE", help: "write each scenario's per-second figures to FILE while it runs (as k6 --out)", multiple: true },
     { name: "quiet", type: "boolean", help: "no progress line" },
-    { name: "list", type: "boolean", help: "print the built-in scenarios with their descriptions, and stop", alone: true },
+    { name: "list", type: "boolean", help: "print the built-in scenarios with their descriptions, and stop (with --json: one JSON array of {name, description})", alone: true },
   ],
   exitCodes: [
     [0, "every scenario's checks passed (or --list, --export-k6 done)"],
@@ -101,6 +101,10 @@ export async function run(argv: readonly string[], io: CliIo, deps: LoadDeps = {
     return 0;
   }
   if (parsed.flags.list === true) {
+    if (parsed.flags.json === true) {
+      io.stdout(`${JSON.stringify(builtinScenarios.map((sc) => ({ name: sc.name, description: sc.description })))}\n`);
+      return 0;
+    }
     const width = Math.max(...builtinScenarios.map((sc) => sc.name.length));
     io.stdout(builtinScenarios.map((sc) => `${sc.name.padEnd(width)}  ${sc.description}`).join("\n") + "\n");
     return 0;
