@@ -183,6 +183,12 @@ export function resolveOptions(options: Partial<ConformOptions>, cwd: string = p
   if (reportDirProblem !== undefined) throw new ConformConfigError("CPSIM_ERR_CONFIG", `--report-dir ${reportDir}: ${reportDirProblem}; choose another folder`);
   const junitProblem = o.junit === undefined ? undefined : outputFileProblem(resolve(cwd, o.junit));
   if (junitProblem !== undefined) throw new ConformConfigError("CPSIM_ERR_CONFIG", `--junit ${o.junit}: ${junitProblem}; choose another file`);
+  // A flag given with nothing in it (--only ',' or an empty variable) selects nothing: it must not mean "every rule".
+  for (const [flag, values] of [["--only", o.only], ["--skip", o.skip]] as const) {
+    if (values.length > 0 && splitGlobs(values).length === 0) {
+      throw new ConformConfigError("CPSIM_ERR_CONFIG", `${flag} ${JSON.stringify(values.join(","))} names no rule glob; give one such as 'pods.*' (globs separated by commas)`);
+    }
+  }
   return {
     ...o,
     localServer,

@@ -153,6 +153,9 @@ t.test("an output folder that cannot be made is refused before the run: exit 2 n
 t.test("flags that cannot go together, or cannot be read, are usage errors quoting what was given", async (t) => {
   for (const [argv, message] of [
     [["plan", "default", "--json", "--csv"], /--json and --csv exclude each other/],
+    [["rules", ""], /GLOB is empty/],
+    [["conform", "--only", ","], /--only "," names no rule glob/],
+    [["conform", "--skip", " ", "--report-dir", t.testdir()], /--skip " " names no rule glob/],
     [["mutation", "--family", "abc"], /--family takes whole numbers from 1 .*got "abc"/],
     [["mutation", "--family", "1,,2"], /got ""/],
     [["proxy", "--target", "http://127.0.0.1:1", "--max-duration", "1", "--serverless-port", "0"], /--serverless-port needs --serverless-url/],
