@@ -2,7 +2,7 @@
  * `cpsim load`: a thin parser over LoadOptions. Keys may come from the environment
  * (CPSIM_API_KEY, CPSIM_LIMITED_API_KEY) so CI secrets need not appear on a command line.
  */
-import { parseArgs, renderHelp, type CliIo, type CommandSpec } from "../sim/cli/args.ts";
+import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from "../sim/cli/args.ts";
 import { load, type LoadDeps } from "./load.ts";
 import { defaultOptions, type LoadEngine, type LoadOptions } from "./options.ts";
 import { builtinScenarios } from "./scenarios/index.ts";
@@ -65,13 +65,19 @@ type Flags = Record<string, string | number | boolean | string[] | undefined>;
 
 export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.env): Partial<LoadOptions> {
   const str = (n: string) => flags[n] as string | undefined;
+  const givenScenarios = flags.scenario as string[] | undefined;
+  const scenarios = givenScenarios?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? [];
+  // A --scenario with no name in it (',', an empty variable's spaces) must not mean "every scenario".
+  if (givenScenarios !== undefined && scenarios.length === 0) {
+    throw new UsageError(`--scenario ${JSON.stringify(givenScenarios.join(","))} names no scenario; run "cpsim load --list" for the names`, "load");
+  }
   return {
     target: str("target"),
     serverlessUrl: str("serverless-url"),
     apiKey: str("api-key") ?? (env.CPSIM_API_KEY || undefined),
     limitedApiKey: str("limited-api-key") ?? (env.CPSIM_LIMITED_API_KEY || undefined),
     endpoint: str("endpoint"),
-    scenarios: (flags.scenario as string[] | undefined)?.flatMap((s) => s.split(",")).filter(Boolean) ?? [],
+    scenarios,
     scenarioFiles: (flags["scenario-file"] as string[] | undefined) ?? [],
     durationS: flags.duration as number | undefined,
     connections: flags.connections as number | undefined,

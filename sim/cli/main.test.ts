@@ -154,6 +154,7 @@ t.test("flags that cannot go together, or cannot be read, are usage errors quoti
   for (const [argv, message] of [
     [["plan", "default", "--json", "--csv"], /--json and --csv exclude each other/],
     [["rules", ""], /GLOB is empty/],
+    [["load", "--scenario", ",", "--duration", "0.2", "--report-dir", t.testdir()], /--scenario "," names no scenario/],
     [["conform", "--only", ","], /--only "," names no rule glob/],
     [["conform", "--skip", " ", "--report-dir", t.testdir()], /--skip " " names no rule glob/],
     [["mutation", "--family", "abc"], /--family takes whole numbers from 1 .*got "abc"/],

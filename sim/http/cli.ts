@@ -179,11 +179,14 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
       });
       const workerEndpoints = (parsed.flags["worker-endpoint"] as string[] | undefined) ?? [];
       for (const id of workerEndpoints) {
+        let parsedId: string;
         try {
-          parseHandlerSpec(`${id}=outside-workers`);
+          parsedId = parseHandlerSpec(`${id}=outside-workers`).endpointId;
         } catch (err) {
-          throw new UsageError((err as Error).message.replace(/--handler \S+: /, `--worker-endpoint ${id}: `), "serve");
+          throw new UsageError((err as Error).message.replace(`--handler ${id}=outside-workers: `, `--worker-endpoint ${id}: `), "serve");
         }
+        // An id with "=" in it parses as a shorter id: it is no endpoint id at all.
+        if (parsedId !== id) throw new UsageError(`--worker-endpoint ${id}: the endpoint id must be lowercase letters, digits, "." and "-", starting with a letter or digit`, "serve");
         if (specs.some((s) => s.endpointId === id)) throw new UsageError(`--worker-endpoint ${id}: that endpoint runs a --handler already; give it one or the other`, "serve");
       }
       for (const [flag, given] of [["--handler", specs.length > 0], ["--worker-endpoint", workerEndpoints.length > 0]] as const) {
