@@ -85,6 +85,7 @@ t.test("every command's help: a usage line naming every flag of its table, and i
     for (const f of spec.flags) t.match(usage, new RegExp(`--(no-)?${f.name}(?![\\w-])`), `${name}: the usage line names --${f.name}`);
     for (const line of usage.split("\n")) t.ok(line.length <= 100, `${name}: usage lines fit 100 columns: ${line}`);
     t.match(help, /\nExit codes:\n  0 /, `${name}: exit codes`);
+    t.match(help, new RegExp(`^cpsim ${name}: [a-z]`), `${name}: its summary starts in lower case, as the command list's do`);
   }
   const proxy = capture();
   await main(["proxy", "--help"], proxy.io);

@@ -22,7 +22,7 @@ import { writeReadyFile } from "../cli/ready-file.ts";
 
 export const spec: CommandSpec = {
   name: "serve",
-  summary: "Serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
+  summary: "serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
   usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--state-keep-prefix] [--state-compact-mb MB] [--fixtures DIR] [--handler ID=FILE]... [--worker-endpoint ID]... [--defect NAME]... [--list-defects] [--json] [--ready-file FILE] [--log]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
