@@ -94,8 +94,6 @@ export interface ProxyDeps {
   /** How a stop signal arrives (default: SIGINT and SIGTERM); returns the function that removes it. */
   readonly onStopSignal?: (stop: () => void) => () => void;
   readonly onListening?: (proxy: ProxyHandle) => void;
-  /** The check that the targets accept a connection (default: assertTargetsReachable). */
-  readonly assertReachable?: typeof assertTargetsReachable;
 }
 
 export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
@@ -113,7 +111,7 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
       const resolved = resolveOptions(given);
       const junitProblem = flags.junit === undefined ? undefined : outputFileProblem(flags.junit as string);
       if (junitProblem !== undefined) throw new UsageError(`--junit ${flags.junit as string}: ${junitProblem}; choose another file`, "proxy");
-      await (deps.assertReachable ?? assertTargetsReachable)([
+      await assertTargetsReachable([
         { flag: "--target", url: resolved.target },
         ...(resolved.serverlessUrl !== undefined ? [{ flag: "--serverless-url", url: resolved.serverlessUrl }] : []),
       ]);
