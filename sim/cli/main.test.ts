@@ -26,6 +26,15 @@ t.test("unknown command exits 2 with a hint", async (t) => {
   t.match(c.err.join(""), /unknown command "frobnicate".*cpsim --help/);
 });
 
+t.test("--help and --version take no argument: exit 2, not a silent answer", async (t) => {
+  for (const argv of [["--version", "extra"], ["--help", "conform"], ["-h", "x"]]) {
+    const c = capture();
+    t.equal(await main(argv, c.io), 2, argv.join(" "));
+    t.match(c.err.join(""), new RegExp(`^cpsim: ${argv[0]} takes no argument, got "${argv[1]}"`));
+    t.equal(c.out.join(""), "");
+  }
+});
+
 t.test("unknown top-level option exits 2", async (t) => {
   const c = capture();
   t.equal(await main(["--frob"], c.io), 2);
