@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { defaultReportDir } from "../reports/write-reports.ts";
+import { outputDirProblem, outputFileProblem } from "../reports/output-dir.ts";
 import { ConformConfigError } from "./errors.ts";
 import type { Keys } from "./keys.ts";
 import { splitGlobs } from "./rule-glob.ts";
@@ -176,6 +177,18 @@ export function resolveOptions(options: Partial<ConformOptions>, cwd: string = p
   const localServer = o.localServer === undefined ? undefined : baseUrl("--local-server", o.localServer);
   if (o.localHandler !== undefined && localServer === undefined) throw new ConformConfigError("CPSIM_ERR_CONFIG", "--local-handler needs --local-server URL");
   if (o.localHandler !== undefined && !existsSync(o.localHandler)) throw new ConformConfigError("CPSIM_ERR_CONFIG", `--local-handler ${o.localHandler}: no such file`);
+  // Where the reports go is checked now, not after the run (a file there, a folder not writable).
+  const reportDir = o.reportDir === undefined ? defaultReportDir("conformance", cwd) : resolve(cwd, o.reportDir);
+  const reportDirProblem = outputDirProblem(reportDir);
+  if (reportDirProblem !== undefined) throw new ConformConfigError("CPSIM_ERR_CONFIG", `--report-dir ${reportDir}: ${reportDirProblem}; choose another folder`);
+  const junitProblem = o.junit === undefined ? undefined : outputFileProblem(resolve(cwd, o.junit));
+  if (junitProblem !== undefined) throw new ConformConfigError("CPSIM_ERR_CONFIG", `--junit ${o.junit}: ${junitProblem}; choose another file`);
+  // A flag given with nothing in it (--only ',' or an empty variable) selects nothing: it must not mean "every rule".
+  for (const [flag, values] of [["--only", o.only], ["--skip", o.skip]] as const) {
+    if (values.length > 0 && splitGlobs(values).length === 0) {
+      throw new ConformConfigError("CPSIM_ERR_CONFIG", `${flag} ${JSON.stringify(values.join(","))} names no rule glob; give one such as 'pods.*' (globs separated by commas)`);
+    }
+  }
   return {
     ...o,
     localServer,
@@ -186,7 +199,7 @@ export function resolveOptions(options: Partial<ConformOptions>, cwd: string = p
     seed: o.seed ?? randomSeed(),
     runs: o.runs ?? (target === undefined ? EMBEDDED_RUNS : REALTIME_RUNS),
     runsGiven: o.runs !== undefined,
-    reportDir: o.reportDir === undefined ? defaultReportDir("conformance", cwd) : resolve(cwd, o.reportDir),
+    reportDir,
     ...(o.junit !== undefined ? { junit: resolve(cwd, o.junit) } : {}),
     ...(o.baseline !== undefined ? { baseline: resolve(cwd, o.baseline) } : {}),
     ...(o.targetProfile !== undefined ? { targetProfile: resolve(cwd, o.targetProfile) } : {}),

@@ -2,7 +2,7 @@
  * `cpsim load`: a thin parser over LoadOptions. Keys may come from the environment
  * (CPSIM_API_KEY, CPSIM_LIMITED_API_KEY) so CI secrets need not appear on a command line.
  */
-import { parseArgs, renderHelp, type CliIo, type CommandSpec } from "../sim/cli/args.ts";
+import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from "../sim/cli/args.ts";
 import { load, type LoadDeps } from "./load.ts";
 import { defaultOptions, type LoadEngine, type LoadOptions } from "./options.ts";
 import { builtinScenarios } from "./scenarios/index.ts";
@@ -45,7 +45,7 @@ export const spec: CommandSpec = {
     { name: "target-profile", type: "string", value: "FILE", help: "the target's facts as conform reads them (cpsim conform --discover prints one); win over discovery" },
     { name: "out", type: "string", value: "json=FILE|csv=FILE", help: "write each scenario's per-second figures to FILE while it runs (as k6 --out)", multiple: true },
     { name: "quiet", type: "boolean", help: "no progress line" },
-    { name: "list", type: "boolean", help: "print the built-in scenarios with their descriptions, and stop", alone: true },
+    { name: "list", type: "boolean", help: "print the built-in scenarios with their descriptions, and stop (with --json: one JSON array of {name, description})", alone: true },
   ],
   exitCodes: [
     [0, "every scenario's checks passed (or --list, --export-k6 done)"],
@@ -65,13 +65,19 @@ type Flags = Record<string, string | number | boolean | string[] | undefined>;
 
 export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.env): Partial<LoadOptions> {
   const str = (n: string) => flags[n] as string | undefined;
+  const givenScenarios = flags.scenario as string[] | undefined;
+  const scenarios = givenScenarios?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? [];
+  // A --scenario with no name in it (',', an empty variable's spaces) must not mean "every scenario".
+  if (givenScenarios !== undefined && scenarios.length === 0) {
+    throw new UsageError(`--scenario ${JSON.stringify(givenScenarios.join(","))} names no scenario; run "cpsim load --list" for the names`, "load");
+  }
   return {
     target: str("target"),
     serverlessUrl: str("serverless-url"),
     apiKey: str("api-key") ?? (env.CPSIM_API_KEY || undefined),
     limitedApiKey: str("limited-api-key") ?? (env.CPSIM_LIMITED_API_KEY || undefined),
     endpoint: str("endpoint"),
-    scenarios: (flags.scenario as string[] | undefined)?.flatMap((s) => s.split(",")).filter(Boolean) ?? [],
+    scenarios,
     scenarioFiles: (flags["scenario-file"] as string[] | undefined) ?? [],
     durationS: flags.duration as number | undefined,
     connections: flags.connections as number | undefined,
@@ -101,6 +107,10 @@ export async function run(argv: readonly string[], io: CliIo, deps: LoadDeps = {
     return 0;
   }
   if (parsed.flags.list === true) {
+    if (parsed.flags.json === true) {
+      io.stdout(`${JSON.stringify(builtinScenarios.map((sc) => ({ name: sc.name, description: sc.description })))}\n`);
+      return 0;
+    }
     const width = Math.max(...builtinScenarios.map((sc) => sc.name.length));
     io.stdout(builtinScenarios.map((sc) => `${sc.name.padEnd(width)}  ${sc.description}`).join("\n") + "\n");
     return 0;

@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { packagePath } from "../sim/package-root.ts";
+import { STOP_WITH_PARENT_ENV } from "../sim/cli/stop-signals.ts";
 
 export interface ChildEmulator {
   readonly baseUrl: string;
@@ -33,11 +34,14 @@ const START_TIMEOUT_MS = 180_000;
 const RESULTS_BUDGET_MB = 2048;
 
 export function startChildEmulator(seed: number): Promise<ChildEmulator> {
+  // The IPC channel carries no message: the child stops when it closes, so a load run killed
+  // (SIGTERM from a CI timeout, SIGKILL) leaves no emulator behind (sim/cli/stop-signals.ts).
   const child = spawn(process.execPath, [BIN, "serve", "--json", "--port", "0", "--clock", "real", "--seed", String(seed), "--results-budget-mb", String(RESULTS_BUDGET_MB)], {
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+    env: { ...process.env, [STOP_WITH_PARENT_ENV]: "1" },
   });
   let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (d: string) => {
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => {
     if (stderr.length < 16_384) stderr += d;
   });
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
@@ -51,7 +55,7 @@ export function startChildEmulator(seed: number): Promise<ChildEmulator> {
       clearTimeout(timer);
       reject(new EmulatorStartError(`the embedded emulator exited with code ${code} before it listened\n${stderr}`));
     });
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => {
       if (out.includes("\n")) return;
       out += d;
       const nl = out.indexOf("\n");

@@ -81,12 +81,16 @@ t.test("baseline gate: equal figures pass, a regression fails, thresholds fail",
   t.match(failed.out, /threshold http_req_duration p\(99\)<0.001 failed/);
   t.match(failed.out, /reproduce with: cpsim load --target/);
 
-  // A report folder that cannot be made: exit 2, and the figures still come out (on stdout).
+  // A report folder that cannot be made: exit 2 before any request, saying why (a folder that
+  // fails only at the end still gets its figures out, on stdout: load.ts).
   await writeFile(join(dir, "a-file"), "x");
   const unwritable = await cli([...common, "--report-dir", join(dir, "a-file", "sub")]);
   t.equal(unwritable.code, 2);
-  t.match(unwritable.err, /cannot write the reports to .*a-file.*choose another --report-dir/);
-  t.equal((JSON.parse(unwritable.out.slice(unwritable.out.indexOf("{\n"))) as LoadReport).scenarios[0].name, "plain-get");
+  t.match(unwritable.err, /--report-dir .*a-file.*sub: .*a-file is a file, not a folder; choose another folder/);
+  t.equal(unwritable.out, "", "nothing ran");
+  const badOut = await cli([...common, "--out", `json=${join(dir, "a-file", "x.json")}`]);
+  t.equal(badOut.code, 2);
+  t.match(badOut.err, /--out .*a-file.*x\.json: .*a-file is a file, not a folder/);
 
   // Without --quiet: a progress line a second on stderr.
   const progress = await cli(["--target", server.url, "--api-key", "k", "--scenario-file", file, "--duration", "2.2", "--report-dir", join(dir, "p")]);

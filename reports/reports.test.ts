@@ -8,6 +8,7 @@ import "./escape.part.test.ts";
 import "./html-chromium.part.test.ts";
 import "./load-report.part.test.ts";
 import "./mutation-report.part.test.ts";
+import "./output-dir.part.test.ts";
 import "./plan-reports.part.test.ts";
 import "./text-table.part.test.ts";
 import "./write-reports.part.test.ts";

@@ -43,6 +43,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   const f = parsed.flags;
+  const familyWords = ((f.family as string[] | undefined) ?? []).flatMap((v) => v.split(",")).map((v) => v.trim());
+  const badFamily = familyWords.find((v) => !/^\d+$/.test(v));
+  if (badFamily !== undefined) throw new UsageError(`--family takes whole numbers from 1 (repeat it or separate them with commas), got ${JSON.stringify(badFamily)}`, "mutation");
   try {
     const result = await mutation(
       {
@@ -54,7 +57,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         reportDir: f["report-dir"] as string | undefined,
         json: f.json === true,
         complete: f.complete === true,
-        families: ((f.family as string[] | undefined) ?? []).flatMap((v) => v.split(",")).map((v) => (/^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN)),
+        families: familyWords.map(Number),
       },
       io,
       process.stdout.columns ?? 160,

@@ -20,6 +20,7 @@ import {
   type MutationReport,
   mutationFigureLine,
   mutationPassed,
+  outputDirProblem,
   renderMutationTable,
   summarizeMutation,
   verdictOf,
@@ -116,6 +117,9 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
   }
   const say = options.json ? io.stderr : io.stdout;
   const reportDir = resolve(options.reportDir ?? join("reports", "mutation"));
+  // Checked before the runs, not found out when writing after them.
+  const problem = outputDirProblem(reportDir);
+  if (problem !== undefined) throw new MutationConfigError(`--report-dir ${reportDir}: ${problem}; choose another folder`);
   const startedAt = Date.now();
   const started = performance.now();
   const runsDir = await mkdtemp(join(tmpdir(), "cpsim-mutation-"));

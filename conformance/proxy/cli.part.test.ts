@@ -1,5 +1,7 @@
 // `cpsim proxy` from its command line: usage errors exit 2; --json announces it; --max-exchanges stops it, writes the reports and exits by --fail-on; a stop signal does the same.
 import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import t from "tap";
 import { main } from "../../sim/cli/main.ts";
@@ -28,6 +30,25 @@ t.test("usage and configuration errors exit 2 with a message", async (t) => {
   const c = capture();
   t.equal(await main(["proxy", "--help"], c.io), 0);
   t.match(c.out.join(""), /Usage: cpsim proxy --target URL/);
+});
+
+t.test("a target that accepts no connection is a configuration error before the proxy listens", async (t) => {
+  // A port just closed: nothing listens there.
+  const closed = await new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+  const c = capture();
+  t.equal(await main(["proxy", "--target", `http://127.0.0.1:${closed}`, "--json", "--max-duration", "1", "--report-dir", t.testdir()], c.io), 2);
+  t.equal(c.err.join(""), `cpsim proxy: --target http://127.0.0.1:${closed} is unreachable (ECONNREFUSED: nothing listens there); is it running? check --target\n`);
+  t.equal(c.out.join(""), "", "no JSON line: the proxy never listened");
+  const emulator = await startEmulator({ clock: "manual", seed: 3, logger: false });
+  t.teardown(() => emulator.close());
+  const s = capture();
+  t.equal(await main(["proxy", "--target", emulator.baseUrl, "--serverless-url", `http://127.0.0.1:${closed}`, "--max-duration", "1", "--report-dir", t.testdir()], s.io), 2);
+  t.match(s.err.join(""), /--serverless-url http:\/\/127\.0\.0\.1:\d+ is unreachable \(ECONNREFUSED/);
 });
 
 t.test("--json, --max-exchanges and --fail-on: announced, stopped after N exchanges, reports written, exit by severity", async (t) => {

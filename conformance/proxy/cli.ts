@@ -10,7 +10,9 @@ import { processStopSignals } from "../../sim/cli/stop-signals.ts";
 import { writeConformanceReports } from "../../reports/write-reports.ts";
 import { proxyExitCode } from "./exit-code.ts";
 import { findingLines } from "./finding-line.ts";
-import { defaultOptions, type FailOn, type ProxyOptions } from "./options.ts";
+import { defaultOptions, resolveOptions, type FailOn, type ProxyOptions } from "./options.ts";
+import { assertTargetsReachable } from "./target-reachable.ts";
+import { outputFileProblem } from "../../reports/output-dir.ts";
 import { startProxy, type ProxyHandle } from "./proxy.ts";
 import type { Profile } from "../passive/error-body.ts";
 import { writeReadyFile } from "../../sim/cli/ready-file.ts";
@@ -35,7 +37,7 @@ export const spec: CommandSpec = {
     { name: "serverless-url", type: "string", value: "URL", help: "{serverless_url} of the target's job endpoints (default: --target, on the same port)" },
     { name: "host", type: "string", value: "ADDR", help: "address to listen on", default: defaultOptions.host },
     { name: "port", type: "integer", value: "N", help: "port of the proxy's base URL (0: a free one)", default: defaultOptions.port, min: 0, max: 65535 },
-    { name: "serverless-port", type: "integer", value: "N", help: "port of the proxy's serverless URL, with --serverless-url (0: a free one)", default: defaultOptions.serverlessPort, min: 0, max: 65535 },
+    { name: "serverless-port", type: "integer", value: "N", help: `port of the proxy's serverless URL, with --serverless-url (default: ${defaultOptions.serverlessPort}, a free one)`, min: 0, max: 65535 },
     { name: "serverless-prefix", type: "string", value: "PATH", help: "serve the job endpoints under PATH of the first port instead of a second port (e.g. /serverless)" },
     { name: "report-dir", type: "string", value: "DIR", help: "where report.json, junit.xml and report.html go (default: reports/proxy)" },
     { name: "junit", type: "string", value: "FILE", help: "also write the JUnit XML here (where CI collects test results)" },
@@ -49,6 +51,11 @@ export const spec: CommandSpec = {
     { name: "upstream-timeout", type: "number", value: "S", help: "longest wait for the target's answer to start or go on (runsync waits up to 300 s)", default: defaultOptions.upstreamTimeoutMs / 1000, min: 1, max: 3600 },
     { name: "max-final-polls", type: "integer", value: "N", help: "reads of a finished job before the client counts as polling it forever", default: defaultOptions.maxFinalPolls, min: 1, max: 1_000_000 },
     { name: "quiet", type: "boolean", help: "no banner and no summary; finding lines only" },
+  ],
+  exitCodes: [
+    [0, "stopped, and no finding of --fail-on's severity or worse was made"],
+    [1, "a finding of --fail-on's severity or worse was made"],
+    [2, "usage or configuration error: a --target that accepts no connection, a port in use, a --report-dir that cannot be written"],
   ],
   examples: [
     "cpsim proxy --target http://127.0.0.1:8080 --json",
@@ -69,7 +76,8 @@ export function optionsFromFlags(flags: Flags): Partial<ProxyOptions> & { target
     ...(str("serverless-url") !== undefined ? { serverlessUrl: str("serverless-url") } : {}),
     host: str("host") ?? defaultOptions.host,
     port: num("port") ?? defaultOptions.port,
-    serverlessPort: num("serverless-port") ?? defaultOptions.serverlessPort,
+    // Passed only when given: without --serverless-url (or with --serverless-prefix) it would be ignored, so it is refused.
+    ...(num("serverless-port") !== undefined ? { serverlessPort: num("serverless-port") } : {}),
     ...(str("serverless-prefix") !== undefined ? { serverlessPrefix: str("serverless-prefix") } : {}),
     ...(str("report-dir") !== undefined ? { reportDir: str("report-dir") } : {}),
     profile: (str("profile") ?? defaultOptions.profile) as Profile,
@@ -99,6 +107,14 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
       }
       const flags = parsed.flags;
       const given = optionsFromFlags(flags);
+      // Every option is checked, and the targets are asked to accept a connection, before the proxy listens.
+      const resolved = resolveOptions(given);
+      const junitProblem = flags.junit === undefined ? undefined : outputFileProblem(flags.junit as string);
+      if (junitProblem !== undefined) throw new UsageError(`--junit ${flags.junit as string}: ${junitProblem}; choose another file`, "proxy");
+      await assertTargetsReachable([
+        { flag: "--target", url: resolved.target },
+        ...(resolved.serverlessUrl !== undefined ? [{ flag: "--serverless-url", url: resolved.serverlessUrl }] : []),
+      ]);
       const json = flags.json === true;
       const quiet = flags.quiet === true;
       const say = json ? io.stderr : io.stdout;

@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { defaultReportDir } from "../../reports/write-reports.ts";
+import { outputDirProblem } from "../../reports/output-dir.ts";
 import type { Profile } from "../passive/error-body.ts";
 import { ProxyConfigError } from "./errors.ts";
 
@@ -91,11 +92,17 @@ export function resolveOptions(given: Partial<ProxyOptions> & { target?: string 
   }
   if (!["lenient", "strict"].includes(o.profile)) throw new ProxyConfigError(`--profile must be lenient or strict, got ${o.profile}`);
   if (!["error", "warning", "never"].includes(o.failOn)) throw new ProxyConfigError(`--fail-on must be error, warning or never, got ${o.failOn}`);
+  if (given.serverlessPort !== undefined && serverlessUrl === undefined) throw new ProxyConfigError("--serverless-port needs --serverless-url: the second port leads there");
+  if (given.serverlessPort !== undefined && o.serverlessPrefix !== undefined) throw new ProxyConfigError("give --serverless-port (a second port) or --serverless-prefix (a path of the first), not both");
+  // The reports are written at the stop: a folder that cannot take them is found now, not then.
+  const reportDir = resolve(cwd, given.reportDir ?? defaultReportDir("proxy", cwd));
+  const problem = outputDirProblem(reportDir);
+  if (problem !== undefined) throw new ProxyConfigError(`--report-dir ${reportDir}: ${problem}; choose another folder`);
   return {
     ...o,
     target,
     ...(serverlessUrl ? { serverlessUrl } : {}),
-    reportDir: resolve(cwd, given.reportDir ?? defaultReportDir("proxy", cwd)),
+    reportDir,
   };
 }
 

@@ -38,6 +38,9 @@ t.test("help is rendered from the declaration", async (t) => {
   for (const f of spec.flags) t.match(text, `--${f.name}`);
   t.match(text, /Exit codes/);
   t.ok(parseArgs(spec, ["--help"]).help);
+  t.match(text, /\n  --seed INTEGER {15}seed \(default: 1\)\n/, "a flag's help in the column after it");
+  const wide = renderHelp({ ...spec, flags: [{ name: "fail-on", type: "enum", choices: ["error", "warning", "never"], help: "exit 1 on a finding this bad" }] });
+  t.match(wide, /\n  --fail-on error\|warning\|never\n {31}exit 1 on a finding this bad\n/, "a flag wider than the column: its help on the next line, in the column");
 });
 
 t.test("the usage line: the spec's own, every flag it leaves out appended, wrapped at 100 columns", async (t) => {

@@ -321,7 +321,8 @@ export function renderHelp(spec: CommandSpec): string {
     return [left, `${f.help}${extra.length ? ` (${extra.join("; ")})` : ""}`] as const;
   });
   rows.push(["--help, -h", "Show this help"]);
-  for (const [left, right] of rows) lines.push(`  ${left.padEnd(28)} ${right}`);
+  // A flag too wide for its column gets a line of its own, its help below it in the column.
+  for (const [left, right] of rows) lines.push(left.length < 28 ? `  ${left.padEnd(28)} ${right}` : `  ${left}\n  ${"".padEnd(28)} ${right}`);
   if (spec.examples?.length) {
     lines.push("", "Examples:");
     for (const e of spec.examples) lines.push(`  ${e}`);

@@ -26,6 +26,15 @@ t.test("unknown command exits 2 with a hint", async (t) => {
   t.match(c.err.join(""), /unknown command "frobnicate".*cpsim --help/);
 });
 
+t.test("--help and --version take no argument: exit 2, not a silent answer", async (t) => {
+  for (const argv of [["--version", "extra"], ["--help", "conform"], ["-h", "x"]]) {
+    const c = capture();
+    t.equal(await main(argv, c.io), 2, argv.join(" "));
+    t.match(c.err.join(""), new RegExp(`^cpsim: ${argv[0]} takes no argument, got "${argv[1]}"`));
+    t.equal(c.out.join(""), "");
+  }
+});
+
 t.test("unknown top-level option exits 2", async (t) => {
   const c = capture();
   t.equal(await main(["--frob"], c.io), 2);
@@ -85,7 +94,11 @@ t.test("every command's help: a usage line naming every flag of its table, and i
     for (const f of spec.flags) t.match(usage, new RegExp(`--(no-)?${f.name}(?![\\w-])`), `${name}: the usage line names --${f.name}`);
     for (const line of usage.split("\n")) t.ok(line.length <= 100, `${name}: usage lines fit 100 columns: ${line}`);
     t.match(help, /\nExit codes:\n  0 /, `${name}: exit codes`);
+    t.match(help, new RegExp(`^cpsim ${name}: [a-z]`), `${name}: its summary starts in lower case, as the command list's do`);
   }
+  const proxy = capture();
+  await main(["proxy", "--help"], proxy.io);
+  t.match(proxy.out.join(""), /\n  2   usage or configuration error: a --target that accepts no connection/, "proxy: its own exit codes");
   for (const name of ["serve", "rules"]) {
     const c = capture();
     await main([name, "--help"], c.io);
@@ -107,4 +120,61 @@ t.test("simulate --list, plan --list and load --list print the bundled scenarios
   const e = capture();
   t.equal(await main(["simulate"], e.io), 2, "without --list, SCENARIO is still needed");
   t.match(e.err.join(""), /missing SCENARIO/);
+});
+
+t.test("--list --json prints one JSON array of {name, description}, and nothing else on stdout", async (t) => {
+  for (const [name, first] of [["simulate", "bursty-batch"], ["plan", "bursty-batch"], ["load", "run-small"]] as const) {
+    const c = capture();
+    t.equal(await main([name, "--list", "--json"], c.io), 0, name);
+    const list = JSON.parse(c.out.join("")) as Array<{ name: string; description: string }>;
+    t.equal(list[0].name, first, `${name}: the first scenario`);
+    t.ok(list.length >= 8 && list.every((e) => Object.keys(e).join() === "name,description" && e.description.length > 10), `${name}: every entry named and described`);
+  }
+});
+
+t.test("an output folder that cannot be made is refused before the run: exit 2 naming the file in the way", async (t) => {
+  const { writeFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const dir = t.testdir();
+  const file = join(dir, "a-file");
+  writeFileSync(file, "x");
+  for (const argv of [
+    ["conform", "--report-dir", file],
+    ["conform", "--report-dir", join(file, "below")],
+    ["conform", "--junit", join(file, "results.xml")],
+    ["mutation", "--report-dir", file],
+    ["plan", "default", "--out", file],
+    ["plan", "--merge", dir, "--out", file],
+    ["proxy", "--target", "http://127.0.0.1:1", "--max-duration", "1", "--report-dir", file],
+    ["proxy", "--target", "http://127.0.0.1:1", "--max-duration", "1", "--junit", dir],
+    ["load", "--report-dir", file],
+    ["load", "--export-k6", file],
+    ["load", "--out", `csv=${join(file, "x.csv")}`],
+  ]) {
+    const c = capture();
+    t.equal(await main(argv, c.io), 2, argv.join(" "));
+    const err = c.err.join("");
+    t.match(err, /is a (file, not a folder|folder, not a file); choose another (folder|file)\n$/, `${argv.join(" ")}: says why`);
+    t.notMatch(err, /internal error|\n\s+at /, `${argv.join(" ")}: no stack trace`);
+    t.equal(c.out.join(""), "", `${argv.join(" ")}: nothing ran`);
+  }
+});
+
+t.test("flags that cannot go together, or cannot be read, are usage errors quoting what was given", async (t) => {
+  for (const [argv, message] of [
+    [["plan", "default", "--json", "--csv"], /--json and --csv exclude each other/],
+    [["rules", ""], /GLOB is empty/],
+    [["load", "--scenario", ",", "--duration", "0.2", "--report-dir", t.testdir()], /--scenario "," names no scenario/],
+    [["conform", "--only", ","], /--only "," names no rule glob/],
+    [["conform", "--skip", " ", "--report-dir", t.testdir()], /--skip " " names no rule glob/],
+    [["mutation", "--family", "abc"], /--family takes whole numbers from 1 .*got "abc"/],
+    [["mutation", "--family", "1,,2"], /got ""/],
+    [["proxy", "--target", "http://127.0.0.1:1", "--max-duration", "1", "--serverless-port", "0"], /--serverless-port needs --serverless-url/],
+    [["proxy", "--target", "http://127.0.0.1:1", "--max-duration", "1", "--serverless-url", "http://127.0.0.1:2", "--serverless-port", "0", "--serverless-prefix", "/s"], /--serverless-port .* or --serverless-prefix .*not both/],
+  ] as const) {
+    const c = capture();
+    t.equal(await main([...argv], c.io), 2, argv.join(" "));
+    t.match(c.err.join(""), message, argv.join(" "));
+    t.equal(c.out.join(""), "", `${argv.join(" ")}: nothing on stdout`);
+  }
 });

@@ -68,6 +68,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     }
     return main([name, "--help"], io);
   }
+  if ((first === "--help" || first === "-h" || first === "--version" || first === "-v") && rest.length > 0) {
+    io.stderr(`cpsim: ${first} takes no argument, got "${rest[0]}"; for one command's help: cpsim COMMAND --help\n`);
+    return 2;
+  }
   if (first === "--help" || first === "-h" || first === "help") {
     io.stdout(topLevelHelp());
     return 0;

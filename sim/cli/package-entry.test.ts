@@ -6,6 +6,8 @@ t.test("the package entry exposes the library API the CLI uses", async (t) => {
   const pkg = JSON.parse(readFileSync(packagePath("package.json"), "utf8"));
   // Users import the build: JavaScript with its declarations (the pack test installs and imports it).
   t.same(pkg.exports["."], { types: "./dist/index.d.ts", default: "./dist/index.js" });
+  // The same entry for tools that read no exports map (TypeScript's moduleResolution node10, older bundlers).
+  t.same({ main: pkg.main, types: pkg.types }, { main: pkg.exports["."].default, types: pkg.exports["."].types });
   const api = await import("../../index.ts");
   for (const name of ["Engine", "Rng", "loadCatalog", "Platform", "PlatformApi", "startEmulator", "simulate", "conform", "startProxy", "PassiveJudge", "load", "exportK6", "createValidator", "openApiDocument"]) {
     t.type((api as Record<string, unknown>)[name], "function", name);

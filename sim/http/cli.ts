@@ -22,7 +22,7 @@ import { writeReadyFile } from "../cli/ready-file.ts";
 
 export const spec: CommandSpec = {
   name: "serve",
-  summary: "Serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
+  summary: "serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
   usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--state-keep-prefix] [--state-compact-mb MB] [--fixtures DIR] [--handler ID=FILE]... [--worker-endpoint ID]... [--defect NAME]... [--list-defects] [--json] [--ready-file FILE] [--log]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
@@ -179,11 +179,14 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
       });
       const workerEndpoints = (parsed.flags["worker-endpoint"] as string[] | undefined) ?? [];
       for (const id of workerEndpoints) {
+        let parsedId: string;
         try {
-          parseHandlerSpec(`${id}=outside-workers`);
+          parsedId = parseHandlerSpec(`${id}=outside-workers`).endpointId;
         } catch (err) {
-          throw new UsageError((err as Error).message.replace(/--handler \S+: /, `--worker-endpoint ${id}: `), "serve");
+          throw new UsageError((err as Error).message.replace(`--handler ${id}=outside-workers: `, `--worker-endpoint ${id}: `), "serve");
         }
+        // An id with "=" in it parses as a shorter id: it is no endpoint id at all.
+        if (parsedId !== id) throw new UsageError(`--worker-endpoint ${id}: the endpoint id must be lowercase letters, digits, "." and "-", starting with a letter or digit`, "serve");
         if (specs.some((s) => s.endpointId === id)) throw new UsageError(`--worker-endpoint ${id}: that endpoint runs a --handler already; give it one or the other`, "serve");
       }
       for (const [flag, given] of [["--handler", specs.length > 0], ["--worker-endpoint", workerEndpoints.length > 0]] as const) {

@@ -255,6 +255,8 @@ t.test("cpsim serve --worker-endpoint prints the environment a worker needs, whi
     [["--worker-endpoint", "x", "--clock", "manual"], /cannot be combined with --clock manual/],
     [["--worker-endpoint", "x", "--speed", "10"], /cannot be combined with --speed/],
     [["--worker-endpoint", "Bad!"], /--worker-endpoint Bad!: the endpoint id must be/],
+    [["--worker-endpoint", "a b"], /^--worker-endpoint a b: the endpoint id must be/],
+    [["--worker-endpoint", "a=b"], /^--worker-endpoint a=b: the endpoint id must be/],
     [["--worker-endpoint", "x", "--handler", "x=fixtures/handlers/conformance-handler.mjs"], /runs a --handler already/],
   ] as const) {
     // A UsageError: the CLI's main prints it with the usage line and exits 2.

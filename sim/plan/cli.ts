@@ -5,11 +5,11 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { renderPlanCsv, renderPlanJson, renderPlanSummary, writePlanReports } from "../../reports/index.ts";
+import { outputDirProblem, renderPlanCsv, renderPlanJson, renderPlanSummary, writePlanReports } from "../../reports/index.ts";
 import type { PlanReport } from "../../reports/plan-report.ts";
 import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from "../cli/args.ts";
 import { progressLine } from "../cli/progress-line.ts";
-import { renderScenarioList } from "./scenario-list.ts";
+import { renderScenarioList, renderScenarioListJson } from "./scenario-list.ts";
 import { paramNames } from "./params.ts";
 import { mergeShards, plan, planShard, type PlanOptions, type ShardFile } from "./plan.ts";
 import { defaultWorkers } from "./pool.ts";
@@ -20,7 +20,7 @@ export const spec: CommandSpec = {
   summary: "capacity planning: seeded what-if runs of a scenario with 95% intervals, sweeps and --find",
   usage:
     "cpsim plan SCENARIO [--seed N] [--seeds K] [--hours H] [--sweep PARAM=v1,v2,...] [--find PARAM --slo 'p99 delay < 2s'] " +
-    "[--out DIR] [--json] [--csv] [--workers N] [--shard i/n | --shards N]\n       cpsim plan --merge DIR... [--out DIR]\n       cpsim plan --schema\n       cpsim plan --list",
+    "[--out DIR] [--json] [--csv] [--workers N] [--shard i/n | --shards N]\n       cpsim plan --merge DIR... [--out DIR]\n       cpsim plan --schema\n       cpsim plan --list [--json]",
   description:
     "SCENARIO is a bundled scenario (" +
     (bundledScenarios().join(", ") || "see fixtures/scenarios") +
@@ -47,7 +47,7 @@ export const spec: CommandSpec = {
     { name: "shards", type: "integer", value: "N", help: "shard count; the index comes from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)", min: 1, max: 10_000 },
     { name: "merge", type: "boolean", help: "combine shard files from the folders given into the report one run gives" },
     { name: "schema", type: "boolean", help: "print the scenario JSON Schema", alone: true },
-    { name: "list", type: "boolean", help: "print the bundled scenarios with their descriptions, and stop", alone: true },
+    { name: "list", type: "boolean", help: "print the bundled scenarios with their descriptions, and stop (with --json: one JSON array of {name, description})", alone: true },
     { name: "progress", type: "boolean", help: "show progress on stderr: one line redrawn on a terminal, a line per percent elsewhere (default: unless --json or --csv)" },
   ],
   exitCodes: [
@@ -122,8 +122,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   const f = args.flags;
+  if (f.json === true && f.csv === true) throw new UsageError("--json and --csv exclude each other: one of them goes to stdout (both files are written into --out)");
   if (f.list === true) {
-    io.stdout(renderScenarioList());
+    io.stdout(f.json === true ? renderScenarioListJson() : renderScenarioList());
     return 0;
   }
   if (f.schema === true) {
@@ -131,6 +132,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   const out = resolve(f.out as string);
+  // Checked before the runs, not found out when writing after them.
+  const outProblem = outputDirProblem(out);
+  if (outProblem !== undefined) throw new UsageError(`--out ${f.out as string}: ${outProblem}; choose another folder`);
   if (merging) {
     if (args.positionals.length === 0) throw new UsageError("--merge needs the folders (or files) holding the shard files");
     const report = mergeShards(readShards(args.positionals));

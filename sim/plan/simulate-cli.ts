@@ -1,7 +1,7 @@
 /** `cpsim simulate SCENARIO [--seed N] [--hours H] [--json]`: a thin parser over simulate(). */
 import { parseArgs, renderHelp, type CliIo, type CommandSpec } from "../cli/args.ts";
 import { progressLine } from "../cli/progress-line.ts";
-import { renderScenarioList } from "./scenario-list.ts";
+import { renderScenarioList, renderScenarioListJson } from "./scenario-list.ts";
 import { bundledScenarios, loadScenarioFile } from "./scenario.ts";
 import { formatSummary, simulate } from "./simulate.ts";
 
@@ -10,7 +10,7 @@ export const defaultOptions = { seed: 1, json: false } as const;
 export const spec: CommandSpec = {
   name: "simulate",
   summary: "one seeded run of the whole platform (pods, jobs, stock) with its event-log hash, for reproducing a run",
-  usage: "cpsim simulate SCENARIO [--seed N] [--hours H] [--json]\n       cpsim simulate --list",
+  usage: "cpsim simulate SCENARIO [--seed N] [--hours H] [--json]\n       cpsim simulate --list [--json]",
   description:
     "SCENARIO is a bundled scenario name (" +
     (bundledScenarios().join(", ") || "see fixtures/scenarios") +
@@ -22,7 +22,7 @@ export const spec: CommandSpec = {
     { name: "seed", type: "integer", value: "N", help: "seed of every random stream", default: defaultOptions.seed, min: 0, max: 2 ** 32 - 1 },
     { name: "hours", type: "number", value: "H", help: "virtual hours to run (default: the scenario's)", min: 0.001, max: 24 * 365 },
     { name: "json", type: "boolean", help: "print the summary as one JSON object" },
-    { name: "list", type: "boolean", help: "print the bundled scenarios with their descriptions, and stop", alone: true },
+    { name: "list", type: "boolean", help: "print the bundled scenarios with their descriptions, and stop (with --json: one JSON array of {name, description})", alone: true },
   ],
   examples: ["cpsim simulate --list", "cpsim simulate default", "cpsim simulate default --seed 7 --hours 24 --json", "cpsim simulate ./my-scenario.json"],
   exitCodes: [
@@ -38,7 +38,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (args.flags.list === true) {
-    io.stdout(renderScenarioList());
+    io.stdout(args.flags.json === true ? renderScenarioListJson() : renderScenarioList());
     return 0;
   }
   const loaded = loadScenarioFile(args.positionals[0]);

@@ -32,6 +32,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   }
   if (args.flags.json === true && args.flags.markdown === true) throw new UsageError("--json and --markdown exclude each other; give one", "rules");
   const glob = args.positionals[0];
+  if (glob !== undefined && glob.trim() === "") throw new UsageError("GLOB is empty: give one such as 'pods.*', or none for every rule", "rules");
   const selected = glob === undefined ? rules : rules.filter((r) => picomatch.isMatch(r.id, glob, { dot: true }));
   if (selected.length === 0) {
     io.stderr(`cpsim rules: no rule id matches "${glob}"; run "cpsim rules" for the ids\n`);

@@ -12,7 +12,7 @@ import { runOnce } from "./run-once.ts";
 
 export const spec: CommandSpec = {
   name: "handler",
-  summary: "Run a job handler locally: once on a test input, or behind the spec's local test server",
+  summary: "run a job handler locally: once on a test input, or behind the spec's local test server",
   usage: "cpsim handler FILE [--test_input JSON] [--rp_serve_api [--rp_api_port N] [--rp_api_host H] [--rp_api_concurrency N]] [--rp_log_level L] [--rp_debugger]",
   description:
     "FILE is a JavaScript/TypeScript module whose default export is the handler (a function of the job {id, input},\n" +
