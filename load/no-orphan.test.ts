@@ -48,9 +48,10 @@ t.test("cpsim load killed by SIGKILL: its embedded emulator stops too", async (t
   const exited = new Promise((resolve) => load.once("exit", resolve));
   load.kill("SIGKILL");
   await exited;
-  // Wait for the emulator to notice (an event, not a time): at most 600 tries, 50 ms apart.
+  // Wait for the emulator to notice (an event, not a time): tries 50 ms apart, up to 4 minutes
+  // on a machine busy enough to need them (a timeout of tap's would not say what went wrong).
   let open = true;
-  for (let i = 0; i < 600 && open; i++) {
+  for (let i = 0; i < 4800 && open; i++) {
     open = await accepts(port);
     if (open) await new Promise((r) => setTimeout(r, 50));
   }
