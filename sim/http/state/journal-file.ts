@@ -40,18 +40,16 @@ export interface SnapshotRef {
   readonly sha256: string;
 }
 
-export function encodeRecord(record: JournalRecord): string {
-  const json = JSON.stringify(record);
-  return `${json}\t${crc32(json).toString(16).padStart(8, "0")}\n`;
-}
+/** A line's checksum: the CRC-32 of its JSON's bytes, as 8 hex digits. */
+const checksum = (json: Buffer): string => crc32(json).toString(16).padStart(8, "0");
 
-/** The same line as encodeRecord, as bytes, with no copy of the JSON beyond the one into the line (records can be megabytes). */
+/** A record's line, `<json>\t<crc32 hex>\n`, with no copy of the JSON beyond the one into the line (records can be megabytes). */
 export function encodeLine(record: JournalRecord): Buffer {
   const json = JSON.stringify(record);
   const n = Buffer.byteLength(json);
   const line = Buffer.allocUnsafe(n + 10);
   line.write(json, 0, n, "utf8");
-  line.write(`\t${crc32(line.subarray(0, n)).toString(16).padStart(8, "0")}\n`, n, 10, "latin1");
+  line.write(`\t${checksum(line.subarray(0, n))}\n`, n, 10, "latin1");
   return line;
 }
 
@@ -59,7 +57,7 @@ export function encodeLine(record: JournalRecord): Buffer {
 export function checksumMatches(line: Buffer): boolean {
   const tab = line.lastIndexOf(0x09);
   if (tab === -1 || line.length - tab - 1 !== 8) return false;
-  return crc32(line.subarray(0, tab)).toString(16).padStart(8, "0") === line.toString("latin1", tab + 1);
+  return checksum(line.subarray(0, tab)) === line.toString("latin1", tab + 1);
 }
 
 /** The record of a line whose checksum was checked already. */
@@ -69,12 +67,9 @@ export function parseCheckedLine(line: Buffer): JournalRecord {
 
 /** The record a line holds (without its newline), or undefined when its checksum or JSON is bad. */
 export function decodeLine(line: Buffer): JournalRecord | undefined {
-  const tab = line.lastIndexOf(0x09);
-  if (tab === -1 || line.length - tab - 1 !== 8) return undefined;
-  const json = line.subarray(0, tab);
-  if (crc32(json).toString(16).padStart(8, "0") !== line.toString("latin1", tab + 1)) return undefined;
+  if (!checksumMatches(line)) return undefined;
   try {
-    const parsed = JSON.parse(json.toString("utf8")) as JournalRecord;
+    const parsed = parseCheckedLine(line);
     return typeof parsed === "object" && parsed !== null && typeof parsed.k === "string" ? parsed : undefined;
   } catch {
     return undefined;
