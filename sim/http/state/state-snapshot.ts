@@ -6,8 +6,9 @@
  * point leaves a journal whose snapshot is there. Files no journal names are removed on start.
  */
 import { createHash } from "node:crypto";
-import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileDurably } from "./durable-file.ts";
 import type { SnapshotRef } from "./journal-file.ts";
 import { JournalDamagedError, JournalError, describeFsError } from "./state-errors.ts";
 
@@ -20,19 +21,7 @@ const SUFFIX = ".bin";
 export function writeSnapshot(dir: string, bytes: Buffer): SnapshotRef {
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const file = `${PREFIX}${sha256.slice(0, 16)}${SUFFIX}`;
-  const temporary = join(dir, `${file}.tmp`);
-  const fd = openSync(temporary, "w");
-  try {
-    let done = 0;
-    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, done);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    rmSync(temporary, { force: true });
-    throw err;
-  }
-  closeSync(fd);
-  renameSync(temporary, join(dir, file));
+  writeFileDurably(join(dir, file), [bytes]);
   return { file, bytes: bytes.length, sha256 };
 }
 
