@@ -14,8 +14,9 @@
  * Commands are counted in the order they come: each `append` and `restart` is one; `durable`
  * says how many of them are on disk (or dead: a restart makes everything before it dead).
  */
-import { closeSync, fdatasyncSync, fstatSync, fsyncSync, openSync, renameSync, rmSync, writeSync, writevSync } from "node:fs";
+import { closeSync, fdatasyncSync, fstatSync, openSync, writevSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileDurably } from "./durable-file.ts";
 import { FORMAT, FORMAT_SNAPSHOT, JOURNAL_FILE, type JournalRecord, type SnapshotRef, encodeLine } from "./journal-file.ts";
 import { describeFsError } from "./state-errors.ts";
 import { removeOtherSnapshots } from "./state-snapshot.ts";
@@ -65,10 +66,12 @@ export interface WriterProgress {
   readonly snapshotFile: string | undefined;
 }
 
+/** How a fold's end went (commitFold). */
+export type FoldOutcome = { readonly ok: true } | { readonly ok: false; readonly why: string; readonly overflowed: boolean };
+
 export type WriterReport =
   | WriterProgress
-  | { readonly kind: "fold"; readonly ok: true }
-  | { readonly kind: "fold"; readonly ok: false; readonly why: string; readonly overflowed: boolean }
+  | ({ readonly kind: "fold" } & FoldOutcome)
   /** `left`: records that could not be written (never answered). */
   | { readonly kind: "closed"; readonly left: number };
 
@@ -88,6 +91,8 @@ interface Pending {
 
 /** Drives a journal from commands; `post` sends reports back. */
 export class JournalWriter {
+  /** DIR/journal.ndjson. */
+  private readonly path: string;
   private fd: number;
   private position: number;
   private received = 0;
@@ -111,7 +116,8 @@ export class JournalWriter {
     private readonly post: (report: WriterReport) => void,
     private readonly writev: WritevFn = writevSync,
   ) {
-    this.fd = openSync(join(init.dir, JOURNAL_FILE), "r+");
+    this.path = join(init.dir, JOURNAL_FILE);
+    this.fd = openSync(this.path, "r+");
     this.position = init.bytes;
     this.snapshotBytes = init.snapshotBytes;
     this.snapshotFile = init.snapshotFile;
@@ -181,7 +187,7 @@ export class JournalWriter {
     try {
       writeWhole(this.init.dir, [encodeLine({ k: "start", v: FORMAT_SNAPSHOT, seed, snap }), ...tail]);
     } catch (err) {
-      this.post({ kind: "fold", ok: false, why: describeFsError(join(this.init.dir, JOURNAL_FILE), err, "replace the journal"), overflowed: false });
+      this.post({ kind: "fold", ok: false, why: describeFsError(this.path, err, "replace the journal"), overflowed: false });
       return;
     }
     this.startedAfresh(snap);
@@ -204,8 +210,7 @@ export class JournalWriter {
     this.unavailable = undefined;
     this.retryMs = RETRY_FIRST_MS;
     closeSync(this.fd);
-    const path = join(this.init.dir, JOURNAL_FILE);
-    this.fd = openSync(path, "r+");
+    this.fd = openSync(this.path, "r+");
     this.position = fstatSync(this.fd).size;
     this.durable = this.received;
     this.report();
@@ -236,7 +241,7 @@ export class JournalWriter {
       fdatasyncSync(this.fd);
     } catch (err) {
       this.failures++;
-      this.unavailable = describeFsError(join(this.init.dir, JOURNAL_FILE), err, "write the state journal");
+      this.unavailable = describeFsError(this.path, err, "write the state journal");
       if (!this.closed) {
         this.retryTimer = setTimeout(() => {
           this.retryTimer = undefined;
@@ -307,39 +312,7 @@ function after(buffers: readonly Buffer[], skip: number): Buffer[] {
   return rest;
 }
 
-/** Writes DIR/journal.ndjson whole: a temporary file, fsync'ed, renamed over it, and the directory fsync'ed. */
+/** Writes DIR/journal.ndjson whole (durable-file.ts): a crash leaves the old journal or the new one. */
 export function writeWhole(dir: string, lines: readonly Buffer[]): void {
-  const path = join(dir, JOURNAL_FILE);
-  const temporary = `${path}.tmp`;
-  const fd = openSync(temporary, "w");
-  try {
-    let position = 0;
-    for (const line of lines) {
-      let done = 0;
-      while (done < line.length) done += writeSync(fd, line, done, line.length - done, position + done);
-      position += line.length;
-    }
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temporary, path);
-  } catch (err) {
-    rmSync(temporary, { force: true });
-    throw err;
-  }
-  syncDirectory(dir);
-}
-
-function syncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, "r");
-    fsyncSync(fd);
-  } catch {
-    // Some file systems cannot sync a directory; the rename is then as durable as they make it.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  writeFileDurably(join(dir, JOURNAL_FILE), lines);
 }

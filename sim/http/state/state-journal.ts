@@ -29,7 +29,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { workerModule } from "../../package-root.ts";
 import { FORMAT, FORMAT_SNAPSHOT, JOURNAL_FILE, type JournalRecord, type Line, type SnapshotRef, checksumMatches, decodeLine, encodeLine, excerpt, parseCheckedLine, readLines } from "./journal-file.ts";
-import { type WriterCommand, type WriterReport, writeWhole } from "./journal-writer.ts";
+import { type FoldOutcome, type WriterCommand, type WriterReport, writeWhole } from "./journal-writer.ts";
 import type { WriterThreadData } from "./journal-writer-thread.ts";
 import { readSnapshot, removeOtherSnapshots } from "./state-snapshot.ts";
 import { JournalDamagedError, JournalError, describeFsError } from "./state-errors.ts";
@@ -37,7 +37,7 @@ import { StateLock } from "./state-lock.ts";
 
 export { JOURNAL_FILE, type JournalRecord } from "./journal-file.ts";
 export { JournalError, JournalDamagedError } from "./state-errors.ts";
-export { MAX_FOLD_TAIL, type WritevFn } from "./journal-writer.ts";
+export { MAX_FOLD_TAIL } from "./journal-writer.ts";
 
 export interface JournalOptions {
   /** Keep the records before a damaged one (`--state-keep-prefix`) instead of refusing to start. */
@@ -207,16 +207,12 @@ function endAtBadLine(scan: Scan, line: Line, path: string, size: number, keepVa
   scan.warnings.push(`${path}: record ${n} (at byte ${line.offset}) is damaged; kept ${kept}, dropped ${size - line.offset} bytes from there (a copy is beside the journal)`);
 }
 
-
 interface Waiter {
   /** Resolved once this many commands are durable. */
   readonly seq: number;
   readonly resolve: () => void;
   readonly reject: (err: Error) => void;
 }
-
-/** How a fold's end went (commitFold). */
-export type FoldOutcome = { readonly ok: true } | { readonly ok: false; readonly why: string; readonly overflowed: boolean };
 
 /** The event loop's side of the journal: commands to the writer's thread, in order, and what it reports back. */
 export class StateJournal {
