@@ -73,6 +73,7 @@ export class StateSession {
     this.compactAt = compactBytes;
     if (compactBytes === 0) this.compaction = "off (--state-compact-mb 0)";
     else if (backend.captureStateApart === undefined || backend.saveState === undefined) this.compaction = "off: this backend cannot capture its state";
+    // The journal's size changes only when its writer reports: the bound is checked then.
     journal.onProgress = () => this.maybeCompact();
   }
 
@@ -230,13 +231,11 @@ export class StateSession {
       ...(Object.keys(h).length > 0 ? { h } : {}),
       ...(r.body !== undefined ? { b: r.body } : {}),
     });
-    this.maybeCompact();
     return true;
   }
 
   advanced(t: Micros): void {
     this.journal.append({ k: "time", t });
-    this.maybeCompact();
   }
 
   /** After a reset everything before it is dead: the journal starts again from the new seed. */
