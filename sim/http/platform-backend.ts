@@ -199,15 +199,17 @@ export class PlatformBackend implements EmulatorBackend {
     return { platform: this.platform, api: this.api, retries: this.retries };
   }
 
+  /** Whether jobs are held in processes a snapshot cannot see (real handlers, outside workers). */
+  private get heldOutside(): boolean {
+    return this.executors.size > 0 || this.workers !== undefined;
+  }
+
   captureState(): Buffer | undefined {
-    // Real handlers and outside workers hold jobs in processes a snapshot cannot see.
-    if (this.executors.size > 0 || this.workers !== undefined) return undefined;
-    return capture(this.stateRoot());
+    return this.heldOutside ? undefined : capture(this.stateRoot());
   }
 
   captureStateApart(): SplitCapture | undefined {
-    if (this.executors.size > 0 || this.workers !== undefined) return undefined;
-    return captureApart(this.stateRoot());
+    return this.heldOutside ? undefined : captureApart(this.stateRoot());
   }
 
   restoreState(bytes: Buffer): void {
