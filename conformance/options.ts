@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { defaultReportDir } from "../reports/write-reports.ts";
-import { outputDirProblem, outputFileProblem } from "../reports/output-dir.ts";
+import { outputDirRefusal, outputFileRefusal } from "../reports/output-dir.ts";
 import { ConformConfigError } from "./errors.ts";
 import type { Keys } from "./keys.ts";
 import { splitGlobs } from "./rule-glob.ts";
@@ -179,10 +179,8 @@ export function resolveOptions(options: Partial<ConformOptions>, cwd: string = p
   if (o.localHandler !== undefined && !existsSync(o.localHandler)) throw new ConformConfigError("CPSIM_ERR_CONFIG", `--local-handler ${o.localHandler}: no such file`);
   // Where the reports go is checked now, not after the run (a file there, a folder not writable).
   const reportDir = o.reportDir === undefined ? defaultReportDir("conformance", cwd) : resolve(cwd, o.reportDir);
-  const reportDirProblem = outputDirProblem(reportDir);
-  if (reportDirProblem !== undefined) throw new ConformConfigError("CPSIM_ERR_CONFIG", `--report-dir ${reportDir}: ${reportDirProblem}; choose another folder`);
-  const junitProblem = o.junit === undefined ? undefined : outputFileProblem(resolve(cwd, o.junit));
-  if (junitProblem !== undefined) throw new ConformConfigError("CPSIM_ERR_CONFIG", `--junit ${o.junit}: ${junitProblem}; choose another file`);
+  const refusal = outputDirRefusal("--report-dir", reportDir) ?? (o.junit === undefined ? undefined : outputFileRefusal("--junit", resolve(cwd, o.junit), o.junit));
+  if (refusal !== undefined) throw new ConformConfigError("CPSIM_ERR_CONFIG", refusal);
   // A flag given with nothing in it (--only ',' or an empty variable) selects nothing: it must not mean "every rule".
   for (const [flag, values] of [["--only", o.only], ["--skip", o.skip]] as const) {
     if (values.length > 0 && splitGlobs(values).length === 0) {

@@ -5,7 +5,7 @@
  */
 import { packageVersion } from "../sim/package-root.ts";
 import { request } from "undici";
-import { defaultReportDir, openLoadMetrics, outputDirProblem, outputFileProblem, parseOutSpec, renderLoadJson, renderLoadTable, writeLoadReports, type LoadMetricsSink, type LoadReport, type LoadScenarioResult, type OutSpec } from "../reports/index.ts";
+import { defaultReportDir, openLoadMetrics, outputDirRefusal, outputFileRefusal, parseOutSpec, renderLoadJson, renderLoadTable, writeLoadReports, type LoadMetricsSink, type LoadReport, type LoadScenarioResult, type OutSpec } from "../reports/index.ts";
 import { TargetError } from "../conformance/index.ts";
 import { loadTargetProfile, type TargetProfile } from "../conformance/target-facts/index.ts";
 import { adaptScenario, boundsOf } from "./adapt-scenario.ts";
@@ -122,11 +122,11 @@ export async function load(options: Partial<LoadOptions> = {}, deps: LoadDeps = 
   const profile = await profileOf(o.targetProfile);
   // Where files go is checked before any request, not found out after the run.
   const folder = o.exportK6 ? { flag: "--export-k6", dir: o.exportK6 } : { flag: "--report-dir", dir: o.reportDir ?? defaultReportDir("load") };
-  const folderProblem = outputDirProblem(folder.dir);
-  if (folderProblem !== undefined) throw new LoadConfigError(`${folder.flag} ${folder.dir}: ${folderProblem}; choose another folder`);
+  const folderRefusal = outputDirRefusal(folder.flag, folder.dir);
+  if (folderRefusal !== undefined) throw new LoadConfigError(folderRefusal);
   for (const out of o.exportK6 ? [] : outs) {
-    const problem = outputFileProblem(out.file);
-    if (problem !== undefined) throw new LoadConfigError(`--out ${out.file}: ${problem}; choose another file`);
+    const refusal = outputFileRefusal("--out", out.file);
+    if (refusal !== undefined) throw new LoadConfigError(refusal);
   }
 
   if (o.exportK6) {

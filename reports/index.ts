@@ -26,7 +26,7 @@ export { renderStepSummary, renderStepSummaryError } from "./step-summary.ts";
 export { verdict, judgedCounts, type Verdict, type VerdictKind } from "./verdict.ts";
 export { renderTextTable, truncate, type TextColumn } from "./text-table.ts";
 export { defaultReportDir, writeConformanceReports, type WriteReportsOptions, type WrittenReports } from "./write-reports.ts";
-export { outputDirProblem, outputFileProblem } from "./output-dir.ts";
+export { outputDirProblem, outputDirRefusal, outputFileProblem, outputFileRefusal } from "./output-dir.ts";
 export type { LoadCheck, LoadComparison, LoadLatency, LoadRegression, LoadReport, LoadScenarioResult, LoadSecond, LoadThreshold } from "./load-report.ts";
 export { formatBytes, formatMicros, statusClasses } from "./load-report.ts";
 export { openLoadMetrics, parseOutSpec, LOAD_METRICS_CSV_COLUMNS, type LoadMetricsSink, type OutSpec } from "./load-metrics.ts";

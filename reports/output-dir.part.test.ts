@@ -2,7 +2,7 @@
 import t from "tap";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { outputDirProblem, outputFileProblem } from "./output-dir.ts";
+import { outputDirProblem, outputDirRefusal, outputFileProblem, outputFileRefusal } from "./output-dir.ts";
 
 t.test("a folder that exists, or can be made, takes the reports; a file in the way is named", async (t) => {
   const dir = t.testdir();
@@ -17,4 +17,7 @@ t.test("a folder that exists, or can be made, takes the reports; a file in the w
   t.equal(outputFileProblem(join(dir, "there")), `${join(dir, "there")} is a folder, not a file`);
   t.equal(outputFileProblem(join(dir, "a-file", "x.xml")), `${join(dir, "a-file")} is a file, not a folder`);
   t.equal(outputFileProblem(join(dir, "a-file")), undefined, "an existing file is overwritten");
+  t.equal(outputDirRefusal("--out", join(dir, "there")), undefined);
+  t.equal(outputDirRefusal("--out", join(dir, "a-file")), `--out ${join(dir, "a-file")}: ${join(dir, "a-file")} is a file, not a folder; choose another folder`);
+  t.equal(outputFileRefusal("--junit", join(dir, "there"), "there"), `--junit there: ${join(dir, "there")} is a folder, not a file; choose another file`, "the file as given, the problem on the resolved path");
 });

@@ -44,3 +44,15 @@ export function outputFileProblem(file: string): string | undefined {
   }
   return outputDirProblem(dirname(path));
 }
+
+/** The sentence a command refuses `flag dir` with, before any work ("--report-dir X: X is a file, not a folder; choose another folder"), or undefined when the folder will do. */
+export function outputDirRefusal(flag: string, dir: string): string | undefined {
+  const problem = outputDirProblem(dir);
+  return problem === undefined ? undefined : `${flag} ${dir}: ${problem}; choose another folder`;
+}
+
+/** The same for a file: `shown` is the file as given (`file` may be it resolved). */
+export function outputFileRefusal(flag: string, file: string, shown: string = file): string | undefined {
+  const problem = outputFileProblem(file);
+  return problem === undefined ? undefined : `${flag} ${shown}: ${problem}; choose another file`;
+}

@@ -20,7 +20,7 @@ import {
   type MutationReport,
   mutationFigureLine,
   mutationPassed,
-  outputDirProblem,
+  outputDirRefusal,
   renderMutationTable,
   summarizeMutation,
   verdictOf,
@@ -118,8 +118,8 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
   const say = options.json ? io.stderr : io.stdout;
   const reportDir = resolve(options.reportDir ?? join("reports", "mutation"));
   // Checked before the runs, not found out when writing after them.
-  const problem = outputDirProblem(reportDir);
-  if (problem !== undefined) throw new MutationConfigError(`--report-dir ${reportDir}: ${problem}; choose another folder`);
+  const refusal = outputDirRefusal("--report-dir", reportDir);
+  if (refusal !== undefined) throw new MutationConfigError(refusal);
   const startedAt = Date.now();
   const started = performance.now();
   const runsDir = await mkdtemp(join(tmpdir(), "cpsim-mutation-"));

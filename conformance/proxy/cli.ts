@@ -12,7 +12,7 @@ import { proxyExitCode } from "./exit-code.ts";
 import { findingLines } from "./finding-line.ts";
 import { defaultOptions, resolveOptions, type FailOn, type ProxyOptions } from "./options.ts";
 import { assertTargetsReachable } from "./target-reachable.ts";
-import { outputFileProblem } from "../../reports/output-dir.ts";
+import { outputFileRefusal } from "../../reports/output-dir.ts";
 import { startProxy, type ProxyHandle } from "./proxy.ts";
 import type { Profile } from "../passive/error-body.ts";
 import { writeReadyFile } from "../../sim/cli/ready-file.ts";
@@ -109,8 +109,8 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
       const given = optionsFromFlags(flags);
       // Every option is checked, and the targets are asked to accept a connection, before the proxy listens.
       const resolved = resolveOptions(given);
-      const junitProblem = flags.junit === undefined ? undefined : outputFileProblem(flags.junit as string);
-      if (junitProblem !== undefined) throw new UsageError(`--junit ${flags.junit as string}: ${junitProblem}; choose another file`, "proxy");
+      const junitRefusal = flags.junit === undefined ? undefined : outputFileRefusal("--junit", flags.junit as string);
+      if (junitRefusal !== undefined) throw new UsageError(junitRefusal, "proxy");
       await assertTargetsReachable([
         { flag: "--target", url: resolved.target },
         ...(resolved.serverlessUrl !== undefined ? [{ flag: "--serverless-url", url: resolved.serverlessUrl }] : []),

@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { defaultReportDir } from "../../reports/write-reports.ts";
-import { outputDirProblem } from "../../reports/output-dir.ts";
+import { outputDirRefusal } from "../../reports/output-dir.ts";
 import type { Profile } from "../passive/error-body.ts";
 import { ProxyConfigError } from "./errors.ts";
 
@@ -96,8 +96,8 @@ export function resolveOptions(given: Partial<ProxyOptions> & { target?: string 
   if (given.serverlessPort !== undefined && o.serverlessPrefix !== undefined) throw new ProxyConfigError("give --serverless-port (a second port) or --serverless-prefix (a path of the first), not both");
   // The reports are written at the stop: a folder that cannot take them is found now, not then.
   const reportDir = resolve(cwd, given.reportDir ?? defaultReportDir("proxy", cwd));
-  const problem = outputDirProblem(reportDir);
-  if (problem !== undefined) throw new ProxyConfigError(`--report-dir ${reportDir}: ${problem}; choose another folder`);
+  const refusal = outputDirRefusal("--report-dir", reportDir);
+  if (refusal !== undefined) throw new ProxyConfigError(refusal);
   return {
     ...o,
     target,

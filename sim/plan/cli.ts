@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { outputDirProblem, renderPlanCsv, renderPlanJson, renderPlanSummary, writePlanReports } from "../../reports/index.ts";
+import { outputDirRefusal, renderPlanCsv, renderPlanJson, renderPlanSummary, writePlanReports } from "../../reports/index.ts";
 import type { PlanReport } from "../../reports/plan-report.ts";
 import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from "../cli/args.ts";
 import { progressLine } from "../cli/progress-line.ts";
@@ -133,8 +133,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   }
   const out = resolve(f.out as string);
   // Checked before the runs, not found out when writing after them.
-  const outProblem = outputDirProblem(out);
-  if (outProblem !== undefined) throw new UsageError(`--out ${f.out as string}: ${outProblem}; choose another folder`);
+  const outRefusal = outputDirRefusal("--out", out);
+  if (outRefusal !== undefined) throw new UsageError(outRefusal);
   if (merging) {
     if (args.positionals.length === 0) throw new UsageError("--merge needs the folders (or files) holding the shard files");
     const report = mergeShards(readShards(args.positionals));
