@@ -6,6 +6,7 @@
  * every answer (problem+json, RateLimit headers) judge it.
  */
 import type { SeenExchange } from "./answer.ts";
+import { BoundedMap } from "./bounded-map.ts";
 
 export type JobOp = "run" | "runsync" | "status" | "status-sync" | "stream" | "cancel" | "retry" | "purge-queue" | "health";
 
@@ -63,14 +64,13 @@ export function classify(method: string, rawPath: string): Operation {
 
 /** The operations of the paths seen last: traffic repeats its paths, and an Operation is never changed. */
 const OPERATIONS = 256;
-const operations = new Map<string, Operation>();
+const operations = new BoundedMap<string, Operation>(OPERATIONS);
 
 export function operationOf(x: SeenExchange): Operation {
   const key = `${x.request.method} ${x.request.path}`;
   let op = operations.get(key);
   if (op === undefined) {
     op = Object.freeze(classify(x.request.method, x.request.path));
-    if (operations.size >= OPERATIONS) operations.clear();
     operations.set(key, op);
   }
   return op;

@@ -6,6 +6,7 @@
  * unquoted names) before any other rule calls it unreadable.
  */
 import { parseRateLimit, parseRateLimitPolicy } from "../../../rate-limit-headers.ts";
+import { BoundedMap } from "../../../passive/bounded-map.ts";
 
 export interface LimitMember {
   readonly name: string;
@@ -72,7 +73,7 @@ function read<T>(value: string | undefined, header: string, strict: () => T[], l
  */
 const MEMO = 16;
 function memo<T>(fn: (value: string | undefined) => Read<T>): (value: string | undefined) => Read<T> {
-  const seen = new Map<string, Read<T>>();
+  const seen = new BoundedMap<string, Read<T>>(MEMO);
   return (value) => {
     if (value === undefined) return fn(value);
     const hit = seen.get(value);
@@ -83,7 +84,6 @@ function memo<T>(fn: (value: string | undefined) => Read<T>): (value: string | u
       Object.freeze(r.members);
     }
     Object.freeze(r);
-    if (seen.size >= MEMO) seen.clear();
     seen.set(value, r);
     return r;
   };
