@@ -53,10 +53,16 @@ export interface ForwardOptions {
   readonly timeoutMs: number;
 }
 
+/** Adds the header names a Connection value lists (RFC 9110 §7.6.1: those are hop-by-hop too). */
+function connectionNames(value: string, into: Set<string> = new Set()): Set<string> {
+  for (const n of value.split(",")) into.add(n.trim().toLowerCase());
+  return into;
+}
+
 function forwardedHeaders(raw: readonly string[]): string[] {
   let named: Set<string> | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i].length === 10 && raw[i].toLowerCase() === "connection") for (const n of raw[i + 1].split(",")) (named ??= new Set()).add(n.trim().toLowerCase());
+    if (raw[i].length === 10 && raw[i].toLowerCase() === "connection") named = connectionNames(raw[i + 1], named);
   }
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
@@ -79,7 +85,7 @@ function joined(headers: IncomingHttpHeaders): Record<string, string> {
 /** The answer's end-to-end headers (names lower-case, as undici gives them). */
 function endToEnd(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const connection = headers["connection"];
-  const named = connection === undefined ? undefined : new Set(String(connection).split(",").map((s) => s.trim().toLowerCase()));
+  const named = connection === undefined ? undefined : connectionNames(String(connection));
   const out: Record<string, string | string[]> = {};
   for (const k in headers) {
     const v = headers[k];
