@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { RecordedRequest, RecordedResponse } from "../../reports/conformance-report.ts";
 import type { Exchange } from "../recorder.ts";
+import { BoundedMap } from "../passive/bounded-map.ts";
 import { redactText, type Redaction } from "../keys.ts";
 import { recordBody } from "../record-body.ts";
 import { redactRequest, urlRedactions } from "../redact-request.ts";
@@ -40,11 +41,10 @@ export function keyDigest(secret: string): string {
 
 /** The digests of the keys seen last: a client sends the same few keys again and again. */
 const DIGESTS = 64;
-const digests = new Map<string, string>();
+const digests = new BoundedMap<string, string>(DIGESTS);
 function digestOf(secret: string): string {
   let d = digests.get(secret);
   if (d === undefined) {
-    if (digests.size >= DIGESTS) digests.clear();
     d = keyDigest(secret);
     digests.set(secret, d);
   }
