@@ -57,17 +57,18 @@ export function createdPodId(res: ClientResponse): string | undefined {
  * its `Location` header where the body does not carry the id (the replay reads it the same way).
  */
 export function podIdCapture(variable: string, fromRequest: number, exchange: Exchange | undefined, id: string): CurlCapture {
-  let inBody = true;
-  if (exchange?.response) {
-    try {
-      const body = JSON.parse(exchange.response.body) as unknown;
-      inBody = typeof body === "object" && body !== null && (body as Record<string, unknown>)["id"] === id;
-    } catch {
-      inBody = false;
-    }
-    if (inBody || locationId(exchange.response.headers["location"]) !== id) inBody = true;
+  const response = exchange?.response;
+  const fromLocation = response !== undefined && !bodyHoldsId(response.body, id) && locationId(response.headers["location"]) === id;
+  return { variable, fromRequest, field: "id", value: id, ...(fromLocation ? { fromLocation: true } : {}) };
+}
+
+function bodyHoldsId(text: string, id: string): boolean {
+  try {
+    const body = JSON.parse(text) as unknown;
+    return typeof body === "object" && body !== null && (body as Record<string, unknown>)["id"] === id;
+  } catch {
+    return false;
   }
-  return { variable, fromRequest, field: "id", value: id, ...(inBody ? {} : { fromLocation: true }) };
 }
 
 /** The id a `Location` header of a created pod names: the segment after `/pods/`. */
