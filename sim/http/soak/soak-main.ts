@@ -115,11 +115,8 @@ async function main(): Promise<number> {
     processIo.stdout(line);
     return errors > 0 ? 1 : 0;
   } finally {
-    child.kill("SIGTERM");
-    if (stateDir !== undefined) {
-      await stop(child);
-      rmSync(stateDir, { recursive: true, force: true });
-    }
+    await stop(child);
+    if (stateDir !== undefined) rmSync(stateDir, { recursive: true, force: true });
   }
 }
 
