@@ -10,7 +10,7 @@ t.test("manual clock: read, advance (validated), jobs follow virtual time", asyn
   t.teardown(() => s.emulator.close());
   const clock = await call(s.url, "GET", "/_sim/clock");
   t.equal(clock.status, 200);
-  t.same(clock.body, { now_us: 0, now_ms: 0, iso: "2026-01-01T00:00:00.000Z", clock: "manual", speed: 1 });
+  t.same(clock.body, { now_us: 0, now_ms: 0, iso: "2026-01-01T00:00:00.000Z", clock: "manual", speed: 1, waits_parked: 0 });
 
   for (const bad of [{ ms: -1 }, { ms: 1.5 }, { ms: 7 * 24 * 3600 * 1000 + 1 }, {}, { ms: "1" }, { ms: 1, extra: true }, [], null, { ms: 1e300 }]) {
     const res = await call(s.url, "POST", "/_sim/clock/advance", { body: bad });
@@ -26,7 +26,7 @@ t.test("manual clock: read, advance (validated), jobs follow virtual time", asyn
   await sleep(50);
   t.equal((await call(s.url, "GET", "/v2/conformance/status/job-1")).body.status, "IN_QUEUE", "wall time does not move a manual clock");
   const adv = await call(s.url, "POST", "/_sim/clock/advance", { body: { ms: 4999 } });
-  t.same(adv.body, { now_us: 4_999_000, now_ms: 4999, iso: "2026-01-01T00:00:04.999Z", clock: "manual", speed: 1 });
+  t.same(adv.body, { now_us: 4_999_000, now_ms: 4999, iso: "2026-01-01T00:00:04.999Z", clock: "manual", speed: 1, waits_parked: 0 });
   t.equal((await call(s.url, "GET", "/v2/conformance/status/job-1")).body.status, "IN_QUEUE");
   await call(s.url, "POST", "/_sim/clock/advance", { body: { ms: 1 } });
   t.same((await call(s.url, "GET", "/v2/conformance/status/job-1")).body, { id: "job-1", status: "COMPLETED", output: { ms: 5000 } });
@@ -46,6 +46,7 @@ t.test("runsync: a wait resolved by completion, one by deadline; status-sync the
   });
   const late = call(s.url, "POST", "/v2/conformance/runsync?wait=2000", { body: { input: { ms: 100_000 } } });
   while (s.emulator.stats().waits < 2) await sleep(2);
+  t.equal((await call(s.url, "GET", "/_sim/clock")).body.waits_parked, 2, "the clock counts the waits parked");
   const adv1 = await call(s.url, "POST", "/_sim/clock/advance", { body: { ms: 2000 } });
   t.equal(adv1.status, 200);
   const byDeadline = await late;
@@ -71,6 +72,7 @@ t.test("runsync: a wait resolved by completion, one by deadline; status-sync the
   while (s.emulator.stats().waits < 1) await sleep(2);
   await call(s.url, "POST", "/v2/conformance/cancel/job-3", { headers: json });
   t.same((await ss3).body, { id: "job-3", status: "CANCELLED" });
+  t.equal((await call(s.url, "GET", "/_sim/clock")).body.waits_parked, 5, "waits_parked only grows: five waits were parked, none is now");
 });
 
 t.test("a client that leaves cancels its wait; waits are bounded", async (t) => {

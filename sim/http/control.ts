@@ -25,10 +25,15 @@ export interface ClockView {
   readonly iso: string;
   readonly clock: ClockMode;
   readonly speed: number;
+  /**
+   * How many requests (runsync, status-sync) have ever been parked to wait: it only grows, so a
+   * client that reads it before sending one knows when its own is parked and time may be moved.
+   */
+  readonly waits_parked: number;
 }
 
-export function clockView(now: Micros, clock: ClockMode, speed: number): ClockView {
-  return { now_us: now, now_ms: Math.floor(now / 1000), iso: isoFromMicros(now), clock, speed };
+export function clockView(now: Micros, clock: ClockMode, speed: number, waitsParked: number): ClockView {
+  return { now_us: now, now_ms: Math.floor(now / 1000), iso: isoFromMicros(now), clock, speed, waits_parked: waitsParked };
 }
 
 /** What the control API drives; the emulator implements it. */

@@ -564,7 +564,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     maxAdvanceMs: limits.maxAdvanceMs,
     clock: (): ClockView => {
       sync();
-      return clockView(backend.now(), options.clock, options.speed);
+      return clockView(backend.now(), options.clock, options.speed, waits.parked);
     },
     advance: async (msValue: number): Promise<ClockView> => {
       sync();
@@ -577,7 +577,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       // In manual mode the advance answers after the webhooks it made due were attempted, so a
       // session replays the same way every time.
       if (options.clock === "manual") await webhooks.idle(limits.webhookTimeoutMs + 1_000);
-      return clockView(backend.now(), options.clock, options.speed);
+      return clockView(backend.now(), options.clock, options.speed, waits.parked);
     },
     reset: async (newSeed: number | undefined) => {
       seed = newSeed ?? seed;
@@ -589,7 +589,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       clock.rebase(backend.now());
       disarm();
       afterModelChange();
-      return { ...clockView(backend.now(), options.clock, options.speed), seed };
+      return { ...clockView(backend.now(), options.clock, options.speed, waits.parked), seed };
     },
   };
 

@@ -39,6 +39,8 @@ export class WaitSet {
   private readonly heap = new MinHeap<Entry>();
   private live = 0;
   private sequence = 0;
+  /** Waits ever parked: a client reads it (`waits_parked`) to know that its own wait is parked. */
+  parked = 0;
 
   constructor(readonly max: number) {}
 
@@ -52,6 +54,7 @@ export class WaitSet {
     const entry = new Entry(deadline, this.sequence++, callbacks, this);
     this.heap.push(deadline, entry);
     this.live++;
+    this.parked++;
     return entry;
   }
 

@@ -182,11 +182,31 @@ export class JobSession {
    * Elsewhere it simply waits, bounded by the wait plus a margin. The waiting request is
    * recorded before the advances it needed, in the order a replay sends them.
    */
+  /** The target's count of waits ever parked (`waits_parked` of the control API's clock), if it keeps one. */
+  private async waitsParked(): Promise<number | undefined> {
+    const res = await this.ctx.client.request({ method: "GET", url: new URL("/_sim/clock", this.ctx.target.rest).href });
+    const parked = isObject(res.json) ? res.json["waits_parked"] : undefined;
+    return res.status === 200 && typeof parked === "number" ? parked : undefined;
+  }
+
+  /** Until a wait more than `before` is parked, the request is answered, the check ends, or `timeoutMs` passes. */
+  private async untilParked(before: number, settled: Promise<void>, timeoutMs: number): Promise<void> {
+    let answered = false;
+    void settled.then(() => (answered = true));
+    const until = Date.now() + timeoutMs;
+    for (let pauseMs = 2; !answered && !this.ctx.signal.aborted && Date.now() < until; pauseMs = Math.min(100, pauseMs * 2)) {
+      const parked = await this.waitsParked();
+      if (parked === undefined || parked > before) return;
+      await Promise.race([settled, realSleep(pauseMs)]);
+    }
+  }
+
   private async whileAdvancing(spec: RequestSpec, waitMs: number, stepMs = 1000): Promise<ClientResponse> {
     const timeoutMs = Math.max(this.ctx.options.timeoutMs, this.virtual ? 0 : waitMs + 30_000);
     if (!this.virtual) return this.send({ ...spec, timeoutMs });
     const slot = this.exchanges.length;
     this.exchanges.push(undefined as unknown as Exchange);
+    const parkedBefore = await this.waitsParked();
     let done = false;
     const pending = this.ctx.client.request({ auth: AUTH, ...spec, timeoutMs }).finally(() => {
       done = true;
@@ -196,6 +216,9 @@ export class JobSession {
       () => undefined,
     );
     try {
+      // Time moves only once the target has parked the request (a 20 MB body can take seconds to
+      // arrive on a busy machine): advanced before, the wait's budget ran out before it began.
+      if (parkedBefore !== undefined) await this.untilParked(parkedBefore, settled, timeoutMs);
       for (let waited = 0; !done && !this.ctx.signal.aborted && waited <= waitMs + stepMs; waited += stepMs) {
         await Promise.race([settled, realSleep(5)]);
         if (done) break;
