@@ -22,7 +22,8 @@
  *   its rules at once, each following only the job ids it submitted; the slowest known rules are
  *   started first, so that the lane ends with short ones. The purge rules remove every queued job
  *   of the endpoint, the other rules' too: they run in the lane's exclusive window, after its other
- *   rules, one at a time (other areas' lanes go on beside them).
+ *   rules, one at a time (other areas' lanes go on beside them), and so does jobs.empty-body, which
+ *   sends purge-queue with an empty body.
  * - The job endpoint's counts: jobs.health.exact judges health's counts exactly in a window where
  *   only its own jobs use the endpoint, and other lanes submit jobs there too (the auth lane's
  *   isolation and read-only checks). Against a real-time target it runs after every concurrent
@@ -90,8 +91,8 @@ const ENDPOINT_ALONE = new Set(["jobs.health.exact"]);
 export const JOB_LANE_WIDTH = 4;
 
 /** Job rules that remove other rules' jobs (purge-queue takes every queued job of the endpoint): the jobs lane's exclusive window. */
-const JOB_EXCLUSIVE = new Set(["jobs.purge.queued-only", "jobs.purge.count"]);
-const JOB_EXCLUSIVE_WHY = "purge-queue removes every queued job of the endpoint, other job rules' too";
+const JOB_EXCLUSIVE = new Set(["jobs.empty-body", "jobs.purge.queued-only", "jobs.purge.count"]);
+const JOB_EXCLUSIVE_WHY = "purge-queue (which jobs.empty-body sends too) removes every queued job of the endpoint, other job rules' too";
 
 /**
  * The job rules that take longest against a real-time target (issue 32's measurements: cancels

@@ -175,6 +175,17 @@ export interface ConformanceReport {
   readonly criticalPath?: CriticalPath;
 }
 
+/**
+ * How a skip reason starts when the rule's set-up did not come about on this target in this run
+ * (a job kept queued, a job running with another queued): no statement about the target, and
+ * counted apart from the skips a run's options or keys decide.
+ */
+export const SETUP_NOT_REACHED = "set-up not reached";
+
+export function isSetupSkip(r: Pick<RuleResult, "status" | "reason">): boolean {
+  return r.status === "skip" && (r.reason ?? "").startsWith(SETUP_NOT_REACHED);
+}
+
 /** Counts the rule statuses; the writers and the exit code all read the same numbers. */
 export function summarize(rules: readonly RuleResult[], targetErrors = 0): Summary {
   const count = (s: RuleStatus) => rules.filter((r) => r.status === s).length;

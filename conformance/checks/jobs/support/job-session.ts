@@ -15,6 +15,7 @@ import { DEFAULT_MAX_PAUSE_MS, describeWait, FIRST_PAUSE_MS } from "../../suppor
 import { MAX_ADVANCE_MS, pause, waitIsOver } from "../../support/time.ts";
 import { asJob, isFinal, isJobStatus, isObject, type JobBody } from "./job-body.ts";
 import { JobTrace } from "./job-trace.ts";
+import { noteRead } from "./target-timings.ts";
 
 export type Query = Readonly<Record<string, string | number | undefined>>;
 
@@ -215,6 +216,7 @@ export class JobSession {
 
   async status(id: string, query?: Query): Promise<ClientResponse> {
     const res = await this.send({ method: "GET", url: this.url("status", id), ...(query ? { query } : {}) });
+    if (!this.virtual) noteRead(this.ctx, res.durationMs);
     const job = asJob(res.json);
     if (is2xx(res) && job && isJobStatus(job.status)) this.trace.observed(id, job.status, res.exchange);
     return res;
