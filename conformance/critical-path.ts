@@ -10,14 +10,12 @@ import type { CriticalPath } from "../reports/conformance-report.ts";
 import type { UnitTiming } from "./run-lanes.ts";
 
 export function criticalPath(timeline: readonly UnitTiming[]): CriticalPath | undefined {
-  let last: number | undefined;
-  timeline.forEach((u, i) => {
-    if (last === undefined || u.endMs > timeline[last]!.endMs) last = i;
-  });
-  if (last === undefined) return undefined;
+  // The timeline is in the order units ended.
+  const last = timeline.length - 1;
+  if (last < 0) return undefined;
   const path: UnitTiming[] = [];
   const seen = new Set<number>();
-  for (let i: number | undefined = last; i !== undefined && !seen.has(i); i = timeline[i]!.after) {
+  for (let i: number | undefined = last as number | undefined; i !== undefined && !seen.has(i); i = timeline[i]!.after) {
     seen.add(i);
     path.unshift(timeline[i]!);
   }

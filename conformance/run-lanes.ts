@@ -74,8 +74,9 @@ export async function runLanes(plan: Plan, input: LanesInput): Promise<LanesResu
     timeline.push({ lane: lane.name, ids: unit.ids, startMs, endMs: Date.now() - origin, ...(after !== undefined ? { after } : {}) });
     return timeline.length - 1;
   };
+  // The timeline is in the order units ended: the highest index ended last (ties of a millisecond included).
   const latest = (indexes: readonly (number | undefined)[]): number | undefined =>
-    indexes.reduce<number | undefined>((best, i) => (i === undefined ? best : best === undefined || timeline[i]!.endMs > timeline[best]!.endMs ? i : best), undefined);
+    indexes.reduce<number | undefined>((best, i) => (i === undefined ? best : best === undefined || i > best ? i : best), undefined);
   const runUnit = async (unit: Unit): Promise<void> => {
     const members = unit.ids.map((id) => ({ check: registry.get(id)!, rule: registry.catalog.get(id)! }));
     if (stoppedBy !== undefined) {

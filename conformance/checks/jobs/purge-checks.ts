@@ -20,7 +20,7 @@ import { ACTIVE_STATUSES, asJob, isFinal, isObject, show } from "./support/job-b
 import { is2xx, type JobSession } from "./support/job-session.ts";
 import { sleep } from "./support/inputs.ts";
 import { holdMs, submitQueued, submitRunning } from "./support/job-states.ts";
-import { settleMs } from "./support/target-timings.ts";
+import { typicalReadMs } from "./support/target-timings.ts";
 import { scenario, violated } from "./support/with-session.ts";
 
 interface PurgeScene {
@@ -52,11 +52,12 @@ async function purgeScene(session: JobSession): Promise<PurgeScene | string> {
 
 /**
  * How long the job followed to its end runs, in real time: long enough to stay IN_PROGRESS
- * through the scene's reads and the purge (a dozen round trips at the slowest read seen), at
- * least 5 s, doubled on each new try.
+ * through the scene's requests (about twenty round trips at a typical read of this run, and
+ * the pick-up of the holders), at least 4 s, doubled on each new try.
  */
 function primaryMs(session: JobSession, attempt: number): number {
-  return Math.min(60_000, Math.max(5_000, 6 * settleMs(session.ctx)) * 2 ** attempt);
+  const scene = 20 * typicalReadMs(session.ctx) + 2_000;
+  return Math.min(60_000, Math.max(4_000, scene) * 2 ** attempt);
 }
 
 async function purgeSceneOnce(session: JobSession, attempt: number): Promise<PurgeScene | string> {

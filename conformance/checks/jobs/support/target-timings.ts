@@ -13,13 +13,17 @@ import type { CheckContext } from "../../../check.ts";
 interface Timings {
   pickupMs?: number;
   readMs?: number;
+  /** The last status reads' round trips (at most RECENT_READS), for a typical one. */
+  recentReads: number[];
 }
+
+const RECENT_READS = 64;
 
 const byRun = new WeakMap<object, Timings>();
 
 function timings(ctx: CheckContext): Timings {
   let t = byRun.get(ctx.options);
-  if (!t) byRun.set(ctx.options, (t = {}));
+  if (!t) byRun.set(ctx.options, (t = { recentReads: [] }));
   return t;
 }
 
@@ -38,6 +42,14 @@ export function notePickup(ctx: CheckContext, ms: number): void {
 export function noteRead(ctx: CheckContext, ms: number): void {
   const t = timings(ctx);
   t.readMs = Math.max(t.readMs ?? 0, ms);
+  t.recentReads.push(ms);
+  if (t.recentReads.length > RECENT_READS) t.recentReads.shift();
+}
+
+/** A status read's round trip as most of the recent ones took (the 90th percentile), to size a set-up by; a set-up it was too short for is tried again, longer. */
+export function typicalReadMs(ctx: CheckContext): number {
+  const reads = [...timings(ctx).recentReads].sort((a, b) => a - b);
+  return reads.length ? reads[Math.min(reads.length - 1, Math.floor(reads.length * 0.9))]! : DEFAULT_READ_MS;
 }
 
 /** The longest pick-up seen in this run (the default before any). */
