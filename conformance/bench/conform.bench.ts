@@ -1,21 +1,30 @@
 /**
- * `npm run bench:conform`: how long a full lenient conformance run takes, two ways:
+ * `npm run bench:conform`: how long a full lenient conformance run takes, four ways:
  *   1. against a real-time target: `cpsim serve --clock real --speed 15 --no-control` started as
  *      a child process on port 0 (pods reach RUNNING in about 3 s, jobs run in real time), with
  *      its three fixture keys; the run is bounded by --max-duration (default 600 s);
  *   2. against the embedded emulator (its own child process, manual clock).
- *   3. against a slower real-time target (issue 22.7): `cpsim serve --clock real --speed 9` (pods
+ *   3. issue 32's stand-in for a real-time platform: pods from `cpsim serve --clock real --speed
+ *      15` (RUNNING in about 3 s), jobs from a second `cpsim serve --clock real --speed 1` (the
+ *      conformance handler's sleeps take real time) whose conformance endpoint runs two workers;
+ *      both from one copy of the fixtures, so keys and endpoints are the same. The two servers
+ *      count rate limits apart, so `ratelimit.remaining-decreases` (which reads remaining counts
+ *      from both) is left out of that run.
+ *   4. against a slower real-time target (issue 22.7): `cpsim serve --clock real --speed 9` (pods
  *      reach RUNNING in about 5 s) whose conformance endpoint runs one worker (workersMax 1, from
  *      a copy of the fixtures), also started as a child process.
  * Each timed around the whole conform() call (the embedded emulator's start included).
  * All with the same seed. Before the figures, the rules judged on the emulator but skipped on
- * the real-time target, each with its reason, and every failure. Last line:
- *   conform_realtime_s=N conform_embedded_s=M realtime_requests_per_s=R rules_judged=K failures=F conform_one_worker_s=W
- * (targets: N < 180, M < 10, F = 0, W < 120). K is the real-time run's count of judged rules; F
- * counts the failed rules and target errors of every run. The exit code is 1 when F > 0.
+ * the real-time target, each with its reason, every failure, and for runs 3 and 4 the critical
+ * path (the area that ended last and its rules) and the slowest rules. Last line:
+ *   conform_realtime_s=N conform_embedded_s=M realtime_requests_per_s=R rules_judged=K failures=F
+ *   conform_realtime_two_workers_s=T conform_one_worker_s=W
+ * (targets: N < 180, M < 10, F = 0, T <= 100, W <= 120). K is the real-time run's count of judged
+ * rules; F counts the failed rules and target errors of every run. The exit code is 1 when F > 0.
  *
- * Options: --seed N (default 1) --max-duration S (default 600) --only realtime|embedded|one-worker
- * (one of the runs alone, for a quick look; its figures only)
+ * Options: --seed N (default 1) --max-duration S (default 600) --only realtime|embedded|two-workers|one-worker
+ * (one of the runs alone, for a quick look; its figures only). CPSIM_BENCH_KEEP=1 keeps each
+ * run's report.json and prints where.
  */
 import { spawn } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";

@@ -202,6 +202,13 @@ export class JobSession {
         if (done) break;
         await this.advance(stepMs);
       }
+      // A request that took longer to reach the target than those advances took (a 20 MB body on
+      // a busy machine) starts its wait after them: without more advances it would wait until
+      // the request's timeout. So a step more every 250 ms of real time while it is unanswered.
+      while (!done && !this.ctx.signal.aborted) {
+        await Promise.race([settled, realSleep(250)]);
+        if (!done) await this.advance(stepMs);
+      }
       const res = await pending;
       this.exchanges[slot] = res.exchange;
       return res;
