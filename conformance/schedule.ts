@@ -158,7 +158,9 @@ export function laneUnits(lane: Lane): Unit[] {
 /** The plan in words, one line a lane: which rules run beside which, and why a window is exclusive. */
 export function describePlan(plan: Plan): string[] {
   const one = (l: Lane) => {
-    const width = (l.width ?? 1) > 1 ? `${l.units.length} rules, ${l.width} at a time` : `${l.units.length} rule${l.units.length === 1 ? "" : "s"} one after the other`;
+    // A group's unit is judged by one run, but counts its rules.
+    const rules = l.units.reduce((n, u) => n + u.ids.length, 0);
+    const width = (l.width ?? 1) > 1 ? `${rules} rules, ${l.width} at a time` : `${rules} rule${rules === 1 ? "" : "s"} one after the other`;
     const ex = l.exclusive ? `; then alone: ${l.exclusive.units.map((u) => u.ids.join("+")).join(", ")} (${l.exclusive.why})` : "";
     return `${l.name}: ${width}${ex}`;
   };
