@@ -21,7 +21,7 @@ export const spec: CommandSpec = {
   usage:
     "cpsim conform [--target URL] [--serverless-url URL] [--api-key KEY] [--restricted-api-key KEY] [--other-api-key KEY] " +
     "[--endpoint ID] [--seed N] [--runs N] [--profile lenient|strict] [--only RULE_GLOB] [--skip RULE_GLOB] [--slow] " +
-    "[--timeout-ms N] [--max-duration S] [--min-coverage PCT] [--concurrency N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json] [--quiet] [--target-profile FILE] [--discover] [--fail-fast] [--config FILE]",
+    "[--timeout-ms N] [--max-duration S] [--min-coverage PCT] [--concurrency N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json] [--quiet] [--target-profile FILE] [--discover] [--fail-fast] [--explain-time] [--config FILE]",
   description:
     "Without --target, the embedded emulator is started in a child process and tested. Keys default to $CPSIM_API_KEY, " +
     "$CPSIM_RESTRICTED_API_KEY and $CPSIM_OTHER_API_KEY and are never written into reports. Rule globs: * matches " +
@@ -72,6 +72,7 @@ export const spec: CommandSpec = {
     { name: "target-profile", type: "string", value: "FILE", help: "JSON stating the target's facts (podActionPath, podDeletePath, podListPath, networkVolumes, gpuCatalogPath, imageModel, registriesPath, restSegments); wins over discovery" },
     { name: "discover", type: "boolean", help: "only read the target's facts and print them as a ready --target-profile file (exit 0); what it could not find is listed on stderr with the profile key to fill" },
     { name: "fail-fast", type: "boolean", help: "start no further rule after the first new failure; the rules not run are reported skipped, saying so" },
+    { name: "explain-time", type: "boolean", help: "after the summary, say which rules ran beside which and the critical path: the area that ended last and its rules (report.json has both always)" },
     {
       name: "config",
       type: "string",
@@ -131,6 +132,7 @@ export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.
     targetProfile: str("target-profile"),
     discover: flags.discover === true,
     failFast: flags["fail-fast"] === true,
+    ...(flags["explain-time"] === true ? { explainTime: true } : {}),
   };
 }
 

@@ -31,7 +31,8 @@ import { describeOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, type Con
 import { Progress } from "./progress.ts";
 import { platformOracle } from "./oracle/platform-oracle.ts";
 import { runLanes } from "./run-lanes.ts";
-import { planLanes } from "./schedule.ts";
+import { describePlan, planLanes } from "./schedule.ts";
+import { criticalPath, describeCriticalPath } from "./critical-path.ts";
 import { verdict } from "../reports/verdict.ts";
 import { selectRules } from "./rule-glob.ts";
 import { SPEC_TRANSITIONS, transitionKey } from "./spec-transitions.ts";
@@ -229,6 +230,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     cut = lanes.cut;
     progress.end();
     const { byId, targetErrors } = lanes;
+    const path = criticalPath(lanes.timeline);
 
     const rules = selected.map((id) => byId.get(id)!);
     const checked = new Set(rules.filter((r) => r.status !== "skip").map((r) => r.id));
@@ -259,6 +261,8 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       summary: summarize(rules, targetErrors.length),
       targetErrors,
       targetFacts: targetFactRecords(facts, factUse, rules),
+      schedule: describePlan(plan),
+      ...(path ? { criticalPath: path } : {}),
     };
     const written = await writeConformanceReports(report, { dir: options.reportDir, ...(options.junit ? { junit: options.junit } : {}) });
     const fresh = newFailures(rules);
@@ -267,6 +271,9 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     const nothingJudged = checked.size === 0;
     const exitCode: 0 | 1 | 2 = nothingJudged ? 2 : fresh.length > 0 ? 1 : targetErrors.length > 0 ? 2 : gate.belowCoverage ? 1 : 0;
     run.say(`${options.quiet ? "" : "\n"}${renderSummaryTable(report, { width: run.terminalWidth ?? 100, quiet: options.quiet })}`);
+    if (options.explainTime) {
+      run.say(`schedule:\n${report.schedule!.map((l) => `  ${l}\n`).join("")}${path ? `${describeCriticalPath(path)}\n` : ""}`);
+    }
     if (!options.quiet) {
       run.say(`reports: ${written.json}\n         ${written.junit}\n         ${written.html}\n${written.extraJunit ? `         ${written.extraJunit}\n` : ""}`);
     }

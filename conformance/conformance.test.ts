@@ -15,6 +15,7 @@ import "./oracle/shadow-platform.part.test.ts";
 import "./rate-limit-pacer.part.test.ts";
 import "./record-body.part.test.ts";
 import "./route-evidence.part.test.ts";
+import "./run-lanes.part.test.ts";
 import "./schedule.part.test.ts";
 import "./structured-fields-library.part.test.ts";
 import "./structured-fields.part.test.ts";

@@ -72,6 +72,8 @@ export interface ConformOptions {
   readonly discover: boolean;
   /** Stop starting rules after the first new failure (the rules not started are skipped, saying so). */
   readonly failFast: boolean;
+  /** After the summary, say how the rules were run beside each other and which ones decided the run's length. */
+  readonly explainTime?: boolean;
 }
 
 /** Property runs when --runs is not given: many cheap runs where the suite moves the target's time, ... */

@@ -2,7 +2,7 @@
 import t from "tap";
 import type { CheckGroup, CheckOutcome } from "./check.ts";
 import { CheckRegistry } from "./check-registry.ts";
-import { planLanes } from "./schedule.ts";
+import { describePlan, JOB_LANE_WIDTH, laneUnits, planLanes } from "./schedule.ts";
 
 function registry(): { registry: CheckRegistry; runs: string[][] } {
   const runs: string[][] = [];
@@ -77,4 +77,23 @@ t.test("GraphQL's stop and resume rules, a pod's whole start each, run in two la
     ],
   );
   t.equal(planLanes(r.list().map((c) => c.ruleId), r, false).concurrent.length, 1, "where the suite moves the clock, still one lane");
+});
+
+t.test("against a real-time target the job rules run JOB_LANE_WIDTH at a time, slowest known first; purge-queue's senders in an exclusive window", async (t) => {
+  const r = new CheckRegistry();
+  const ids = ["jobs.not-found", "jobs.purge.queued-only", "jobs.cancel.running", "jobs.empty-body", "jobs.status.values", "jobs.cancel.never-completes", "jobs.purge.count", "jobs.health.exact", "pods.create.unknown-property"];
+  for (const id of ids) r.register(id, () => {});
+  const plan = planLanes(ids, r, true);
+  const jobs = plan.concurrent.find((l) => l.name === "jobs")!;
+  t.equal(jobs.width, JOB_LANE_WIDTH);
+  t.same(jobs.units.map((u) => u.ids[0]), ["jobs.cancel.never-completes", "jobs.cancel.running", "jobs.not-found", "jobs.status.values"], "the slowest known first, the rest in registration order");
+  t.same(jobs.exclusive?.units.map((u) => u.ids[0]), ["jobs.purge.queued-only", "jobs.empty-body", "jobs.purge.count"], "every rule that sends purge-queue, alone after the others");
+  t.match(jobs.exclusive?.why, /purge-queue/);
+  t.same(laneUnits(jobs).length, 7);
+  t.same(plan.after.map((l) => l.units.map((u) => u.ids[0])), [["jobs.health.exact"]], "health's exact counts still after every lane");
+  const words = describePlan(plan);
+  t.ok(words.includes(`side by side: jobs: 4 rules, ${JOB_LANE_WIDTH} at a time; then alone: jobs.purge.queued-only, jobs.empty-body, jobs.purge.count (${jobs.exclusive!.why})`), "the schedule says which rules run alone and why");
+  t.ok(words.includes("after the others, alone: endpoint-alone: 1 rule one after the other"));
+  const turns = planLanes(ids, r, false);
+  t.same(turns.concurrent.map((l) => [l.width, l.exclusive]), [[undefined, undefined]], "where the suite moves the clock, one lane, one rule at a time");
 });

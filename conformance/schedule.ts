@@ -17,6 +17,13 @@
  *   manual`) the clock is one shared resource: a lane advancing it by minutes would move another
  *   lane's jobs and pods under its feet. There the lanes take turns (one lane, registration
  *   order); each run is cheap anyway, since nothing waits in real time.
+ * - The job rules side by side (issue 32): against a real-time target most of a job rule's time is
+ *   waiting (a handler's sleep, a watch after a cancel), so the jobs lane runs JOB_LANE_WIDTH of
+ *   its rules at once, each following only the job ids it submitted; the slowest known rules are
+ *   started first, so that the lane ends with short ones. The purge rules remove every queued job
+ *   of the endpoint, the other rules' too: they run in the lane's exclusive window, after its other
+ *   rules, one at a time (other areas' lanes go on beside them), and so does jobs.empty-body, which
+ *   sends purge-queue with an empty body.
  * - The job endpoint's counts: jobs.health.exact judges health's counts exactly in a window where
  *   only its own jobs use the endpoint, and other lanes submit jobs there too (the auth lane's
  *   isolation and read-only checks). Against a real-time target it runs after every concurrent
@@ -34,6 +41,10 @@ export interface Unit {
 export interface Lane {
   readonly name: string;
   readonly units: Unit[];
+  /** How many of `units` run at once (default 1: one after the other). */
+  readonly width?: number;
+  /** Units run after `units`, one at a time with nothing else of the lane beside them, and why. */
+  readonly exclusive?: { readonly units: Unit[]; readonly why: string };
 }
 
 export interface Plan {
@@ -71,6 +82,42 @@ const LANE_OF_RULE: Readonly<Record<string, string>> = {
 /** Rules that need the job endpoint to themselves: against a real-time target, alone after the concurrent lanes. */
 const ENDPOINT_ALONE = new Set(["jobs.health.exact"]);
 
+/**
+ * How many job rules run at once against a real-time target. Each holds at most a few of the
+ * endpoint's workers at a time, and only for as long as its set-up needs them (a rule that holds
+ * workers to keep a job queued cancels the holders once it has seen what it needed), so four
+ * leave a two-worker endpoint free often enough for the others' jobs to start within seconds.
+ */
+export const JOB_LANE_WIDTH = 4;
+
+/** Job rules that remove other rules' jobs (purge-queue takes every queued job of the endpoint): the jobs lane's exclusive window. */
+const JOB_EXCLUSIVE = new Set(["jobs.empty-body", "jobs.purge.queued-only", "jobs.purge.count"]);
+const JOB_EXCLUSIVE_WHY = "purge-queue (which jobs.empty-body sends too) removes every queued job of the endpoint, other job rules' too";
+
+/**
+ * The job rules that take longest against a real-time target (issue 32's measurements: cancels
+ * watched past a handler's end, properties of several timed jobs), started first so that the
+ * lane's last minutes are not one long rule alone. The rest keep their registration order.
+ */
+const JOBS_SLOW_FIRST = [
+  "jobs.cancel.never-completes",
+  "jobs.transition-legal",
+  "jobs.delay-time",
+  "jobs.runsync.wait-not-retention",
+  "jobs.status.ttl",
+  "jobs.cancel.response",
+  "jobs.cancel.running",
+  "jobs.cancel.queued",
+];
+
+function slowFirst(units: Unit[]): Unit[] {
+  const rank = (u: Unit) => {
+    const i = JOBS_SLOW_FIRST.indexOf(u.ids[0]!);
+    return i < 0 ? JOBS_SLOW_FIRST.length : i;
+  };
+  return units.map((u, i) => ({ u, i })).sort((a, b) => rank(a.u) - rank(b.u) || a.i - b.i).map((x) => x.u);
+}
+
 /** The rate-limit rules that spend the other account's window: the auth lane's, after the auth rules. */
 const OTHER_ACCOUNT_EXHAUSTION = new Set(["ratelimit.429-when-spent", "ratelimit.retry-after", "ratelimit.429-detail-names-window"]);
 
@@ -103,6 +150,27 @@ function units(selected: readonly string[], registry: CheckRegistry): { unit: Un
   return out;
 }
 
+/** Every unit of a lane, its exclusive window's included. */
+export function laneUnits(lane: Lane): Unit[] {
+  return [...lane.units, ...(lane.exclusive?.units ?? [])];
+}
+
+/** The plan in words, one line a lane: which rules run beside which, and why a window is exclusive. */
+export function describePlan(plan: Plan): string[] {
+  const one = (l: Lane) => {
+    // A group's unit is judged by one run, but counts its rules.
+    const rules = l.units.reduce((n, u) => n + u.ids.length, 0);
+    const width = (l.width ?? 1) > 1 ? `${rules} rules, ${l.width} at a time` : `${rules} rule${rules === 1 ? "" : "s"} one after the other`;
+    const ex = l.exclusive ? `; then alone: ${l.exclusive.units.map((u) => u.ids.join("+")).join(", ")} (${l.exclusive.why})` : "";
+    return `${l.name}: ${width}${ex}`;
+  };
+  return [
+    ...plan.before.map((l) => `before the others, alone: ${one(l)}`),
+    ...plan.concurrent.map((l) => `side by side: ${one(l)}`),
+    ...plan.after.map((l) => `after the others, alone: ${one(l)}`),
+  ];
+}
+
 export function planLanes(selected: readonly string[], registry: CheckRegistry, concurrent: boolean): Plan {
   const all = units(selected, registry);
   if (!concurrent) {
@@ -120,6 +188,12 @@ export function planLanes(selected: readonly string[], registry: CheckRegistry, 
     const l = lanes.get(lane) ?? { name: lane, units: [] };
     l.units.push(unit);
     lanes.set(lane, l);
+  }
+  const jobs = lanes.get("jobs");
+  if (jobs) {
+    const exclusive = jobs.units.filter((u) => JOB_EXCLUSIVE.has(u.ids[0]!));
+    const shared = slowFirst(jobs.units.filter((u) => !JOB_EXCLUSIVE.has(u.ids[0]!)));
+    lanes.set("jobs", { name: "jobs", units: shared, width: JOB_LANE_WIDTH, ...(exclusive.length ? { exclusive: { units: exclusive, why: JOB_EXCLUSIVE_WHY } } : {}) });
   }
   return { before: alone, concurrent: [...lanes.values()], after: last.length ? [{ name: "endpoint-alone", units: last }] : [] };
 }

@@ -138,6 +138,20 @@ export interface Summary {
   readonly targetErrors: number;
 }
 
+/** The rules that decided the run's length: the chain that ended last (conformance/critical-path.ts). */
+export interface CriticalPath {
+  /** The lane that ended last, and its area (the first part of its rules' ids). */
+  readonly lane: string;
+  readonly area: string;
+  /** When it ended, in ms from the first rule's start. */
+  readonly endedAtMs: number;
+  /** The rules on its path, in order: each started when the one before it ended. */
+  readonly rules: readonly { readonly id: string; readonly lane: string; readonly startMs: number; readonly durationMs: number }[];
+}
+
+/** How the rules were run beside each other: one line a lane (conformance/schedule.ts). */
+export type ScheduleLines = readonly string[];
+
 export interface ConformanceReport {
   readonly tool: { readonly name: string; readonly version: string };
   readonly target: string;
@@ -155,6 +169,21 @@ export interface ConformanceReport {
   readonly targetErrors: readonly TargetErrorRecord[];
   /** How this target was read (absent in reports of earlier versions). */
   readonly targetFacts?: readonly TargetFactRecord[];
+  /** Which rules ran beside which, and why a window was exclusive (absent in reports of earlier versions). */
+  readonly schedule?: ScheduleLines;
+  /** The rules that decided the run's length (absent in earlier reports, and when no rule ran). */
+  readonly criticalPath?: CriticalPath;
+}
+
+/**
+ * How a skip reason starts when the rule's set-up did not come about on this target in this run
+ * (a job kept queued, a job running with another queued): no statement about the target, and
+ * counted apart from the skips a run's options or keys decide.
+ */
+export const SETUP_NOT_REACHED = "set-up not reached";
+
+export function isSetupSkip(r: Pick<RuleResult, "status" | "reason">): boolean {
+  return r.status === "skip" && (r.reason ?? "").startsWith(SETUP_NOT_REACHED);
 }
 
 /** Counts the rule statuses; the writers and the exit code all read the same numbers. */

@@ -5,7 +5,7 @@
  * request rate, and last the verdict ("PASSED (n of m rules judged)"). `quiet` leaves out the
  * skip reasons: only the failures and the totals remain.
  */
-import type { ConformanceReport } from "./conformance-report.ts";
+import { isSetupSkip, SETUP_NOT_REACHED, type ConformanceReport } from "./conformance-report.ts";
 import { formatDuration, plural, requestsPerSecond } from "./format.ts";
 import { failedWarnings, verdict } from "./verdict.ts";
 
@@ -42,13 +42,19 @@ export function renderSummaryTable(report: ConformanceReport, options: SummaryTa
   const warnings = failedWarnings(report);
   const rate = requestsPerSecond(report.requests, report.wallTimeMs);
   lines.push(
-    `${s.passed} passed, ${s.failed} failed${warnings > 0 ? ` (${warnings} of them ${warnings === 1 ? "a warning" : "warnings"})` : ""}, ${s.skipped} skipped, ${s.known} known` + (s.targetErrors ? `, ${plural(s.targetErrors, "target error")}` : ""),
+    `${s.passed} passed, ${s.failed} failed${warnings > 0 ? ` (${warnings} of them ${warnings === 1 ? "a warning" : "warnings"})` : ""}, ${s.skipped} skipped${setupSkips(report)}, ${s.known} known` + (s.targetErrors ? `, ${plural(s.targetErrors, "target error")}` : ""),
     `coverage: ${report.coverage.rules.checked}/${report.coverage.rules.selected ?? report.coverage.rules.total} rules judged` + transitionsLine(report),
     `wall time ${formatDuration(report.wallTimeMs)}, ${plural(report.requests, "request")}, ${rate.toFixed(1)} requests/s`,
   );
   for (const e of report.targetErrors) lines.push(cut(`target error${e.ruleId ? ` in ${e.ruleId}` : ""}: ${e.code}: ${e.message}`, width * 3));
   lines.push(verdict(report).text);
   return lines.join("\n") + "\n";
+}
+
+/** The skips whose set-up did not come about, counted apart: " (N of them: set-up not reached)", or "". */
+function setupSkips(report: ConformanceReport): string {
+  const n = report.rules.filter(isSetupSkip).length;
+  return n ? ` (${n} of them: ${SETUP_NOT_REACHED})` : "";
 }
 
 function transitionsLine(report: ConformanceReport): string {

@@ -15,6 +15,7 @@ import { DEFAULT_MAX_PAUSE_MS, describeWait, FIRST_PAUSE_MS } from "../../suppor
 import { MAX_ADVANCE_MS, pause, waitIsOver } from "../../support/time.ts";
 import { asJob, isFinal, isJobStatus, isObject, type JobBody } from "./job-body.ts";
 import { JobTrace } from "./job-trace.ts";
+import { noteRead } from "./target-timings.ts";
 
 export type Query = Readonly<Record<string, string | number | undefined>>;
 
@@ -224,6 +225,13 @@ export class JobSession {
         if (done) break;
         await this.advance(stepMs);
       }
+      // A request that took longer to reach the target than those advances took (a 20 MB body on
+      // a busy machine) starts its wait after them: without more advances it would wait until
+      // the request's timeout. So a step more every 250 ms of real time while it is unanswered.
+      while (!done && !this.ctx.signal.aborted) {
+        await Promise.race([settled, realSleep(250)]);
+        if (!done) await this.advance(stepMs);
+      }
       const res = await pending;
       this.exchanges[slot] = res.exchange;
       return res;
@@ -238,6 +246,7 @@ export class JobSession {
 
   async status(id: string, query?: Query): Promise<ClientResponse> {
     const res = await this.send({ method: "GET", url: this.url("status", id), ...(query ? { query } : {}) });
+    if (!this.virtual) noteRead(this.ctx, res.durationMs);
     const job = asJob(res.json);
     if (is2xx(res) && job && isJobStatus(job.status)) this.trace.observed(id, job.status, res.exchange);
     return res;

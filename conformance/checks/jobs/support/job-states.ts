@@ -9,6 +9,7 @@ import { START_BUDGET_MS, STEP_MS } from "./budgets.ts";
 import { asJob } from "./job-body.ts";
 import { is2xx, type JobSession } from "./job-session.ts";
 import { sleep } from "./inputs.ts";
+import { notePickup } from "./target-timings.ts";
 
 /** How long the sleeps that hold workers last: long enough to outlast any check's look. */
 export function holdMs(session: JobSession): number {
@@ -26,10 +27,24 @@ export async function submitQueued(session: JobSession, tries = 6): Promise<stri
 }
 
 export async function submitRunning(session: JobSession, ms = holdMs(session)): Promise<string | undefined> {
+  const running = await submitRunningAt(session, ms);
+  return running?.id;
+}
+
+/**
+ * As submitRunning, with the session time at which the job was seen IN_PROGRESS: its handler
+ * started no later, so it would end no later than that plus its sleep (in the target's time).
+ * In real time the wait from submission to that read is noted as the target's pick-up delay.
+ */
+export async function submitRunningAt(session: JobSession, ms = holdMs(session)): Promise<{ id: string; seenAt: number } | undefined> {
+  const submittedAt = session.now();
   const { id } = await session.run(sleep(ms));
   if (id === undefined) return undefined;
   const seen = await session.untilStatus(id, ["IN_PROGRESS"], { budgetMs: START_BUDGET_MS, stepMs: STEP_MS });
-  return seen.job?.status === "IN_PROGRESS" ? id : undefined;
+  if (seen.job?.status !== "IN_PROGRESS") return undefined;
+  const seenAt = session.now();
+  if (!session.virtual) notePickup(session.ctx, seenAt - submittedAt);
+  return { id, seenAt };
 }
 
 /**

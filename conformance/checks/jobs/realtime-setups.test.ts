@@ -1,0 +1,115 @@
+/**
+ * Issue 31 item 6: set-ups that hold on a real-time target. Against the emulator on the wall
+ * clock with a conformance endpoint of two workers (what a correct real-time platform looks
+ * like to the suite: a free worker takes a job at once), two planted defects used to escape:
+ * a cancelled running job that later completes anyway (the watch ended before the handler
+ * would have), and a retried job that keeps its previous error while queued again (picked up at
+ * once, it was never read queued). Each is caught now, and the clean target passes the same
+ * rules; the purge rule sets up its scene (a job running, others queued) there too.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import t from "tap";
+import { defectsNamed } from "../../../sim/defects/defects.ts";
+import { startEmulator } from "../../../sim/http/index.ts";
+import { PlatformBackend } from "../../../sim/http/platform-backend.ts";
+import { conform } from "../../conform.ts";
+import { embeddedCatalog, embeddedKeys } from "../../embedded.ts";
+import type { ApiResponse } from "../../../sim/api/types.ts";
+import { breakBackend, mapAnswer, type Breakage } from "../../test-support/jobs/test-target.ts";
+import "./index.ts";
+
+/**
+ * A cancel that answers CANCELLED and does nothing: the job reads CANCELLED while it is still
+ * queued or running, and COMPLETED once its handler is done (the finding of issue 31: a watch
+ * that ends before the handler would have ended sees only CANCELLED).
+ */
+function cancelReadsCancelledUntilDone(): Breakage {
+  const lied = new Set<string>();
+  const active = (r: ApiResponse) => {
+    const status = (r.body as { status?: unknown } | undefined)?.status;
+    return r.status === 200 && (status === "IN_QUEUE" || status === "IN_PROGRESS");
+  };
+  return (req, next) => {
+    const m = /^\/v2\/[^/]+\/(cancel|status)\/([^/]+)$/.exec(req.path);
+    if (m?.[1] === "cancel" && req.method === "POST") {
+      const read = next({ ...req, method: "GET", path: req.path.replace(/\/cancel\//, "/status/"), body: undefined });
+      if (read.kind === "response" && active(read.response)) {
+        lied.add(m[2]!);
+        return { kind: "response", response: { status: 200, headers: { "content-type": "application/json" }, body: { id: m[2], status: "CANCELLED" } } };
+      }
+      return next(req);
+    }
+    if (m?.[1] === "status" && lied.has(m[2]!)) return mapAnswer(next(req), (r) => (active(r) ? { ...r, body: { ...(r.body as object), status: "CANCELLED" } } : r));
+    return next(req);
+  };
+}
+
+/** The emulator on the wall clock, its conformance endpoint with two workers, with `defects` on (or broken by `breakage`). */
+async function twoWorkerTarget(defects: readonly string[], breakage?: Breakage) {
+  const base = embeddedCatalog();
+  const catalog = { ...base, endpoints: base.endpoints.map((e) => (e.id === "conformance" ? { ...e, workersMin: 0, workersMax: 2 } : e)) };
+  const emulator = await startEmulator({
+    host: "127.0.0.1",
+    port: 0,
+    seed: 1,
+    clock: "real",
+    speed: 1,
+    control: false,
+    createBackend: (o) => {
+      const inner = new PlatformBackend({ ...o, catalog });
+      return breakage ? breakBackend(inner, breakage) : inner;
+    },
+    defects: defectsNamed([...defects]),
+  });
+  const keys = embeddedKeys(catalog);
+  const run = (only: readonly string[]) =>
+    conform({
+      target: emulator.baseUrl,
+      serverlessUrl: emulator.serverlessUrl,
+      apiKey: keys.api,
+      seed: 1,
+      runs: 1,
+      only: [...only],
+      minCoverage: 0,
+      quiet: true,
+      reportDir: mkdtempSync(join(tmpdir(), "cpsim-jobs-realtime-")),
+    });
+  return { run, stop: () => emulator.close() };
+}
+
+const CASES = [
+  { defect: "cancel-skips-running", rule: "jobs.cancel.running" },
+  { defect: "retry-keeps-output", rule: "jobs.retry.output-removed" },
+] as const;
+
+for (const { defect, rule } of CASES) {
+  t.test(`${defect}: ${rule} fails against a two-worker real-time target`, async (t) => {
+    const target = await twoWorkerTarget([defect]);
+    t.teardown(() => target.stop());
+    const { report } = await target.run([rule]);
+    const result = report.rules.find((r) => r.id === rule)!;
+    t.equal(result.status, "fail", `${rule} caught ${defect}: ${result.reason ?? ""}`);
+  });
+}
+
+t.test("a cancel that reads CANCELLED until the handler's end, then COMPLETED: jobs.cancel.running watches past that end and fails", async (t) => {
+  const target = await twoWorkerTarget([], cancelReadsCancelledUntilDone());
+  t.teardown(() => target.stop());
+  const { report } = await target.run(["jobs.cancel.running"]);
+  const result = report.rules[0]!;
+  t.equal(result.status, "fail", result.reason ?? "");
+  t.match(result.failures[0]?.evidence.expected, /never IN_PROGRESS or COMPLETED, even after the 15000 ms it would have run; got 200 .*COMPLETED/);
+});
+
+t.test("the clean two-worker real-time target passes those rules, and the purge scene comes about", async (t) => {
+  const target = await twoWorkerTarget([]);
+  t.teardown(() => target.stop());
+  const rules = [...new Set(CASES.map((c) => c.rule as string)), "jobs.purge.queued-only"];
+  const { report } = await target.run(rules);
+  t.same(
+    report.rules.map((r) => [r.id, r.status, r.reason ?? ""]),
+    rules.map((id) => [id, "pass", ""]),
+  );
+});
