@@ -15,6 +15,8 @@ import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
 import { missingFact, readList, readNetworkVolumes } from "../../target-facts/index.ts";
 import { volumeAcceptedInCreate } from "./accepted-volume.ts";
+import { newCatalogRefusals, type CatalogRefusals } from "./catalog-refusals.ts";
+import { readGlobalNetwork, type GlobalNetworkReading } from "./global-network-reading.ts";
 
 export type CloudName = "SECURE" | "COMMUNITY";
 
@@ -44,8 +46,10 @@ export interface TargetFlavor {
 
 export interface TargetDataCenter {
   readonly id: string;
-  /** The raw `globalNetwork` value (a boolean on a conforming target). */
+  /** The raw `globalNetwork` value (any type: the spec states none). */
   readonly globalNetwork: unknown;
+  /** What that value says: eligible for global networking, not, or unknown (global-network-reading.ts). */
+  readonly globalNetworkReading: GlobalNetworkReading;
   /** GPU type ids with stock there, when the catalog says. */
   readonly gpus?: ReadonlySet<string>;
 }
@@ -59,6 +63,8 @@ export interface TargetCatalog {
   readonly registries?: readonly { readonly id: string }[];
   /** Where each part came from, or why it is empty: for skip reasons and the log. */
   readonly notes: readonly string[];
+  /** Catalog values the target refused in a body, learnt during the run (catalog-refusals.ts). */
+  readonly refused: CatalogRefusals;
 }
 
 const caches = new WeakMap<object, Promise<TargetCatalog>>();
@@ -122,6 +128,28 @@ async function getList(ctx: CheckContext, path: string, field: string, query?: R
   return (await readList(ctx.client, { method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" }, ...(query ? { query } : {}) }, field))?.items;
 }
 
+/**
+ * The clouds an entry itself says it is offered in, when it says: GraphQL's `secureCloud` and
+ * `communityCloud` flags, or a `clouds` / `cloudTypes` list, or a `cloud` / `cloudType` word.
+ * Undefined when it says nothing (the `cloud` query it was listed under then tells).
+ */
+export function cloudsOfEntry(entry: Record<string, unknown>): Set<CloudName> | undefined {
+  const out = new Set<CloudName>();
+  const flags = [["secureCloud", "SECURE"], ["communityCloud", "COMMUNITY"]] as const;
+  if (flags.some(([k]) => typeof entry[k] === "boolean")) {
+    for (const [k, cloud] of flags) if (entry[k] === true) out.add(cloud);
+    return out;
+  }
+  const list = [entry.clouds, entry.cloudTypes].find(Array.isArray) ?? [entry.cloud, entry.cloudType].filter((v) => typeof v === "string");
+  if ((list as unknown[]).length === 0) return undefined;
+  for (const v of list as unknown[]) {
+    const word = String(v).toUpperCase();
+    if (word === "SECURE" || word === "COMMUNITY") out.add(word);
+    if (word === "ALL") (out.add("SECURE"), out.add("COMMUNITY"));
+  }
+  return out;
+}
+
 async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]> {
   const byId = new Map<string, { id: string; manufacturer: string; offers: Partial<Record<CloudName, GpuOffer>> }>();
   const catalogPath = ctx.facts.gpuCatalogPath.value;
@@ -131,7 +159,10 @@ async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]
     for (const entry of list) {
       if (!isObject(entry) || !nonEmpty(entry.id)) continue;
       const gpu = byId.get(entry.id) ?? { id: entry.id, manufacturer: manufacturerOf(entry), offers: {} };
-      gpu.offers[cloud] = gpuOffer(entry);
+      // An entry that names its clouds is believed over the query it was listed under (a
+      // catalog may ignore the query and list every type).
+      const says = cloudsOfEntry(entry);
+      if (says === undefined || says.has(cloud)) gpu.offers[cloud] = gpuOffer(entry);
       byId.set(entry.id, gpu);
     }
   }
@@ -190,7 +221,7 @@ async function readDataCenters(ctx: CheckContext, notes: string[]): Promise<Targ
           .map((a) => a.gpuTypeId as string),
       );
     }
-    out.push({ id: entry.id, globalNetwork: entry.globalNetwork, ...(gpus ? { gpus } : {}) });
+    out.push({ id: entry.id, globalNetwork: entry.globalNetwork, globalNetworkReading: readGlobalNetwork(entry.globalNetwork), ...(gpus ? { gpus } : {}) });
   }
   notes.push(out.length > 0 ? `${out.length} data centers from GET /v2/catalog/datacenters` : "no data centers (GET /v2/catalog/datacenters listed none)");
   return out;
@@ -250,10 +281,11 @@ async function readCatalog(ctx: CheckContext, probeVolume: boolean): Promise<Tar
   const dataCenters = await readDataCenters(ctx, notes);
   const volumes = await readVolumes(ctx, notes, gpus, flavors, probeVolume);
   const registries = await readRegistries(ctx, notes);
-  return { gpus, flavors, dataCenters, volumes, ...(registries ? { registries } : {}), notes };
+  return { gpus, flavors, dataCenters, volumes, ...(registries ? { registries } : {}), notes, refused: newCatalogRefusals() };
 }
 
-export const globalNetworkDc = (dc: TargetDataCenter): boolean => dc.globalNetwork === true;
+/** Whether the data center's catalog entry says it is eligible for global networking. */
+export const globalNetworkDc = (dc: TargetDataCenter): boolean => dc.globalNetworkReading === "eligible";
 
 /** Every id the target named, for the rule breakers (which need ids that exist). */
 export function knownCatalog(tc: TargetCatalog, opts: { knownMakers?: boolean; exactFlavors?: boolean } = {}): ArbitraryCatalog {
@@ -265,7 +297,8 @@ export function knownCatalog(tc: TargetCatalog, opts: { knownMakers?: boolean; e
       .filter((f) => !opts.exactFlavors || f.vcpuCounts !== undefined)
       .map((f) => ({ id: f.id, vcpuCounts: f.vcpuCounts ?? [2] })),
     networkVolumes: tc.volumes,
-    dataCenters: tc.dataCenters.map((d) => ({ id: d.id, globalNetwork: globalNetworkDc(d) })),
+    // A data center whose eligibility is unknown is never taken for an ineligible one.
+    dataCenters: tc.dataCenters.map((d) => ({ id: d.id, globalNetwork: d.globalNetworkReading !== "ineligible" })),
     ...(tc.registries ? { registries: tc.registries } : {}),
   };
 }
@@ -280,7 +313,9 @@ export function gpusInStock(tc: TargetCatalog): TargetGpu[] {
 export function usableCatalog(tc: TargetCatalog): ArbitraryCatalog {
   const flavors = tc.flavors
     .filter((f) => f.vcpuCounts !== undefined)
-    .map((f) => ({ id: f.id, vcpuCounts: f.availableCounts && f.availableCounts.length > 0 ? f.availableCounts : f.vcpuCounts! }));
+    .map((f) => ({ id: f.id, vcpuCounts: f.availableCounts && f.availableCounts.length > 0 ? f.availableCounts : f.vcpuCounts! }))
+    // A count the target refused for its flavor (naming it) is not drawn again.
+    .map((f) => ({ ...f, vcpuCounts: f.vcpuCounts.filter((n) => !tc.refused.flavorCounts.has(`${f.id}@${n}`)) }));
   return {
     gpuTypes: gpusInStock(tc).map((g) => ({ id: g.id, manufacturer: g.manufacturer })),
     cpuFlavors: flavors,

@@ -5,6 +5,7 @@
  * choices.md's, the volume list the real platform's: a target without one of them still gets
  * pods to test, only fewer kinds of them, and the reason is kept for the skips it causes.
  */
+import { readGlobalNetwork } from "./global-network-reading.ts";
 import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
 import { readList, readNetworkVolumes } from "../../target-facts/index.ts";
@@ -100,7 +101,7 @@ async function cpuFlavors(ctx: CheckContext, notes: string[]): Promise<Arbitrary
 
 async function dataCenters(ctx: CheckContext): Promise<ArbitraryCatalog["dataCenters"]> {
   const entries = (await getList(ctx, "/v2/catalog/datacenters", "dataCenters")) ?? [];
-  return entries.filter(isObject).flatMap((e) => (str(e.id) ? [{ id: str(e.id)!, globalNetwork: e.globalNetwork === true }] : []));
+  return entries.filter(isObject).flatMap((e) => (str(e.id) ? [{ id: str(e.id)!, globalNetwork: readGlobalNetwork(e.globalNetwork) === "eligible" }] : []));
 }
 
 async function networkVolumes(ctx: CheckContext, notes: string[], computes: readonly Record<string, unknown>[]): Promise<TargetVolume[] | undefined> {
