@@ -9,7 +9,7 @@
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
 import { registerCheck } from "../../check-registry.ts";
-import { listOf } from "../../target-facts/index.ts";
+import { listOf, missingFact } from "../../target-facts/index.ts";
 import { schemaErrors } from "../support/schema.ts";
 import { refusalCredited } from "../support/refusal-credit.ts";
 import { isCapacityRefusal } from "./create-capacity.ts";
@@ -80,10 +80,12 @@ registerCheck(
   "catalog.global-network-field",
   async (ctx) => {
     const rule = `("${ctx.rule.spec}")`;
-    const res = await read(ctx, "/v2/catalog/datacenters");
+    const path = ctx.facts.dataCenterCatalogPath.value;
+    if (path === null) return ctx.skip(missingFact("dataCenterCatalogPath", ctx.facts.dataCenterCatalogPath.evidence));
+    const res = await read(ctx, path);
     const list = listOf(res.json, "dataCenters") ?? listOf(res.json);
     if (res.status !== 200 || !Array.isArray(list)) {
-      return ctx.skip(`GET /v2/catalog/datacenters gave no list of data centers (HTTP ${res.status}); its payload is not in the spec`);
+      return ctx.skip(`GET ${path} gave no list of data centers (HTTP ${res.status}); its payload is not in the spec`);
     }
     // The spec states no type for the field: only choices.md's boolean, judged under strict.
     if (ctx.options.profile === "strict") {

@@ -16,6 +16,7 @@ import type { CheckContext } from "../../check.ts";
 import { missingFact, readList, readNetworkVolumes } from "../../target-facts/index.ts";
 import { volumeAcceptedInCreate } from "./accepted-volume.ts";
 import { newCatalogRefusals, type CatalogRefusals } from "./catalog-refusals.ts";
+import { flavorVcpuCounts } from "./flavor-vcpu-counts.ts";
 import { readGlobalNetwork, type GlobalNetworkReading } from "./global-network-reading.ts";
 
 export type CloudName = "SECURE" | "COMMUNITY";
@@ -111,18 +112,6 @@ function gpuOffer(entry: Record<string, unknown>): GpuOffer {
   return { ...(counts ? { counts } : {}), inStock: !none };
 }
 
-const POWERS = [2, 4, 8, 16, 32, 64, 128, 256, 512];
-
-/** The flavor's vCPU counts: an explicit list, or the powers of two between a min and a max. */
-function vcpuCounts(vcpu: unknown, entry: Record<string, unknown>): number[] | undefined {
-  const explicit = intList(isObject(vcpu) ? vcpu.allowed : undefined) ?? intList(entry.vcpuCounts);
-  if (explicit) return explicit;
-  if (isObject(vcpu) && Number.isInteger(vcpu.min) && Number.isInteger(vcpu.max)) {
-    return POWERS.filter((n) => n >= (vcpu.min as number) && n <= (vcpu.max as number));
-  }
-  return undefined;
-}
-
 /** The whole list a GET answers (every page, in or out of an envelope); undefined when it gives none. */
 async function getList(ctx: CheckContext, path: string, field: string, query?: Record<string, string>): Promise<unknown[] | undefined> {
   return (await readList(ctx.client, { method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" }, ...(query ? { query } : {}) }, field))?.items;
@@ -190,11 +179,12 @@ async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]
 }
 
 async function readFlavors(ctx: CheckContext, notes: string[]): Promise<TargetFlavor[]> {
-  const list = (await getList(ctx, "/v2/catalog/cpus", "cpus")) ?? [];
+  const path = ctx.facts.cpuCatalogPath.value;
+  const list = (path === null ? undefined : await getList(ctx, path, "cpus")) ?? [];
   const flavors: TargetFlavor[] = [];
   for (const entry of list) {
     if (!isObject(entry) || !nonEmpty(entry.id)) continue;
-    const counts = vcpuCounts(entry.vcpu, entry);
+    const counts = flavorVcpuCounts(entry);
     const available = isObject(entry.availability) ? intList(entry.availability.availableVcpuCounts) : undefined;
     const ram = typeof entry.ramGbPerVcpu === "number" && entry.ramGbPerVcpu > 0 ? entry.ramGbPerVcpu : undefined;
     flavors.push({
@@ -204,12 +194,18 @@ async function readFlavors(ctx: CheckContext, notes: string[]): Promise<TargetFl
       ...(ram !== undefined ? { ramGbPerVcpu: ram } : {}),
     });
   }
-  notes.push(flavors.length > 0 ? `${flavors.length} CPU flavors from GET /v2/catalog/cpus` : "no CPU flavors (GET /v2/catalog/cpus listed none)");
+  const counted = flavors.filter((f) => f.vcpuCounts !== undefined).length;
+  notes.push(
+    flavors.length > 0
+      ? `${flavors.length} CPU flavors from GET ${path} (${counted} with vCPU counts it states)`
+      : `no CPU flavors (${path === null ? "the target has no CPU catalog" : `GET ${path} listed none`})`,
+  );
   return flavors;
 }
 
 async function readDataCenters(ctx: CheckContext, notes: string[]): Promise<TargetDataCenter[]> {
-  const list = (await getList(ctx, "/v2/catalog/datacenters", "dataCenters")) ?? [];
+  const path = ctx.facts.dataCenterCatalogPath.value;
+  const list = (path === null ? undefined : await getList(ctx, path, "dataCenters")) ?? [];
   const out: TargetDataCenter[] = [];
   for (const entry of list) {
     if (!isObject(entry) || !nonEmpty(entry.id)) continue;
@@ -223,7 +219,7 @@ async function readDataCenters(ctx: CheckContext, notes: string[]): Promise<Targ
     }
     out.push({ id: entry.id, globalNetwork: entry.globalNetwork, globalNetworkReading: readGlobalNetwork(entry.globalNetwork), ...(gpus ? { gpus } : {}) });
   }
-  notes.push(out.length > 0 ? `${out.length} data centers from GET /v2/catalog/datacenters` : "no data centers (GET /v2/catalog/datacenters listed none)");
+  notes.push(out.length > 0 ? `${out.length} data centers from GET ${path}` : `no data centers (${path === null ? "the target has no data-center catalog" : `GET ${path} listed none`})`);
   return out;
 }
 
