@@ -56,3 +56,17 @@ t.test("the rules that need pod actions, volumes and CPU counts are judged on it
   }
   t.ok(target.seen.some((s) => /^POST \/v2\/pods\/[^/]+\/(start|stop|restart)$/.test(s)), "pod actions were sent where the description says");
 });
+
+t.test("volumes linked from each data center (HAL `_links`), named nowhere else: found and used", async (t) => {
+  const target = await startDescribedTarget({ volumes: "link" });
+  t.teardown(() => target.stop());
+  const found = await discoverTarget({ target: target.rest, apiKey: target.keys.api }, { io: { stdout: () => {}, stderr: () => {} } });
+  t.same(found.facts.networkVolumes.value, { dataCenterLink: "volumes" });
+  t.match(found.facts.networkVolumes.evidence, /link to their volumes \(relation "volumes"\)/);
+  const { report } = await conform(
+    { target: target.rest, apiKey: target.keys.api, only: NEEDS.volumes, seed: 1, reportDir: mkdtempSync(join(tmpdir(), "cpsim-described-")) },
+    { registry: checks },
+  );
+  for (const id of NEEDS.volumes) t.equal(report.rules.find((r) => r.id === id)?.status, "pass", id);
+  t.ok(target.seen.some((s) => /^GET \/v2\/datacenters\/[^/]+\/volumes$/.test(s)), "each data center's link was followed");
+});

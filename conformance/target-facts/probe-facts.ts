@@ -53,10 +53,23 @@ export async function probePodActions(probe: Prober): Promise<ProbeFinding<"podA
   return undefined;
 }
 
+/** The methods an `Allow` header lists (RFC 9110 §10.2.1), upper case; undefined without one. */
+export function allowedMethods(res: ClientResponse | undefined): Set<string> | undefined {
+  const allow = res?.headers["allow"];
+  return allow === undefined ? undefined : new Set(allow.split(",").map((m) => m.trim().toUpperCase()).filter(Boolean));
+}
+
 export async function probePodDelete(probe: Prober): Promise<ProbeFinding<"podDeletePath"> | undefined> {
   const res = await probe({ method: "DELETE", base: "rest", path: `/v2/pods/${PROBE_POD_ID}`, auth: { key: "api" } });
   if (!res) return undefined;
-  if (res.status === 405 || res.status === 501) return { value: null, evidence: `DELETE /v2/pods/<unknown id> answered ${res.status}` };
+  if (res.status === 405 || res.status === 501) {
+    const allow = allowedMethods(res);
+    return { value: null, evidence: `DELETE /v2/pods/<unknown id> answered ${res.status}${allow ? ` (Allow: ${[...allow].join(", ")})` : ""}` };
+  }
+  // OPTIONS names the methods the route serves (`Allow`), whatever the 404 of an unknown id looks like.
+  const options = await probe({ method: "OPTIONS", base: "rest", path: `/v2/pods/${PROBE_POD_ID}`, auth: { key: "api" } });
+  const allow = options && options.status < 300 ? allowedMethods(options) : undefined;
+  if (allow?.has("DELETE")) return { value: "/v2/pods/{podId}", evidence: `OPTIONS /v2/pods/<unknown id> answered Allow: ${[...allow].join(", ")}` };
   if (res.status === 404 || res.status === 410) {
     // A 404 is a fact only when it is not the answer to any path: one a made-up path gets alike
     // says "no such route", and no fact is found from it.

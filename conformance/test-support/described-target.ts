@@ -10,7 +10,9 @@
  * | description          | GET /openapi.json                    | GET /description.yaml, linked rel="service-desc"    |
  * | pod actions          | POST /v2/pods/{id}/action {action}   | POST /v2/pods/{id}/{action}, no body                |
  * | CPU flavors          | GET /v2/catalog/cpus, `vcpu.allowed` | GET /v2/compute/cpu-flavors, `sizes: [{vcpu: n}]`   |
- * | network volumes      | GET /v2/networkvolumes               | GET /v2/datacenters/{dataCenterId}/volumes          |
+ * | network volumes      | GET /v2/networkvolumes               | GET /v2/datacenters/{dataCenterId}/volumes, named   |
+ * |                      |                                      | in the description, or (volumes: "link") linked     |
+ * |                      |                                      | from each data-center entry (`_links.volumes`)      |
  * | every 404            | its own words ("pod not found")      | one body, `{"title": "Not Found", ...}`: a probe     |
  * |                      |                                      | cannot tell a served route from a missing one        |
  *
@@ -89,7 +91,22 @@ function flavorsAsSizes(body: Json): Json {
   };
 }
 
-export async function startDescribedTarget(): Promise<DescribedTarget> {
+export interface DescribedOptions {
+  /**
+   * How the volumes are found: "path", the description names `/v2/datacenters/{dataCenterId}/volumes`;
+   * "link", the description does not, and each data-center entry links to its own (HAL `_links.volumes`).
+   */
+  readonly volumes?: "path" | "link";
+}
+
+/** The data-center catalog with a HAL link from each data center to its volumes. */
+function linkedDataCenters(body: Json): Json {
+  const dcs = Array.isArray(body.dataCenters) ? body.dataCenters : [];
+  return { ...body, dataCenters: dcs.map((dc: Json) => ({ ...dc, _links: { self: { href: `/v2/catalog/datacenters/${encodeURIComponent(dc.id)}` }, volumes: { href: `/v2/datacenters/${encodeURIComponent(dc.id)}/volumes` } } })) };
+}
+
+export async function startDescribedTarget(options: DescribedOptions = {}): Promise<DescribedTarget> {
+  const description = options.volumes === "link" ? DESCRIPTION_YAML.replace(/ {2}\/v2\/datacenters\/\{dataCenterId\}\/volumes:[\s\S]*$/, "") : DESCRIPTION_YAML;
   const inner = await startBroken();
   const seen: string[] = [];
   const forward = async (req: IncomingMessage, body: string, path: string, override?: { method?: string; body?: string }) => {
@@ -129,7 +146,7 @@ export async function startDescribedTarget(): Promise<DescribedTarget> {
     }
     if (path === DESCRIPTION_PATH && req.method === "GET") {
       res.writeHead(200, { "content-type": "application/yaml", link: LINK });
-      return void res.end(DESCRIPTION_YAML);
+      return void res.end(description);
     }
     // The emulator's own conventions are not served here.
     if (/^\/(openapi|swagger)|^\/v2\/(openapi|swagger)|^\/v2\/(networkvolumes|network-volumes)|^\/v2\/catalog\/cpus|^\/v2\/pods\/[^/]+\/action$/.test(path)) return notFound(res);
@@ -138,6 +155,7 @@ export async function startDescribedTarget(): Promise<DescribedTarget> {
       if (!ACTIONS.has(action[2]!)) return notFound(res);
       return send(res, await forward(req, body, `/v2/pods/${action[1]}/action`, { body: JSON.stringify({ action: action[2] }) }));
     }
+    if (path === "/v2/catalog/datacenters" && req.method === "GET" && options.volumes === "link") return send(res, await forward(req, body, `${path}${url.search}`), linkedDataCenters);
     if (path === "/v2/compute/cpu-flavors" && req.method === "GET") return send(res, await forward(req, body, `/v2/catalog/cpus${url.search}`), flavorsAsSizes);
     const volumes = /^\/v2\/datacenters\/([^/]+)\/volumes$/.exec(path);
     if (volumes && req.method === "GET") {
