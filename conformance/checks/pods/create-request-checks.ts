@@ -21,6 +21,7 @@ import { brokenCaseArb, breakable, brokenExamples, CREATE_REQUEST_RULES } from "
 import { isCapacityRefusal, speaksOfCapacity } from "./create-capacity.ts";
 import { learnCatalogRefusal } from "./catalog-refusals.ts";
 import { createControls } from "./create-control-body.ts";
+import { PLACEMENT_RULES, placementKept } from "./create-placement-kept.ts";
 import { refusalCredited } from "../support/refusal-credit.ts";
 import { sendCreate } from "./create-pod-client.ts";
 import { checkProperty, scaledRuns } from "./create-property.ts";
@@ -106,6 +107,11 @@ async function checkRequestRule(ctx: CheckContext, ruleId: RuleId): Promise<Chec
       if (c.how) judgedWays.add(c.how);
       const expected = `${acceptedText(ctx)} refusing ${what}`;
       if (res.status >= 200 && res.status < 300) {
+        if (ctx.options.profile === "lenient" && PLACEMENT_RULES.has(ruleId)) {
+          const kept = placementKept(ruleId, c.broken, res.json, tc);
+          if (kept === "kept") return undefined;
+          if (kept !== undefined) return { expected: `${acceptedText(ctx)}, or the pod placed where the constraint holds (dataCenterIds are only preferred); ${kept}`, exchange: res.exchange };
+        }
         if (ctx.options.profile === "lenient" && FEATURE_LEFT_OFF.has(ruleId)) {
           const broken = leftOff(res.json);
           return broken === undefined ? undefined : { expected: `${acceptedText(ctx)}, or the pod created with global networking left off (enabled: false); ${broken}`, exchange: res.exchange };

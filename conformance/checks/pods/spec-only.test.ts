@@ -92,3 +92,29 @@ t.test("gpu and cpu both accepted, the flavor's counts readable (4 and 16): the 
   t.equal(rule?.status, "fail");
   t.match(rule?.failures[0]?.evidence.expected, /accepted/);
 });
+
+const PLACEMENT = ["pods.create.network-volume-data-center", "pods.create.global-networking-data-center"];
+
+t.test("a body preferring the wrong data center, placed where the constraint holds: kept under lenient, refused only under strict", async (t) => {
+  const lenient = await run(placedAnywhere, PLACEMENT);
+  t.same(failures(lenient), []);
+  for (const id of PLACEMENT) t.equal(statusOf(lenient, id)?.status, "pass", `${id}: ${statusOf(lenient, id)?.reason ?? ""}`);
+  const strict = await run(placedAnywhere, ["pods.create.network-volume-data-center"], "strict");
+  t.equal(statusOf(strict, "pods.create.network-volume-data-center")?.status, "fail", "strict requires the refusal");
+});
+
+t.test("rules asserting more than their sentence are strict-only: an unknown preferred data center, an unknown registry credential", async (t) => {
+  const ids = ["pods.create.unknown-data-center", "pods.create.unknown-registry"];
+  const ignoring: Breakage = (request, next) => {
+    if (request.method !== "POST" || request.path !== "/v2/pods" || typeof request.body !== "object" || request.body === null) return next(request);
+    const { dataCenterIds: _d, registry: _r, ...body } = request.body as Record<string, unknown>;
+    return next({ ...request, body });
+  };
+  const lenient = await run(ignoring, ids);
+  for (const id of ids) {
+    t.equal(statusOf(lenient, id)?.status, "skip", id);
+    t.match(statusOf(lenient, id)?.reason, /does not state/);
+  }
+  const strict = await run(ignoring, ids, "strict");
+  for (const id of ids) t.equal(statusOf(strict, id)?.status, "fail", `${id} under strict`);
+});
