@@ -118,3 +118,13 @@ t.test("rules asserting more than their sentence are strict-only: an unknown pre
   const strict = await run(ignoring, ids, "strict");
   for (const id of ids) t.equal(statusOf(strict, id)?.status, "fail", `${id} under strict`);
 });
+
+t.test("docs/profiles.md lists every rule that is strict only for asserting more than its sentence", async (t) => {
+  const { readFile } = await import("node:fs/promises");
+  const { packageRoot } = await import("../../../sim/package-root.ts");
+  const { rules } = await import("../../../sim/api/rules/index.ts");
+  const page = await readFile(join(packageRoot, "docs/profiles.md"), "utf8");
+  const strictOnly = rules.filter((r) => r.strictOnly !== undefined).map((r) => r.id);
+  t.ok(strictOnly.length >= 3);
+  for (const id of strictOnly) t.match(page, `\`${id}\``, `${id} is in the audit table`);
+});
