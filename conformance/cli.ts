@@ -69,7 +69,7 @@ export const spec: CommandSpec = {
     { name: "local-handler", type: "string", value: "FILE", help: "with --local-server: the conformance handler file it runs, to check the program's default address, test_input.json and exit codes" },
     { name: "local-command", type: "string", value: "CMD", help: "with --local-handler: the program that runs a handler file (default: cpsim handler; e.g. \"python\" for the platform SDK)" },
     { name: "quiet", type: "boolean", help: "print only the summary and the failures (no progress)" },
-    { name: "target-profile", type: "string", value: "FILE", help: "JSON stating the target's facts (podActionPath, podDeletePath, podListPath, networkVolumes, gpuCatalogPath, imageModel, registriesPath, restSegments); wins over discovery" },
+    { name: "target-profile", type: "string", value: "FILE", help: "JSON stating the target's facts (podActionPath, podDeletePath, podListPath, networkVolumes, gpuCatalogPath, cpuCatalogPath, dataCenterCatalogPath, imageModel, registriesPath, restSegments); wins over discovery" },
     { name: "discover", type: "boolean", help: "only read the target's facts and print them as a ready --target-profile file (exit 0); what it could not find is listed on stderr with the profile key to fill" },
     { name: "fail-fast", type: "boolean", help: "start no further rule after the first new failure; the rules not run are reported skipped, saying so" },
     { name: "explain-time", type: "boolean", help: "after the summary, say which rules ran beside which and the critical path: the area that ended last and its rules (report.json has both always)" },

@@ -49,6 +49,9 @@ export function skipReason(check: CheckDefinition, rule: Rule, options: Resolved
   if (rule.source === "choices" && options.profile !== "strict") {
     return "the emulator's choice where the spec is silent (choices.md): checked only under --profile strict";
   }
+  if (rule.strictOnly !== undefined && options.profile !== "strict") {
+    return `its sentence does not state ${rule.strictOnly}: the emulator's reading, checked only under --profile strict`;
+  }
   const refused = (check.needs.keys ?? []).filter((k) => refusedKeys?.has(k));
   if (refused.length) return refused.map((k) => `${KEY_FLAG[k]} was refused by the target (${refusedKeys!.get(k)})`).join("; ");
   const missing = (check.needs.keys ?? []).filter((k) => !options.keys[k]);

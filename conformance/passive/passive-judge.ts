@@ -5,6 +5,7 @@
  */
 import type { ReportFailure } from "../../reports/conformance-report.ts";
 import { makeFailure } from "../failure.ts";
+import { isStrictOnly } from "../../sim/api/rules/index.ts";
 import { specCatalog, type Rule, type RuleCatalog } from "../rule-catalog.ts";
 import type { SeenExchange } from "./answer.ts";
 import { operationOf } from "./classify.ts";
@@ -82,7 +83,7 @@ export class PassiveJudge {
   /** The rules the traffic can judge (a choices.md rule only under strict). */
   judgeable(ruleId: string): boolean {
     const rule = this.options.catalog.get(ruleId);
-    return rule !== undefined && (rule.source !== "choices" || this.options.profile === "strict") && judgeableRules().has(ruleId);
+    return rule !== undefined && (!isStrictOnly(rule) || this.options.profile === "strict") && judgeableRules().has(ruleId);
   }
 
   /** Judges one exchange; answers its findings (the failures), which the tallies also keep. */
@@ -110,7 +111,7 @@ export class PassiveJudge {
     const counted: string[] = [];
     for (const j of judgements) {
       const rule = this.options.catalog.get(j.ruleId);
-      if (!rule || (rule.source === "choices" && this.options.profile !== "strict")) continue;
+      if (!rule || (isStrictOnly(rule) && this.options.profile !== "strict")) continue;
       const tally = this.tallies.get(j.ruleId) ?? { judged: 0, failed: 0, failures: [] };
       this.tallies.set(j.ruleId, tally);
       if (count && !counted.includes(j.ruleId)) {

@@ -8,7 +8,7 @@
 import type { ConformanceReport, ReportFailure, RuleResult, TargetErrorRecord } from "../../reports/conformance-report.ts";
 import { summarize } from "../../reports/conformance-report.ts";
 import { packageVersion } from "../../sim/package-root.ts";
-import { lenientReading } from "../../sim/api/rules/index.ts";
+import { isStrictOnly, lenientReading } from "../../sim/api/rules/index.ts";
 import { SPEC_TRANSITIONS, transitionKey } from "../spec-transitions.ts";
 import { judgeableRules, type PassiveJudge } from "../passive/passive-judge.ts";
 
@@ -42,7 +42,7 @@ export function proxyReport(judge: PassiveJudge, meta: ProxyReportMeta): Conform
     const failures: ReportFailure[] = tally?.failures ?? [];
     if (tally && tally.failed > 0) return { ...base, status: "fail" as const, requests: tally.judged, failures, ...(tally.failed > failures.length ? { reason: `${tally.failed} failures, the first ${failures.length} kept` } : {}) };
     if (tally && tally.judged > 0) return { ...base, status: "pass" as const, requests: tally.judged, failures: [] };
-    const reason = !judgeable.has(rule.id) ? NOT_JUDGEABLE : rule.source === "choices" && meta.profile !== "strict" ? CHOICES_ONLY : NOT_SEEN;
+    const reason = !judgeable.has(rule.id) ? NOT_JUDGEABLE : isStrictOnly(rule) && meta.profile !== "strict" ? CHOICES_ONLY : NOT_SEEN;
     return { ...base, status: "skip" as const, reason, requests: 0, failures: [] };
   });
   const checked = rules.filter((r) => r.status !== "skip");

@@ -1,15 +1,18 @@
 /**
  * Reads the target's facts once per run, each from the best source there is: the
- * --target-profile file first (its owner knows best), then the target's OpenAPI document, then
- * harmless probes, and choices.md's convention when nothing else says.
+ * --target-profile file first (its owner knows best), then the target's own description of its API
+ * (found by RFC 8631 links, RFC 9727's api-catalog or the usual places; JSON or YAML), then the
+ * links its root publishes (RFC 8288 headers, HAL or JSON:API bodies), then harmless probes, and
+ * choices.md's convention when nothing else says.
  */
-import type { Client, ClientResponse } from "../client.ts";
+import type { Client } from "../client.ts";
 import { TargetError } from "../errors.ts";
-import { OPENAPI_LOCATIONS, readOpenApi, type OpenApiFindings } from "./openapi-facts.ts";
 import {
-  probeGpuCatalog, probeImageModel, probeNetworkVolumes, probePodActions, probePodDelete, probePodList, probeRegistries, type ProbeFinding, type Prober,
+  probeCpuCatalog, probeDataCenterCatalog, probeGpuCatalog, probeImageModel, probeNetworkVolumes, probePodActions, probePodDelete, probePodList, probeRegistries,
+  type ProbeFinding, type Prober,
 } from "./probe-facts.ts";
-import { FACT_KEYS, defaultTargetFacts, type Fact, type FactKey, type TargetFacts } from "./target-facts.ts";
+import { findServiceDescription, type RootLink } from "./service-description.ts";
+import { FACT_KEYS, defaultTargetFacts, type Fact, type FactKey, type FactValues, type TargetFacts } from "./target-facts.ts";
 import type { TargetProfile } from "./target-profile.ts";
 
 export interface DiscoverInput {
@@ -17,33 +20,53 @@ export interface DiscoverInput {
   readonly rest: string;
   readonly serverless: string;
   readonly profile?: TargetProfile;
-  /** Probes need the full-access key; without it only the profile and the OpenAPI document are read. */
+  /** Probes need the full-access key; without it only the profile, the description and the links are read. */
   readonly hasApiKey: boolean;
   readonly timeoutMs: number;
   /** Told of each step, for the progress log. */
   readonly log?: (message: string) => void;
 }
 
-const PROBES: { readonly [K in FactKey]: (probe: Prober) => Promise<ProbeFinding<K> | undefined> } = {
+const PROBES: { readonly [K in FactKey]: (probe: Prober, known: Partial<FactValues>) => Promise<ProbeFinding<K> | undefined> } = {
   podActionPath: probePodActions,
   podDeletePath: probePodDelete,
   podListPath: probePodList,
-  networkVolumes: (p) => probeNetworkVolumes(p),
+  networkVolumes: (p, known) => probeNetworkVolumes(p, known.dataCenterCatalogPath ?? undefined),
   gpuCatalogPath: probeGpuCatalog,
+  cpuCatalogPath: probeCpuCatalog,
+  dataCenterCatalogPath: probeDataCenterCatalog,
   imageModel: probeImageModel,
   registriesPath: probeRegistries,
   // Only a document names the target's groups; probing every word would be guessing.
   restSegments: async () => undefined,
 };
 
-async function findOpenApi(send: (path: string) => Promise<ClientResponse | undefined>): Promise<OpenApiFindings | undefined> {
-  for (const path of OPENAPI_LOCATIONS) {
-    const res = await send(path);
-    if (res?.status !== 200 || res.json === undefined) continue;
-    const findings = readOpenApi(res.json, path);
-    if (findings) return findings;
+/** Probed in this order: the data-center catalog before the volumes a data center may link to. */
+const PROBE_ORDER: readonly FactKey[] = [...FACT_KEYS.filter((k) => k !== "networkVolumes"), "networkVolumes"];
+
+/** Relation names (lower case) a root link may carry for a collection, by the fact it states. */
+const LINK_RELS: Partial<Record<FactKey, RegExp>> = {
+  podListPath: /^(pods|pod-list)$/,
+  networkVolumes: /^(network[-_]?volumes|volumes)$/,
+  gpuCatalogPath: /^(gpus|gpu[-_]?types|catalog[-_:/]gpus)$/,
+  cpuCatalogPath: /^(cpus|cpu[-_]?flavors|cpu[-_]?types|flavors|catalog[-_:/]cpus)$/,
+  dataCenterCatalogPath: /^(datacenters|data[-_]?centers|catalog[-_:/]datacenters)$/,
+  registriesPath: /^(registries|containerregistryauths?|container[-_]registry[-_]auths?)$/,
+};
+
+/** The facts the root's links state (same origin only): a relation naming a collection. */
+function factsFromLinks(links: readonly RootLink[], rest: string): Partial<Record<FactKey, { value: unknown; evidence: string }>> {
+  const origin = new URL(rest).origin;
+  const restPath = new URL(rest).pathname.replace(/\/+$/, "");
+  const out: Partial<Record<FactKey, { value: unknown; evidence: string }>> = {};
+  for (const [key, re] of Object.entries(LINK_RELS) as [FactKey, RegExp][]) {
+    const link = links.find((l) => l.rels.some((r) => re.test(r)) && new URL(l.href).origin === origin);
+    if (!link) continue;
+    const path = new URL(link.href).pathname.slice(restPath.length) || "/";
+    const rel = link.rels.find((r) => re.test(r))!;
+    out[key] = { value: key === "networkVolumes" ? { path } : path, evidence: `linked rel="${rel}" from ${link.from}` };
   }
-  return undefined;
+  return out;
 }
 
 export async function discoverTargetFacts(input: DiscoverInput): Promise<TargetFacts> {
@@ -66,20 +89,29 @@ export async function discoverTargetFacts(input: DiscoverInput): Promise<TargetF
   }
   if (open.length === 0) return facts as unknown as TargetFacts;
 
-  // Documents are often public; the key goes along when there is one.
-  const openapi = await findOpenApi((path) => probe({ method: "GET", base: "rest", path, ...(input.hasApiKey ? { auth: { key: "api" } } : {}) }));
+  // Documents are often public; the key goes along (to the target's own origin) when there is one.
+  const search = await findServiceDescription({ client: input.client, rest: input.rest, hasApiKey: input.hasApiKey, timeoutMs });
+  const described = search.description;
+  if (described) input.log?.(`the API description: ${described.url} (${described.via})`);
+  else input.log?.(`no API description found (tried ${search.tried.length} places: ${search.tried.slice(0, 4).join(", ")}${search.tried.length > 4 ? ", ..." : ""})`);
+  const linked = factsFromLinks(search.rootLinks, input.rest);
   for (const key of open) {
-    if (openapi && key in openapi.values) {
-      facts[key] = { key, value: openapi.values[key], source: "openapi", evidence: openapi.evidence[key] ?? "the target's OpenAPI document" } as Fact;
+    if (described && key in described.findings.values) {
+      const evidence = `${described.findings.evidence[key] ?? "the target's OpenAPI document"}, found through ${described.via}`;
+      facts[key] = { key, value: described.findings.values[key], source: "openapi", evidence } as Fact;
+    } else if (linked[key]) {
+      facts[key] = { key, value: linked[key]!.value, source: "links", evidence: linked[key]!.evidence } as Fact;
     }
   }
-  if (!input.hasApiKey) return facts as unknown as TargetFacts;
-  for (const key of open) {
-    if (facts[key].source === "openapi") continue;
-    const found = await PROBES[key](probe);
-    if (found) facts[key] = { key, value: found.value, source: "probe", evidence: found.evidence } as Fact;
-    input.log?.(`${key}: ${JSON.stringify(facts[key].value)} (${facts[key].source}: ${facts[key].evidence})`);
+  const known = (): Partial<FactValues> => Object.fromEntries(FACT_KEYS.map((k) => [k, facts[k].value])) as Partial<FactValues>;
+  if (input.hasApiKey) {
+    for (const key of PROBE_ORDER.filter((k) => open.includes(k))) {
+      if (facts[key].source === "openapi" || facts[key].source === "links") continue;
+      const found = await PROBES[key](probe, known());
+      if (found) facts[key] = { key, value: found.value, source: "probe", evidence: found.evidence } as Fact;
+    }
   }
+  for (const key of open) input.log?.(`${key}: ${JSON.stringify(facts[key].value)} (${facts[key].source}: ${facts[key].evidence})`);
   return facts as unknown as TargetFacts;
 }
 
@@ -88,8 +120,10 @@ export const FACT_EXAMPLES: { readonly [K in FactKey]: string } = {
   podActionPath: '"/v2/pods/{podId}/action" (the action in a body), "/v2/pods/{podId}/{action}", "/v2/pods/{podId}:{action}", or "PATCH /v2/pods/{podId}" (a desiredStatus)',
   podDeletePath: '"/v2/pods/{podId}", or null where DELETE is not served (terminate is then the action)',
   podListPath: '"/v2/pods"',
-  networkVolumes: '{"path": "/v2/volumes"}, {"dataCenterField": "volumes"}, {"ids": ["vol-1", {"id": "vol-2", "dataCenterId": "EU-RO-1"}]}, or null',
+  networkVolumes: '{"path": "/v2/volumes"}, {"dataCenterField": "volumes"}, {"dataCenterPath": "/v2/datacenters/{dataCenterId}/volumes"}, {"dataCenterLink": "volumes"}, {"ids": ["vol-1", {"id": "vol-2", "dataCenterId": "EU-RO-1"}]}, or null',
   gpuCatalogPath: '"/v2/catalog/gpus", or null',
+  cpuCatalogPath: '"/v2/catalog/cpus", or null',
+  dataCenterCatalogPath: '"/v2/catalog/datacenters", or null',
   imageModel: '"flux-1-schnell", or null',
   registriesPath: '"/v2/containerregistryauth", or null',
   restSegments: '["pods", "catalog", ...]',

@@ -1,7 +1,9 @@
 export * from "./target-facts.ts";
 export { discoverTargetFacts, factsAsProfile, missingFacts, FACT_EXAMPLES, type DiscoverInput, type MissingFact } from "./discover-facts.ts";
 export { loadTargetProfile, parseTargetProfile, TARGET_PROFILE_SCHEMA, type TargetProfile } from "./target-profile.ts";
-export { readOpenApi, OPENAPI_LOCATIONS } from "./openapi-facts.ts";
+export { readOpenApi, pathsOf, pathPrefix, OPENAPI_LOCATIONS } from "./openapi-facts.ts";
+export { findServiceDescription, parseDescription, DESCRIPTION_RELS, type DescriptionSearch, type FoundDescription, type RootLink } from "./service-description.ts";
+export { parseLinkHeader, bodyLinks, linkTo, type WebLink } from "./web-links.ts";
 export { WELL_KNOWN_IMAGE_MODELS } from "./probe-facts.ts";
 export { listOf, readList, nextPage, linkNext, type ListRead } from "./read-list.ts";
 export { factsView, type FactUse } from "./facts-view.ts";

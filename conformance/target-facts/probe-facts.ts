@@ -53,10 +53,23 @@ export async function probePodActions(probe: Prober): Promise<ProbeFinding<"podA
   return undefined;
 }
 
+/** The methods an `Allow` header lists (RFC 9110 §10.2.1), upper case; undefined without one. */
+export function allowedMethods(res: ClientResponse | undefined): Set<string> | undefined {
+  const allow = res?.headers["allow"];
+  return allow === undefined ? undefined : new Set(allow.split(",").map((m) => m.trim().toUpperCase()).filter(Boolean));
+}
+
 export async function probePodDelete(probe: Prober): Promise<ProbeFinding<"podDeletePath"> | undefined> {
   const res = await probe({ method: "DELETE", base: "rest", path: `/v2/pods/${PROBE_POD_ID}`, auth: { key: "api" } });
   if (!res) return undefined;
-  if (res.status === 405 || res.status === 501) return { value: null, evidence: `DELETE /v2/pods/<unknown id> answered ${res.status}` };
+  if (res.status === 405 || res.status === 501) {
+    const allow = allowedMethods(res);
+    return { value: null, evidence: `DELETE /v2/pods/<unknown id> answered ${res.status}${allow ? ` (Allow: ${[...allow].join(", ")})` : ""}` };
+  }
+  // OPTIONS names the methods the route serves (`Allow`), whatever the 404 of an unknown id looks like.
+  const options = await probe({ method: "OPTIONS", base: "rest", path: `/v2/pods/${PROBE_POD_ID}`, auth: { key: "api" } });
+  const allow = options && options.status < 300 ? allowedMethods(options) : undefined;
+  if (allow?.has("DELETE")) return { value: "/v2/pods/{podId}", evidence: `OPTIONS /v2/pods/<unknown id> answered Allow: ${[...allow].join(", ")}` };
   if (res.status === 404 || res.status === 410) {
     // A 404 is a fact only when it is not the answer to any path: one a made-up path gets alike
     // says "no such route", and no fact is found from it.
@@ -102,8 +115,33 @@ export async function probeNetworkVolumes(probe: Prober, dataCenterPath = "/v2/c
   for (const entry of dcs.list.filter(isObject)) {
     const field = Object.keys(entry).find((k) => /volume/i.test(k) && Array.isArray(entry[k]) && (entry[k] as unknown[]).some((v) => isObject(v) && typeof v["id"] === "string"));
     if (field) return { value: { dataCenterField: field }, evidence: `the entries of GET ${dataCenterPath} list volume records under "${field}"` };
+    // A link from the data center to its volumes (HAL, JSON:API, or a field holding the URL).
+    const rel = volumeLinkOf(entry);
+    if (rel) return { value: { dataCenterLink: rel }, evidence: `the entries of GET ${dataCenterPath} link to their volumes (relation "${rel}")` };
   }
-  return { value: null, evidence: `none of ${VOLUME_COLLECTIONS.join(", ")} answers a list, and the data-center catalog's entries carry no volume records` };
+  return { value: null, evidence: `none of ${VOLUME_COLLECTIONS.join(", ")} answers a list, and the data-center catalog's entries carry no volume records or links` };
+}
+
+/** The relation under which a data-center entry links to its volumes, if it does. */
+export function volumeLinkOf(entry: Record<string, unknown>): string | undefined {
+  const url = (v: unknown) => (typeof v === "string" && /^(https?:\/\/|\/)/i.test(v)) || (isObject(v) && typeof v["href"] === "string");
+  for (const holder of [entry["_links"], entry["links"]].filter(isObject)) {
+    const rel = Object.keys(holder).find((k) => /volume/i.test(k) && url(holder[k]));
+    if (rel) return rel;
+  }
+  return Object.keys(entry).find((k) => /volume/i.test(k) && url(entry[k]));
+}
+
+/** The CPU flavor catalog: the first of the usual paths that answers 200 with a list. */
+export async function probeCpuCatalog(probe: Prober): Promise<ProbeFinding<"cpuCatalogPath"> | undefined> {
+  const found = await firstList(probe, ["/v2/catalog/cpus", "/v2/cpu-flavors", "/v2/catalog/cpu-flavors", "/v2/cpu-types"]);
+  return found ? { value: found.path, evidence: `GET ${found.path} answered 200 with a list` } : undefined;
+}
+
+/** The data-center catalog: the first of the usual paths that answers 200 with a list. */
+export async function probeDataCenterCatalog(probe: Prober): Promise<ProbeFinding<"dataCenterCatalogPath"> | undefined> {
+  const found = await firstList(probe, ["/v2/catalog/datacenters", "/v2/datacenters", "/v2/data-centers"]);
+  return found ? { value: found.path, evidence: `GET ${found.path} answered 200 with a list` } : undefined;
 }
 
 export async function probeGpuCatalog(probe: Prober): Promise<ProbeFinding<"gpuCatalogPath"> | undefined> {

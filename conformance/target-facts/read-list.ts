@@ -8,6 +8,7 @@
  * bounded, so a target that pages forever cannot hold a run.
  */
 import type { Client, ClientResponse, RequestSpec } from "../client.ts";
+import { linkTo, parseLinkHeader } from "./web-links.ts";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -31,14 +32,9 @@ export function fieldOf(json: unknown, list: unknown[]): string | undefined {
   return isObject(json) ? Object.keys(json).find((k) => json[k] === list) : undefined;
 }
 
-/** `Link: <url>; rel="next"` (RFC 8288), resolved against the request's URL. */
+/** `Link: <url>; rel="next"` (RFC 8288, web-links.ts), resolved against the request's URL. */
 export function linkNext(header: string | undefined, base: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(/,(?=\s*<)/)) {
-    const m = /^\s*<([^>]*)>(.*)$/.exec(part);
-    if (m && /;\s*rel\s*=\s*"?(?:[^";]*\s)?next(?:\s[^";]*)?"?/i.test(m[2]!)) return safeUrl(m[1]!, base);
-  }
-  return undefined;
+  return linkTo(parseLinkHeader(header, base), "next")?.href;
 }
 
 function safeUrl(href: string, base: string): string | undefined {

@@ -16,6 +16,7 @@ import { startEmbedded } from "../embedded.ts";
 import { startBroken } from "../test-support/broken-target.ts";
 import { startVariant, VARIANT_IMAGE_MODEL } from "../test-support/variant-target.ts";
 import "./read-list.part.test.ts";
+import "./web-links.part.test.ts";
 import { DEFAULT_REST_SEGMENTS, discoverTargetFacts, parseTargetProfile, readOpenApi } from "./index.ts";
 
 function capture() {

@@ -4,19 +4,25 @@
  * are, which public image model is served. Every check asks these facts instead of hard-coding a
  * convention (the registry credentials' list and the REST groups, which a job endpoint id must
  * never shadow, too), and every fact records where it came from (a --target-profile file, the target's
- * OpenAPI document, a harmless probe, or the default: choices.md's convention), so the report can
+ * OpenAPI document, the links the target publishes (RFC 8288 headers, HAL or JSON:API bodies), a
+ * harmless probe, or the default: choices.md's convention), so the report can
  * say how the target was read and a skip can name the fact that was missing.
  */
 
-export type FactSource = "profile" | "openapi" | "probe" | "default";
+export type FactSource = "profile" | "openapi" | "links" | "probe" | "default";
 
 /**
- * Where the target lists its network volumes: a collection, or a field of each data-center catalog
- * entry; or, for a target that lists them nowhere, the volumes themselves (a profile states them).
+ * Where the target lists its network volumes: a collection, a field of each data-center catalog
+ * entry, each data center's own collection (`dataCenterPath`, a template with `{dataCenterId}`),
+ * or a link of each data-center entry (`dataCenterLink`: the relation, HAL `_links` or JSON:API
+ * `links`, or a field holding the URL); or, for a target that lists them nowhere, the volumes
+ * themselves (a profile states them).
  */
 export type VolumeSource =
   | { readonly path: string; readonly field?: string }
   | { readonly dataCenterField: string }
+  | { readonly dataCenterPath: string }
+  | { readonly dataCenterLink: string }
   | { readonly ids: readonly StatedVolume[] };
 
 /** A network volume a --target-profile names: its id, and its data center where the profile says. */
@@ -41,6 +47,10 @@ export interface FactValues {
   readonly networkVolumes: VolumeSource | null;
   /** GET on this path lists GPU types; null: the target has no GPU catalog. */
   readonly gpuCatalogPath: string | null;
+  /** GET on this path lists CPU flavors (with their vCPU counts); null: the target has none. */
+  readonly cpuCatalogPath: string | null;
+  /** GET on this path lists data centers; null: the target has no data-center catalog. */
+  readonly dataCenterCatalogPath: string | null;
   /** The slug of a public image-generation model; null: the target serves none. */
   readonly imageModel: string | null;
   /** GET on this path lists the account's container registry credentials; null: the target has none to list. */
@@ -55,7 +65,9 @@ export interface FactValues {
 
 export type FactKey = keyof FactValues;
 
-export const FACT_KEYS: readonly FactKey[] = ["podActionPath", "podDeletePath", "podListPath", "networkVolumes", "gpuCatalogPath", "imageModel", "registriesPath", "restSegments"];
+export const FACT_KEYS: readonly FactKey[] = [
+  "podActionPath", "podDeletePath", "podListPath", "networkVolumes", "gpuCatalogPath", "cpuCatalogPath", "dataCenterCatalogPath", "imageModel", "registriesPath", "restSegments",
+];
 
 /**
  * choices.md's REST groups, their legacy spellings, and the paths newer official clients call
@@ -82,6 +94,8 @@ export const DEFAULT_FACTS: FactValues = {
   podListPath: "/v2/pods",
   networkVolumes: { path: "/v2/networkvolumes", field: "networkVolumes" },
   gpuCatalogPath: "/v2/catalog/gpus",
+  cpuCatalogPath: "/v2/catalog/cpus",
+  dataCenterCatalogPath: "/v2/catalog/datacenters",
   imageModel: "flux-1-schnell",
   registriesPath: "/v2/containerregistryauth",
   restSegments: DEFAULT_REST_SEGMENTS,
@@ -94,6 +108,8 @@ export const FACT_MEANING: { readonly [K in FactKey]: string } = {
   podListPath: "the pod list route",
   networkVolumes: "where the target lists its network volumes (or the volume ids themselves)",
   gpuCatalogPath: "the GPU type catalog route",
+  cpuCatalogPath: "the CPU flavor catalog route",
+  dataCenterCatalogPath: "the data-center catalog route",
   imageModel: "a public image-generation model's slug",
   registriesPath: "the registry credentials' list route",
   restSegments: "the REST groups a job endpoint id must not shadow",

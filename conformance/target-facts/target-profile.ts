@@ -28,6 +28,8 @@ export const TARGET_PROFILE_SCHEMA = {
       anyOf: [
         { type: "object", additionalProperties: false, required: ["path"], properties: { path, field } },
         { type: "object", additionalProperties: false, required: ["dataCenterField"], properties: { dataCenterField: field } },
+        { type: "object", additionalProperties: false, required: ["dataCenterPath"], properties: { dataCenterPath: { ...path, pattern: "^/.*\\{dataCenterId\\}" } } },
+        { type: "object", additionalProperties: false, required: ["dataCenterLink"], properties: { dataCenterLink: field } },
         {
           type: "object",
           additionalProperties: false,
@@ -50,6 +52,8 @@ export const TARGET_PROFILE_SCHEMA = {
       ],
     },
     gpuCatalogPath: nullablePath,
+    cpuCatalogPath: nullablePath,
+    dataCenterCatalogPath: nullablePath,
     imageModel: { anyOf: [{ type: "string", pattern: "^[A-Za-z0-9._~-]+$", minLength: 1, maxLength: 200 }, { type: "null" }] },
     registriesPath: nullablePath,
     restSegments: { type: "array", maxItems: 200, uniqueItems: true, items: { type: "string", pattern: "^[A-Za-z0-9._~-]+$", minLength: 1, maxLength: 100 } },

@@ -3,13 +3,15 @@
  * data center catalogs but shows no payload), so the framework runs those three rules only
  * under --profile strict, against the lenient schemas of sim/api/schemas (id and name required,
  * the rest typed when present). `catalog.global-network-field` is the spec's own: eligible data
- * centers say so with `globalNetwork`, which is checked against what createPod does.
+ * centers say so with `globalNetwork`, of whatever type (global-network-reading.ts), which is
+ * checked against what createPod does; its boolean type is judged only under strict.
  */
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
 import { registerCheck } from "../../check-registry.ts";
-import { listOf } from "../../target-facts/index.ts";
+import { listOf, missingFact } from "../../target-facts/index.ts";
 import { schemaErrors } from "../support/schema.ts";
+import { refusalCredited } from "../support/refusal-credit.ts";
 import { isCapacityRefusal } from "./create-capacity.ts";
 import { podField, sendCreate } from "./create-pod-client.ts";
 import { gpusInStock, targetCatalog, type TargetCatalog, type TargetDataCenter } from "./create-target-catalog.ts";
@@ -78,22 +80,28 @@ registerCheck(
   "catalog.global-network-field",
   async (ctx) => {
     const rule = `("${ctx.rule.spec}")`;
-    const res = await read(ctx, "/v2/catalog/datacenters");
+    const path = ctx.facts.dataCenterCatalogPath.value;
+    if (path === null) return ctx.skip(missingFact("dataCenterCatalogPath", ctx.facts.dataCenterCatalogPath.evidence));
+    const res = await read(ctx, path);
     const list = listOf(res.json, "dataCenters") ?? listOf(res.json);
     if (res.status !== 200 || !Array.isArray(list)) {
-      return ctx.skip(`GET /v2/catalog/datacenters gave no list of data centers (HTTP ${res.status}); its payload is not in the spec`);
+      return ctx.skip(`GET ${path} gave no list of data centers (HTTP ${res.status}); its payload is not in the spec`);
     }
-    for (const entry of list) {
-      const value = (entry as { globalNetwork?: unknown } | null)?.globalNetwork;
-      if (value !== undefined && typeof value !== "boolean") {
-        return ctx.fail({ expected: `\`globalNetwork\` as a boolean on each data center that carries it ${rule}; found ${JSON.stringify(value)}`, exchange: res.exchange });
+    // The spec states no type for the field: only choices.md's boolean, judged under strict.
+    if (ctx.options.profile === "strict") {
+      for (const entry of list) {
+        const value = (entry as { globalNetwork?: unknown } | null)?.globalNetwork;
+        if (value !== undefined && typeof value !== "boolean") {
+          return ctx.fail({ expected: `\`globalNetwork\` as a boolean on each data center that carries it (choices.md's catalog, strict profile); found ${JSON.stringify(value)}`, exchange: res.exchange });
+        }
       }
     }
     // The field must tell the truth both ways: a pod with global networking is created where it
-    // says true, and never gets it where it does not say so.
+    // says the data center is eligible, and never gets it where it says not (a data center whose
+    // value says neither is not judged).
     const tc = await targetCatalog(ctx);
-    const eligible = tc.dataCenters.filter((d) => d.globalNetwork === true);
-    const others = tc.dataCenters.filter((d) => d.globalNetwork !== true);
+    const eligible = tc.dataCenters.filter((d) => d.globalNetworkReading === "eligible");
+    const others = tc.dataCenters.filter((d) => d.globalNetworkReading === "ineligible");
     let tried = 0;
     for (const [dcs, claimed] of [[others, false], [eligible, true]] as const) {
       for (const dc of dcs.filter((d) => nvidiaFor(tc, d) !== undefined).slice(0, TRIES_PER_KIND)) {
@@ -103,19 +111,34 @@ registerCheck(
         const enabled = (podField(created, "globalNetworking") as { enabled?: unknown } | undefined)?.enabled;
         if (!claimed && created.status >= 200 && created.status < 300 && enabled === true) {
           return ctx.fail({
-            expected: `no global networking in ${dc.id}, whose catalog entry does not carry \`globalNetwork: true\` ${rule}; the pod got it`,
+            expected: `no global networking in ${dc.id}, whose catalog entry does not say it is eligible (\`globalNetwork\`: ${JSON.stringify(dc.globalNetwork)}) ${rule}; the pod got it`,
             exchange: created.exchange,
           });
         }
         if (claimed && created.status >= 400 && created.status < 500 && !isCapacityRefusal(created)) {
+          // Blamed on global networking only when the same body without it is taken.
+          const { globalNetworking: _gn, ...control } = body;
+          const credit = await refusalCredited(ctx, {
+            controls: [control], send: (b) => sendCreate(ctx, { json: b }), operation: "createPod",
+            accepted: (r) => (r.status >= 200 && r.status < 300) || isCapacityRefusal(r),
+          });
+          if (!credit.credited) {
+            tried--;
+            ctx.log(`a pod with global networking in ${dc.id} was refused, but not for global networking: ${credit.why}`);
+            continue;
+          }
           return ctx.fail({
-            expected: `a pod with global networking accepted in ${dc.id}, whose catalog entry says \`globalNetwork: true\` ${rule}; it was refused`,
+            expected: `a pod with global networking accepted in ${dc.id}, whose catalog entry says it is eligible (\`globalNetwork\`: ${JSON.stringify(dc.globalNetwork)}) ${rule}; it was refused`,
             exchange: created.exchange,
           });
         }
       }
     }
-    if (tried === 0) ctx.log("no NVIDIA GPU type known to be in stock in any data center: only the field's type was checked");
+    if (tried === 0) {
+      const why = "no data center whose eligibility its entry states, with an NVIDIA GPU type in stock, could be tried";
+      if (ctx.options.profile === "strict") ctx.log(`${why}: only the field's type was checked`);
+      else return ctx.skip(`nothing was judged: ${why}`);
+    }
     return undefined;
   },
   { needs: { keys: ["api"] } },

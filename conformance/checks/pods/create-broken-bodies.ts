@@ -24,6 +24,8 @@ export interface BrokenCase {
   readonly broken: unknown;
   /** How it was broken, for the failure's words. */
   readonly how: string;
+  /** The body before the breaking, where the breaking reshaped the valid one (its control: create-control-body.ts). */
+  readonly control?: unknown;
 }
 
 type Draft = Record<string, any>;
@@ -113,10 +115,11 @@ function unknownPropertyArb(valid: fc.Arbitrary<CreatePodRequest>, tc: TargetCat
   return fc.tuple(valid, fc.constantFrom(...levels), unknownKeyArb, unknownValueArb).map(([body, level, drawn, value]) => {
     const d = copy(body);
     const target = withLevel(d, level, tc)!;
+    const control = copy(d);
     // A name the level lists ("count" in gpu) is made unlisted.
     const key = LISTED[level]!.includes(drawn) ? `x${drawn}` : drawn;
     target[key] = value;
-    return { valid: body, broken: d, how: `an unlisted property ${JSON.stringify(key)} ${level === "body" ? "in the body" : `in ${level}`}` };
+    return { valid: body, broken: d, control, how: `an unlisted property ${JSON.stringify(key)} ${level === "body" ? "in the body" : `in ${level}`}` };
   });
 }
 
@@ -150,14 +153,15 @@ function fieldTypeArb(valid: fc.Arbitrary<CreatePodRequest>, tc: TargetCatalog, 
     const wrong = WRONG_TYPES[i]!;
     const d = copy(body);
     if (wrong.level && withLevel(d, wrong.level, tc) === undefined) return { valid: body, broken: undefined, how: wrong.how };
-    return { valid: body, broken: wrong.apply(d), how: wrong.how };
+    return { valid: body, broken: wrong.apply(d), control: copy(d), how: wrong.how };
   });
 }
 
 /** The catalog a breaker gets: rules that need a fact about an id get only ids whose facts are known. */
 function catalogFor(ruleId: RuleId, tc: TargetCatalog): ArbitraryCatalog {
   if (ruleId === "pods.create.global-networking-nvidia") return knownCatalog(tc, { knownMakers: true });
-  if (ruleId === "pods.create.vcpu-valid-for-flavor") return knownCatalog(tc, { exactFlavors: true });
+  // A CPU part is drawn only from flavors whose vCPU counts the catalog gives (never the spec's minimum guessed).
+  if (ruleId === "pods.create.vcpu-valid-for-flavor" || ruleId === "pods.create.gpu-cpu-exclusive") return knownCatalog(tc, { exactFlavors: true });
   return knownCatalog(tc);
 }
 
@@ -172,7 +176,16 @@ export function brokenCaseArb(ruleId: RuleId, tc: TargetCatalog, values?: ValueS
   if (ruleId === "pods.create.unknown-property") return unknownPropertyArb(valid, tc);
   if (ruleId === "pods.create.field-type") return fieldTypeArb(valid, tc);
   const catalog = catalogFor(ruleId, tc);
-  return valid.map((body) => ({ valid: body, broken: breakRule(ruleId, body, catalog), how: "" }));
+  return valid.map((body) => {
+    const broken = breakRule(ruleId, body, catalog);
+    return { valid: body, broken, how: ruleId === "pods.create.gpu-cpu-exclusive" ? exclusiveHow(broken) : "" };
+  });
+}
+
+/** Which half of "exactly one of gpu or cpu" a body breaks. */
+export function exclusiveHow(broken: unknown): string {
+  const b = typeof broken === "object" && broken !== null ? (broken as Draft) : {};
+  return "gpu" in b && "cpu" in b ? "both gpu and cpu set" : "neither gpu nor cpu set";
 }
 
 /**
@@ -188,6 +201,11 @@ export function brokenExamples(ruleId: RuleId, tc: TargetCatalog, seed: number, 
       : ruleId === "pods.create.field-type"
         ? WRONG_TYPES.map((_, i) => fieldTypeArb(valid, tc, i))
         : [];
+  if (ruleId === "pods.create.gpu-cpu-exclusive") {
+    // One of each half, so that every run tries both.
+    const drawn = fc.sample(brokenCaseArb(ruleId, tc, values)!, { seed, numRuns: 20 }).filter((c) => c.broken !== undefined);
+    return [...new Map(drawn.map((c) => [c.how, c])).values()];
+  }
   return arbs.flatMap((arb) => fc.sample(arb, { seed, numRuns: 1 })).filter((c) => c.broken !== undefined);
 }
 

@@ -7,14 +7,22 @@
  * The valid part of each body holds only values the target is not known to refuse (the run's
  * value store); a refusal the store attributes to a value the breaking left as it was (a port
  * protocol the target does not take, first met here) is that value's, not the rule's: no verdict.
+ * Any other refusal credits the rule only when the same body without the rule's breaking part
+ * (its control, create-control-body.ts) is taken as valid by the target (support/refusal-credit.ts);
+ * a rule broken in two ways (gpu-cpu-exclusive: both set, neither set) passes only when both were.
  */
 import fc from "fast-check";
 import type { RuleId } from "../../../sim/api/rules/index.ts";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
+import type { ClientResponse } from "../../client.ts";
 import { registerCheck } from "../../check-registry.ts";
 import { acceptedText, accepts, acceptsServed } from "../support/statuses.ts";
 import { brokenCaseArb, breakable, brokenExamples, CREATE_REQUEST_RULES } from "./create-broken-bodies.ts";
-import { speaksOfCapacity } from "./create-capacity.ts";
+import { isCapacityRefusal, speaksOfCapacity } from "./create-capacity.ts";
+import { learnCatalogRefusal } from "./catalog-refusals.ts";
+import { createControls } from "./create-control-body.ts";
+import { PLACEMENT_RULES, placementKept } from "./create-placement-kept.ts";
+import { refusalCredited } from "../support/refusal-credit.ts";
 import { sendCreate } from "./create-pod-client.ts";
 import { checkProperty, scaledRuns } from "./create-property.ts";
 import { targetCatalog } from "./create-target-catalog.ts";
@@ -55,6 +63,9 @@ function leftOff(body: unknown): string | undefined {
   return undefined;
 }
 
+/** A control the target takes as valid: created, or refused for capacity alone. */
+const takenAsValid = (res: ClientResponse): boolean => (res.status >= 200 && res.status < 300) || isCapacityRefusal(res);
+
 async function checkRequestRule(ctx: CheckContext, ruleId: RuleId): Promise<CheckOutcome | undefined> {
   const tc = await targetCatalog(ctx);
   const values = ctx.client.values;
@@ -66,6 +77,9 @@ async function checkRequestRule(ctx: CheckContext, ruleId: RuleId): Promise<Chec
   const examples = brokenExamples(ruleId, tc, ctx.seed, values);
   let judged = 0;
   const elsewhere = new Set<string>();
+  /** Why a refusal was not credited, by the way the rule was broken. */
+  const uncredited = new Map<string, string>();
+  const judgedWays = new Set<string>();
   const outcome = await checkProperty(
     ctx,
     arb,
@@ -77,10 +91,27 @@ async function checkRequestRule(ctx: CheckContext, ruleId: RuleId): Promise<Chec
         elsewhere.add(`${refusal.pointer} = ${JSON.stringify(refusal.value)}`);
         return undefined;
       }
-      judged++;
       const what = `a body that breaks ${ruleId}${c.how ? ` (${c.how})` : ""}, whose rule says: "${ctx.rule.spec}"`;
+      if (res.status < 200 || res.status >= 300) {
+        // A refusal proves the rule only when the body without the rule's breaking part is taken.
+        const credit = await refusalCredited(ctx, { ...createControls(ruleId, c, tc), send: (body) => sendCreate(ctx, { json: body }), accepted: takenAsValid, operation: "createPod",
+          ...(ruleId === "pods.create.gpu-cpu-exclusive" ? {} : { named: { body: c.broken, text: res.text } }) });
+        if (!credit.credited) {
+          // The control's refusal may name a catalog value the suite drew: learnt, and avoided next.
+          const learnt = credit.refused ? learnCatalogRefusal(tc.refused, credit.refused.body, credit.refused) : undefined;
+          uncredited.set(c.how, learnt ?? credit.why);
+          return undefined;
+        }
+      }
+      judged++;
+      if (c.how) judgedWays.add(c.how);
       const expected = `${acceptedText(ctx)} refusing ${what}`;
       if (res.status >= 200 && res.status < 300) {
+        if (ctx.options.profile === "lenient" && PLACEMENT_RULES.has(ruleId)) {
+          const kept = placementKept(ruleId, c.broken, res.json, tc);
+          if (kept === "kept") return undefined;
+          if (kept !== undefined) return { expected: `${acceptedText(ctx)}, or the pod placed where the constraint holds (dataCenterIds are only preferred); ${kept}`, exchange: res.exchange };
+        }
         if (ctx.options.profile === "lenient" && FEATURE_LEFT_OFF.has(ruleId)) {
           const broken = leftOff(res.json);
           return broken === undefined ? undefined : { expected: `${acceptedText(ctx)}, or the pod created with global networking left off (enabled: false); ${broken}`, exchange: res.exchange };
@@ -97,6 +128,14 @@ async function checkRequestRule(ctx: CheckContext, ruleId: RuleId): Promise<Chec
   );
   if (outcome === undefined && judged === 0 && elsewhere.size > 0) {
     return ctx.skip(`nothing was judged: every refusal was of a value the breaking left as it was (${[...elsewhere].slice(0, 3).join("; ")})`);
+  }
+  if (outcome === undefined && judged === 0 && uncredited.size > 0) {
+    return ctx.skip(`nothing was judged: no refusal could be credited to the rule (${[...uncredited.values()].slice(0, 3).join("; ")})`);
+  }
+  // A rule broken in more than one way passes only when each way was judged.
+  const unjudged = [...uncredited.keys()].filter((how) => how !== "" && !judgedWays.has(how));
+  if (outcome === undefined && unjudged.length > 0) {
+    return ctx.skip(`only partly judged: no refusal of a body with ${unjudged.join(", ")} could be credited to the rule (${unjudged.map((h) => uncredited.get(h)).join("; ")})`);
   }
   return outcome;
 }

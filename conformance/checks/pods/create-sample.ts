@@ -5,12 +5,14 @@
  * Then fast-check draws valid bodies; each pod created is terminated at once. A refusal for
  * capacity is never a verdict; nor is a refusal the run's value store attributes to a value of an
  * open field (a port protocol the target does not take, learned from that very answer: the next
- * bodies avoid it); any other refusal is judged only by rules that ask for it. A property none of
+ * bodies avoid it), nor one whose error names a catalog value the suite drew (a GPU type in a
+ * cloud that does not offer it: catalog-refusals.ts, also avoided next); any other refusal is judged only by rules that ask for it. A property none of
  * whose runs was judged is skipped, never passed.
  */
 import type { CreatePodRequest } from "../../../sim/api/schemas/index.ts";
 import type { CheckContext, CheckOutcome, FailureInput } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
+import { learnCatalogRefusal } from "./catalog-refusals.ts";
 import { isCapacityRefusal } from "./create-capacity.ts";
 import { sendCreate } from "./create-pod-client.ts";
 import { checkProperty } from "./create-property.ts";
@@ -50,6 +52,12 @@ export async function sampleCreates(ctx: CheckContext, opts: SampleOptions, judg
       refusedValues.add(`${refusal.pointer} = ${JSON.stringify(refusal.value)}`);
       return undefined;
     }
+    // A catalog value the suite chose, refused with its path named: learnt, never a verdict.
+    const learnt = learnCatalogRefusal(tc.refused, body, res);
+    if (learnt !== undefined) {
+      refusedValues.add(learnt);
+      return undefined;
+    }
     if (!opts.judgeRefusals && (res.status < 200 || res.status >= 300)) return undefined;
     judged++;
     const problem = judge({ body, res, tc });
@@ -61,14 +69,16 @@ export async function sampleCreates(ctx: CheckContext, opts: SampleOptions, judg
   if (isCapacityRefusal(res)) {
     return ctx.skip(`the target refused even the smallest pod for lack of capacity (HTTP ${res.status}); createPod's answer cannot be judged now`);
   }
-  if (values.refusalOf(res.exchange) === undefined && (opts.judgeRefusals || (res.status >= 200 && res.status < 300))) {
+  const firstLearnt = learnCatalogRefusal(tc.refused, firstBody, res);
+  if (firstLearnt !== undefined) refusedValues.add(firstLearnt);
+  else if (values.refusalOf(res.exchange) === undefined && (opts.judgeRefusals || (res.status >= 200 && res.status < 300))) {
     judged++;
     const problem = judge({ body: firstBody, res, tc });
     if (problem) return ctx.fail({ expected: problem, exchange: res.exchange });
   }
   const outcome = await checkProperty(ctx, arb, probe, { numRuns: opts.numRuns, shrinkBudget: 20 });
   if (outcome === undefined && judged === 0 && refusedValues.size > 0) {
-    return ctx.skip(`nothing was judged: every body was refused for a value of a field the spec leaves open (${[...refusedValues].slice(0, 3).join("; ")})`);
+    return ctx.skip(`nothing was judged: every body was refused for a value the suite drew (a field the spec leaves open, or a catalog value the target does not offer there) (${[...refusedValues].slice(0, 3).join("; ")})`);
   }
   return outcome;
 }

@@ -15,6 +15,9 @@ import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
 import { missingFact, readList, readNetworkVolumes } from "../../target-facts/index.ts";
 import { volumeAcceptedInCreate } from "./accepted-volume.ts";
+import { newCatalogRefusals, type CatalogRefusals } from "./catalog-refusals.ts";
+import { flavorVcpuCounts } from "./flavor-vcpu-counts.ts";
+import { readGlobalNetwork, type GlobalNetworkReading } from "./global-network-reading.ts";
 
 export type CloudName = "SECURE" | "COMMUNITY";
 
@@ -44,8 +47,10 @@ export interface TargetFlavor {
 
 export interface TargetDataCenter {
   readonly id: string;
-  /** The raw `globalNetwork` value (a boolean on a conforming target). */
+  /** The raw `globalNetwork` value (any type: the spec states none). */
   readonly globalNetwork: unknown;
+  /** What that value says: eligible for global networking, not, or unknown (global-network-reading.ts). */
+  readonly globalNetworkReading: GlobalNetworkReading;
   /** GPU type ids with stock there, when the catalog says. */
   readonly gpus?: ReadonlySet<string>;
 }
@@ -59,6 +64,8 @@ export interface TargetCatalog {
   readonly registries?: readonly { readonly id: string }[];
   /** Where each part came from, or why it is empty: for skip reasons and the log. */
   readonly notes: readonly string[];
+  /** Catalog values the target refused in a body, learnt during the run (catalog-refusals.ts). */
+  readonly refused: CatalogRefusals;
 }
 
 const caches = new WeakMap<object, Promise<TargetCatalog>>();
@@ -105,21 +112,31 @@ function gpuOffer(entry: Record<string, unknown>): GpuOffer {
   return { ...(counts ? { counts } : {}), inStock: !none };
 }
 
-const POWERS = [2, 4, 8, 16, 32, 64, 128, 256, 512];
-
-/** The flavor's vCPU counts: an explicit list, or the powers of two between a min and a max. */
-function vcpuCounts(vcpu: unknown, entry: Record<string, unknown>): number[] | undefined {
-  const explicit = intList(isObject(vcpu) ? vcpu.allowed : undefined) ?? intList(entry.vcpuCounts);
-  if (explicit) return explicit;
-  if (isObject(vcpu) && Number.isInteger(vcpu.min) && Number.isInteger(vcpu.max)) {
-    return POWERS.filter((n) => n >= (vcpu.min as number) && n <= (vcpu.max as number));
-  }
-  return undefined;
-}
-
 /** The whole list a GET answers (every page, in or out of an envelope); undefined when it gives none. */
 async function getList(ctx: CheckContext, path: string, field: string, query?: Record<string, string>): Promise<unknown[] | undefined> {
   return (await readList(ctx.client, { method: "GET", url: `${ctx.target.rest}${path}`, auth: { key: "api" }, ...(query ? { query } : {}) }, field))?.items;
+}
+
+/**
+ * The clouds an entry itself says it is offered in, when it says: GraphQL's `secureCloud` and
+ * `communityCloud` flags, or a `clouds` / `cloudTypes` list, or a `cloud` / `cloudType` word.
+ * Undefined when it says nothing (the `cloud` query it was listed under then tells).
+ */
+export function cloudsOfEntry(entry: Record<string, unknown>): Set<CloudName> | undefined {
+  const out = new Set<CloudName>();
+  const flags = [["secureCloud", "SECURE"], ["communityCloud", "COMMUNITY"]] as const;
+  if (flags.some(([k]) => typeof entry[k] === "boolean")) {
+    for (const [k, cloud] of flags) if (entry[k] === true) out.add(cloud);
+    return out;
+  }
+  const list = [entry.clouds, entry.cloudTypes].find(Array.isArray) ?? [entry.cloud, entry.cloudType].filter((v) => typeof v === "string");
+  if ((list as unknown[]).length === 0) return undefined;
+  for (const v of list as unknown[]) {
+    const word = String(v).toUpperCase();
+    if (word === "SECURE" || word === "COMMUNITY") out.add(word);
+    if (word === "ALL") (out.add("SECURE"), out.add("COMMUNITY"));
+  }
+  return out;
 }
 
 async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]> {
@@ -131,7 +148,10 @@ async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]
     for (const entry of list) {
       if (!isObject(entry) || !nonEmpty(entry.id)) continue;
       const gpu = byId.get(entry.id) ?? { id: entry.id, manufacturer: manufacturerOf(entry), offers: {} };
-      gpu.offers[cloud] = gpuOffer(entry);
+      // An entry that names its clouds is believed over the query it was listed under (a
+      // catalog may ignore the query and list every type).
+      const says = cloudsOfEntry(entry);
+      if (says === undefined || says.has(cloud)) gpu.offers[cloud] = gpuOffer(entry);
       byId.set(entry.id, gpu);
     }
   }
@@ -159,11 +179,12 @@ async function readGpus(ctx: CheckContext, notes: string[]): Promise<TargetGpu[]
 }
 
 async function readFlavors(ctx: CheckContext, notes: string[]): Promise<TargetFlavor[]> {
-  const list = (await getList(ctx, "/v2/catalog/cpus", "cpus")) ?? [];
+  const path = ctx.facts.cpuCatalogPath.value;
+  const list = (path === null ? undefined : await getList(ctx, path, "cpus")) ?? [];
   const flavors: TargetFlavor[] = [];
   for (const entry of list) {
     if (!isObject(entry) || !nonEmpty(entry.id)) continue;
-    const counts = vcpuCounts(entry.vcpu, entry);
+    const counts = flavorVcpuCounts(entry);
     const available = isObject(entry.availability) ? intList(entry.availability.availableVcpuCounts) : undefined;
     const ram = typeof entry.ramGbPerVcpu === "number" && entry.ramGbPerVcpu > 0 ? entry.ramGbPerVcpu : undefined;
     flavors.push({
@@ -173,12 +194,18 @@ async function readFlavors(ctx: CheckContext, notes: string[]): Promise<TargetFl
       ...(ram !== undefined ? { ramGbPerVcpu: ram } : {}),
     });
   }
-  notes.push(flavors.length > 0 ? `${flavors.length} CPU flavors from GET /v2/catalog/cpus` : "no CPU flavors (GET /v2/catalog/cpus listed none)");
+  const counted = flavors.filter((f) => f.vcpuCounts !== undefined).length;
+  notes.push(
+    flavors.length > 0
+      ? `${flavors.length} CPU flavors from GET ${path} (${counted} with vCPU counts it states)`
+      : `no CPU flavors (${path === null ? "the target has no CPU catalog" : `GET ${path} listed none`})`,
+  );
   return flavors;
 }
 
 async function readDataCenters(ctx: CheckContext, notes: string[]): Promise<TargetDataCenter[]> {
-  const list = (await getList(ctx, "/v2/catalog/datacenters", "dataCenters")) ?? [];
+  const path = ctx.facts.dataCenterCatalogPath.value;
+  const list = (path === null ? undefined : await getList(ctx, path, "dataCenters")) ?? [];
   const out: TargetDataCenter[] = [];
   for (const entry of list) {
     if (!isObject(entry) || !nonEmpty(entry.id)) continue;
@@ -190,9 +217,9 @@ async function readDataCenters(ctx: CheckContext, notes: string[]): Promise<Targ
           .map((a) => a.gpuTypeId as string),
       );
     }
-    out.push({ id: entry.id, globalNetwork: entry.globalNetwork, ...(gpus ? { gpus } : {}) });
+    out.push({ id: entry.id, globalNetwork: entry.globalNetwork, globalNetworkReading: readGlobalNetwork(entry.globalNetwork), ...(gpus ? { gpus } : {}) });
   }
-  notes.push(out.length > 0 ? `${out.length} data centers from GET /v2/catalog/datacenters` : "no data centers (GET /v2/catalog/datacenters listed none)");
+  notes.push(out.length > 0 ? `${out.length} data centers from GET ${path}` : `no data centers (${path === null ? "the target has no data-center catalog" : `GET ${path} listed none`})`);
   return out;
 }
 
@@ -250,10 +277,11 @@ async function readCatalog(ctx: CheckContext, probeVolume: boolean): Promise<Tar
   const dataCenters = await readDataCenters(ctx, notes);
   const volumes = await readVolumes(ctx, notes, gpus, flavors, probeVolume);
   const registries = await readRegistries(ctx, notes);
-  return { gpus, flavors, dataCenters, volumes, ...(registries ? { registries } : {}), notes };
+  return { gpus, flavors, dataCenters, volumes, ...(registries ? { registries } : {}), notes, refused: newCatalogRefusals() };
 }
 
-export const globalNetworkDc = (dc: TargetDataCenter): boolean => dc.globalNetwork === true;
+/** Whether the data center's catalog entry says it is eligible for global networking. */
+export const globalNetworkDc = (dc: TargetDataCenter): boolean => dc.globalNetworkReading === "eligible";
 
 /** Every id the target named, for the rule breakers (which need ids that exist). */
 export function knownCatalog(tc: TargetCatalog, opts: { knownMakers?: boolean; exactFlavors?: boolean } = {}): ArbitraryCatalog {
@@ -265,7 +293,8 @@ export function knownCatalog(tc: TargetCatalog, opts: { knownMakers?: boolean; e
       .filter((f) => !opts.exactFlavors || f.vcpuCounts !== undefined)
       .map((f) => ({ id: f.id, vcpuCounts: f.vcpuCounts ?? [2] })),
     networkVolumes: tc.volumes,
-    dataCenters: tc.dataCenters.map((d) => ({ id: d.id, globalNetwork: globalNetworkDc(d) })),
+    // A data center whose eligibility is unknown is never taken for an ineligible one.
+    dataCenters: tc.dataCenters.map((d) => ({ id: d.id, globalNetwork: d.globalNetworkReading !== "ineligible" })),
     ...(tc.registries ? { registries: tc.registries } : {}),
   };
 }
@@ -280,7 +309,9 @@ export function gpusInStock(tc: TargetCatalog): TargetGpu[] {
 export function usableCatalog(tc: TargetCatalog): ArbitraryCatalog {
   const flavors = tc.flavors
     .filter((f) => f.vcpuCounts !== undefined)
-    .map((f) => ({ id: f.id, vcpuCounts: f.availableCounts && f.availableCounts.length > 0 ? f.availableCounts : f.vcpuCounts! }));
+    .map((f) => ({ id: f.id, vcpuCounts: f.availableCounts && f.availableCounts.length > 0 ? f.availableCounts : f.vcpuCounts! }))
+    // A count the target refused for its flavor (naming it) is not drawn again.
+    .map((f) => ({ ...f, vcpuCounts: f.vcpuCounts.filter((n) => !tc.refused.flavorCounts.has(`${f.id}@${n}`)) }));
   return {
     gpuTypes: gpusInStock(tc).map((g) => ({ id: g.id, manufacturer: g.manufacturer })),
     cpuFlavors: flavors,

@@ -24,7 +24,9 @@ export interface ValidBodyOptions {
 
 type Draft = Record<string, any>;
 
-const offeredIn = (gpu: TargetGpu | undefined, cloud: CloudName): boolean => gpu?.offers[cloud]?.inStock === true;
+/** Whether the catalog offers the type in the cloud, and the target has not refused the pairing. */
+const offeredIn = (gpu: TargetGpu | undefined, cloud: CloudName, tc?: TargetCatalog): boolean =>
+  gpu?.offers[cloud]?.inStock === true && !tc?.refused.gpuClouds.has(`${gpu.id}@${cloud}`);
 
 /** The data centers a body confines the pod to, or undefined when it leaves the choice open. */
 function candidateDcs(body: Draft, tc: TargetCatalog): string[] | undefined {
@@ -40,7 +42,8 @@ function fitGpu(body: Draft, tc: TargetCatalog, opts: ValidBodyOptions): void {
   const needsNvidia = body.globalNetworking === true;
   const fits = (g: TargetGpu): boolean => {
     if (needsNvidia && g.manufacturer.toLowerCase() !== "nvidia") return false;
-    if (opts.omit?.includes("cloud") && !offeredIn(g, "SECURE")) return false;
+    if (opts.omit?.includes("cloud") && !offeredIn(g, "SECURE", tc)) return false;
+    if (!offeredIn(g, "SECURE", tc) && !offeredIn(g, "COMMUNITY", tc)) return false;
     if (opts.omit?.includes("count") && g.offers.SECURE?.counts && !g.offers.SECURE.counts.includes(1)) return false;
     const dcs = candidateDcs(body, tc);
     if (dcs === undefined) return true;
@@ -58,13 +61,13 @@ function fitGpu(body: Draft, tc: TargetCatalog, opts: ValidBodyOptions): void {
   body.gpu = { ...body.gpu, id: gpu.id };
   // The cloud the body names must offer the type; the default (SECURE) too when none is named.
   const cloud: CloudName = body.cloud ?? "SECURE";
-  if (!offeredIn(gpu, cloud)) {
+  if (!offeredIn(gpu, cloud, tc)) {
     const other: CloudName = cloud === "SECURE" ? "COMMUNITY" : "SECURE";
-    if (offeredIn(gpu, other) && !opts.omit?.includes("cloud")) body.cloud = other;
+    if (offeredIn(gpu, other, tc) && !opts.omit?.includes("cloud")) body.cloud = other;
   }
   // Global networking on community hardware is a question the spec leaves open: ask only in SECURE.
   if (body.globalNetworking === true && body.cloud === "COMMUNITY") {
-    if (offeredIn(gpu, "SECURE")) delete body.cloud;
+    if (offeredIn(gpu, "SECURE", tc)) delete body.cloud;
     else body.globalNetworking = false;
   }
   // A body is valid for a target only within what its own catalog offers: where the catalog

@@ -5,6 +5,8 @@
  * choices.md's, the volume list the real platform's: a target without one of them still gets
  * pods to test, only fewer kinds of them, and the reason is kept for the skips it causes.
  */
+import { flavorVcpuCounts } from "./flavor-vcpu-counts.ts";
+import { readGlobalNetwork } from "./global-network-reading.ts";
 import type { ArbitraryCatalog } from "../../../sim/api/validate/index.ts";
 import type { CheckContext } from "../../check.ts";
 import { readList, readNetworkVolumes } from "../../target-facts/index.ts";
@@ -73,34 +75,23 @@ async function gpuTypes(ctx: CheckContext, notes: string[]): Promise<ArbitraryCa
     });
 }
 
-/** The vCPU counts a flavor record offers: `vcpu.allowed`, `vcpuCounts`, or powers of two in `vcpu.min..max`. */
-function vcpuCounts(entry: Json): number[] {
-  const vcpu = isObject(entry.vcpu) ? entry.vcpu : {};
-  const listed = Array.isArray(vcpu.allowed) ? vcpu.allowed : Array.isArray(entry.vcpuCounts) ? entry.vcpuCounts : undefined;
-  // Only powers of two: the spec's rule for vcpuCount, so the generators never draw an invalid count.
-  if (listed) return listed.filter((n): n is number => Number.isSafeInteger(n) && (n as number) >= 2 && ((n as number) & ((n as number) - 1)) === 0);
-  const min = typeof vcpu.min === "number" ? vcpu.min : 2;
-  const max = typeof vcpu.max === "number" ? vcpu.max : 8;
-  const out: number[] = [];
-  for (let n = 2; n <= Math.min(max, 64); n *= 2) if (n >= min) out.push(n);
-  return out;
-}
-
 async function cpuFlavors(ctx: CheckContext, notes: string[]): Promise<ArbitraryCatalog["cpuFlavors"]> {
-  const entries = await getList(ctx, "/v2/catalog/cpus", "cpus");
-  if (entries === undefined) notes.push("the target does not list CPU flavors (GET /v2/catalog/cpus), so no CPU pod was created");
+  const path = ctx.facts.cpuCatalogPath.value;
+  const entries = path === null ? undefined : await getList(ctx, path, "cpus");
+  if (entries === undefined) notes.push(`the target does not list CPU flavors (${path === null ? "it has no CPU catalog" : `GET ${path}`}), so no CPU pod was created`);
   return (entries ?? [])
     .filter(isObject)
     .filter((e) => str(e.id) !== undefined && stockRank(e) < 4)
     .sort((a, b) => stockRank(a) - stockRank(b))
     .slice(0, MAX_CPU_FLAVORS)
-    .map((e) => ({ id: str(e.id)!, vcpuCounts: vcpuCounts(e).slice(0, 3) }))
+    .map((e) => ({ id: str(e.id)!, vcpuCounts: (flavorVcpuCounts(e) ?? []).slice(0, 3) }))
     .filter((f) => f.vcpuCounts.length > 0);
 }
 
 async function dataCenters(ctx: CheckContext): Promise<ArbitraryCatalog["dataCenters"]> {
-  const entries = (await getList(ctx, "/v2/catalog/datacenters", "dataCenters")) ?? [];
-  return entries.filter(isObject).flatMap((e) => (str(e.id) ? [{ id: str(e.id)!, globalNetwork: e.globalNetwork === true }] : []));
+  const path = ctx.facts.dataCenterCatalogPath.value;
+  const entries = (path === null ? undefined : await getList(ctx, path, "dataCenters")) ?? [];
+  return entries.filter(isObject).flatMap((e) => (str(e.id) ? [{ id: str(e.id)!, globalNetwork: readGlobalNetwork(e.globalNetwork) === "eligible" }] : []));
 }
 
 async function networkVolumes(ctx: CheckContext, notes: string[], computes: readonly Record<string, unknown>[]): Promise<TargetVolume[] | undefined> {

@@ -4,7 +4,9 @@
  * rules shared with create (any 4xx under the lenient profile, the emulator's status under
  * strict). Valid cases from updatePodCaseArb are broken one rule at a time by breakUpdateRule
  * and sent to a pool pod of the kind the case names. After a refused mount change the pod is
- * read again: a refused PATCH must have left its mount as it was.
+ * read again: a refused PATCH must have left its mount as it was. A refusal credits the rule only
+ * when the valid body the case was broken from is taken on the same pod, or the error names the
+ * broken part alone (support/refusal-credit.ts).
  *
  * PATCH is choices.md's route: under the lenient profile, a target answering a no-op PATCH
  * with 404/405 has none and these rules are skipped (a 404 would otherwise pass as "a 4xx").
@@ -14,6 +16,7 @@ import type { RuleId } from "../../../sim/api/rules/index.ts";
 import { breakUpdateRule, updatePodBreakers, updatePodCaseArb, type UpdateCase } from "../../../sim/api/validate/index.ts";
 import { registerCheck } from "../../check-registry.ts";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
+import { refusalCredited } from "../support/refusal-credit.ts";
 import { accepts, acceptedText } from "../support/statuses.ts";
 import { afterCreate } from "./lifecycle-evidence.ts";
 import { getPod, jsonObject, patchPod } from "./lifecycle-pods.ts";
@@ -36,13 +39,19 @@ const MOUNT_RULES = new Set<string>([
   "pods.update.mounts-exclusive",
 ]);
 
+/** A broken case, with its control: the valid body it was broken from (refusal-credit.ts). */
+type ControlledCase = UpdateCase & { readonly control: unknown };
+
 /** The field-type rule also covers a body that is not a JSON object; the breaker makes only a wrong field type. */
-function brokenCases(ruleId: RuleId, values: ValueStore): fc.Arbitrary<UpdateCase> {
-  const broken = updatePodCaseArb().map((c) => breakUpdateRule(ruleId, safeCase(c, values)));
+function brokenCases(ruleId: RuleId, values: ValueStore): fc.Arbitrary<ControlledCase> {
+  const broken = updatePodCaseArb().map((c) => {
+    const safe = safeCase(c, values);
+    return { ...breakUpdateRule(ruleId, safe), control: safe.body };
+  });
   if (ruleId !== "pods.update.field-type") return broken;
   const notObject = fc
     .tuple(updatePodCaseArb(), fc.constantFrom<unknown>([], "name", 42, null, [{ name: "x" }]))
-    .map(([c, body]) => ({ pod: c.pod, body: body as UpdateCase["body"] }));
+    .map(([c, body]) => ({ pod: c.pod, body: body as UpdateCase["body"], control: {} }));
   return fc.oneof(broken, notObject);
 }
 
@@ -79,7 +88,19 @@ async function brokenPatchesRefused(ctx: CheckContext, ruleId: RuleId, pool: Upd
     // The run's value store attributes it the same way (an error naming `/ports/0`, or a body that
     // differs from an accepted one only there): mounts are no open field, so such a value is another's.
     const other = MOUNT_RULES.has(ruleId) && res.status >= 400 && res.status < 500 ? (refusedFor(body, res.text) ?? ctx.client.values.refusalOf(res.exchange)?.pointer) : undefined;
-    if (!leftOff && !accepts(ctx, res.status) && other === undefined) {
+    // A refusal proves the rule only when the valid body it was broken from is taken on this pod.
+    let credited = true;
+    if (!leftOff && other === undefined && (res.status < 200 || res.status >= 300)) {
+      const credit = await refusalCredited(ctx, {
+        controls: [withTargetVolumes(c.control, c.pod, pod, pool)], send: (b) => patchPod(ctx, pod.id, b), operation: `updatePod ${pod.id}`,
+        accepted: (r) => r.status >= 200 && r.status < 300, named: { body, text: res.text },
+      });
+      if (!credit.credited) {
+        credited = false;
+        elsewhere.add(credit.why);
+      }
+    }
+    if (credited && !leftOff && !accepts(ctx, res.status) && other === undefined) {
       fail(`PATCH ${JSON.stringify(body)} on a ${c.pod.kind.toUpperCase()} pod ${c.pod.mountKind === "none" ? "without mounts" : `with a ${c.pod.mountKind} mount`} is refused with ${acceptedText(ctx)} ("${ctx.rule.spec}"); got ${res.status}`);
     }
     if (MOUNT_RULES.has(ruleId)) {
@@ -93,10 +114,10 @@ async function brokenPatchesRefused(ctx: CheckContext, ruleId: RuleId, pool: Upd
         return false;
       }
     }
-    return true;
+    return credited;
   });
   if (result.outcome) return result.outcome;
-  if (result.judged === 0 && elsewhere.size > 0) return ctx.skip(`nothing was judged: every refusal named another field of the body (${[...elsewhere].join(", ")}), not mounts`);
+  if (result.judged === 0 && elsewhere.size > 0) return ctx.skip(`nothing was judged: every refusal was another's (${[...elsewhere].slice(0, 3).join("; ")})`);
   if (result.judged === 0) return ctx.skip(`no pod the rule applies to could be created: ${pool.reasons().join("; ") || "every create was refused"}`);
   return ctx.pass();
 }

@@ -12,6 +12,9 @@ import type { Rule } from "./rule.ts";
 const list = (s: readonly number[]) => (s.length === 1 ? `${s[0]}` : `${s.slice(0, -1).join(", ")} or ${s[s.length - 1]}`);
 
 export function lenientReading(rule: Rule): string {
+  if (rule.strictOnly !== undefined) {
+    return `The sentence does not state ${rule.strictOnly}: the emulator's reading, not judged under the lenient profile; strict requires it.`;
+  }
   if (rule.lenient) return rule.lenient;
   const strict = rule.strictStatuses ? ` Strict requires ${list(rule.strictStatuses)} (choices.md).` : "";
   if (rule.source === "choices") {

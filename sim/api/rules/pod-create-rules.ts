@@ -16,7 +16,7 @@ const VOLUME_ID = "`volumeId` string, required, ID of an existing network volume
 const VCPU_VALID = "Must be valid for the flavor and a power of two";
 
 const GLOBAL_NETWORKING_LENIENT =
-  "The spec says global networking is \"enforced upstream\" and that `enabled` is derived from an assigned address: a refusal (4xx), or the pod created with global networking left off (globalNetworking.enabled false, no ip), both keep it; fails only a pod with global networking enabled where it cannot be honoured. Strict requires a refusal.";
+  "The spec says global networking is \"enforced upstream\" and that `enabled` is derived from an assigned address: a refusal (4xx), or the pod created with global networking left off (globalNetworking.enabled false, no ip), both keep it, and so does a pod placed, with it, in a data center whose catalog entry says it is eligible (dataCenterIds are only preferred); fails only a pod with global networking enabled where it cannot be honoured. Strict requires a refusal.";
 
 export const podCreateRules = [
   // Schema: 422 with each failure in `errors`.
@@ -149,15 +149,18 @@ export const podCreateRules = [
     spec: "registry | string or null | Container registry credential ID, for private images",
     section: "Container configuration (shared by templates, pods and serverless endpoints)",
     source: "spec", severity: "error", kind: "request", status: 400, strictStatuses: [400],
+    strictOnly: "that createPod refuses a credential id the caller does not have (it may fail the image pull later instead)",
   },
   {
     id: "pods.create.network-volume-data-center", title: "The network volume lies in one of the requested data centers",
     spec: VOLUME_ID, section: "Mounts", source: "spec", severity: "error", kind: "request", status: 400, strictStatuses: [400],
+    lenient: "The volume must be in the pod's data center; `dataCenterIds` are only preferred: a refusal (4xx), or the pod placed in the volume's data center, keeps it; fails only a pod placed elsewhere. Strict requires a refusal.",
   },
   {
     id: "pods.create.unknown-data-center", title: "Each preferred data center exists",
     spec: "dataCenterIds | array of string | no | Preferred data centers; omit or send an empty array to let the scheduler choose",
     section: BODY, source: "spec", severity: "error", kind: "request", status: 400,
+    strictOnly: "that an unknown id among the preferred data centers is refused (they are preferences; the scheduler may place the pod elsewhere)",
   },
   {
     id: "pods.create.global-networking-nvidia", title: "Global networking needs an NVIDIA GPU pod",

@@ -63,6 +63,7 @@ export const podRules = [
     id: "pods.preferred-data-center", title: "A pod with preferred data centers is placed in one of them",
     spec: "dataCenterIds | array of string | no | Preferred data centers; omit or send an empty array to let the scheduler choose",
     section: "CreatePodRequest (body of createPod)", source: "spec", severity: "warning", kind: "invariant",
+    strictOnly: "that the pod is placed in one of the preferred data centers (it calls them preferred and states no restriction)",
   },
   // Status moves.
   {

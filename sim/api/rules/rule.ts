@@ -40,4 +40,15 @@ export interface Rule {
    * off, an idempotent repeat accepted); lenient-reading.ts derives the others from the principle.
    */
   readonly lenient?: string;
+  /**
+   * Set on a spec rule that asserts more than its sentence states (a restriction, a type, a
+   * status): what the sentence leaves unstated. Such a rule is the emulator's reading, judged
+   * only under `--profile strict`, like a rule of choices.md.
+   */
+  readonly strictOnly?: string;
+}
+
+/** Whether the rule is judged only under `--profile strict`: choices.md's, or a spec rule asserting more than its sentence. */
+export function isStrictOnly(rule: Pick<Rule, "source" | "strictOnly">): boolean {
+  return rule.source === "choices" || rule.strictOnly !== undefined;
 }

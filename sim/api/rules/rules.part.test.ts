@@ -151,7 +151,8 @@ t.test("every rule carries its lenient reading, by the one principle", async (t)
     t.ok(rule.lenient.length > 20, `${rule.id} has a lenient reading`);
     if (rule.source === "choices") t.match(rule.lenient, /not judged under the lenient profile/, `${rule.id}: choices.md's answers are strict-only`);
     // A request rule whose status the spec does not state accepts any refusal, never only the emulator's status.
-    if (rule.source === "spec" && rule.kind === "request" && rule.status !== undefined && !rule.specStatuses && !rule.lenientStatuses) {
+    if (rule.strictOnly !== undefined) t.match(rule.lenient, /not judged under the lenient profile/, `${rule.id}: a rule asserting more than its sentence is strict-only`);
+    if (rule.source === "spec" && rule.kind === "request" && rule.status !== undefined && !rule.specStatuses && !rule.lenientStatuses && rule.strictOnly === undefined) {
       t.match(rule.lenient, /4xx/, `${rule.id}: a refusal (4xx) is accepted`);
       t.equal(acceptedStatuses(rule, "lenient"), "any-4xx", `${rule.id}: lenient accepts any 4xx`);
     }
