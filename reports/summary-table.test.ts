@@ -1,4 +1,5 @@
 import t from "tap";
+import { SETUP_NOT_REACHED } from "./conformance-report.ts";
 import { sampleReport } from "./sample-report.ts";
 import { renderSummaryTable } from "./summary-table.ts";
 
@@ -41,4 +42,12 @@ t.test("the counts line and the verdict count the failed rules alike, warnings a
   t.match(out, new RegExp(`^FAILED \\(${failed} failed, 1 of them a warning; `, "m"));
   const onlyWarning = { ...report, rules: report.rules.filter((r) => r.status !== "fail" || r.severity === "warning"), summary: { ...report.summary, failed: 1, targetErrors: 0 }, targetErrors: [] };
   t.match(renderSummaryTable(onlyWarning), /^PASSED \(.*; 1 failed as a warning, which does not fail the run\)$/m);
+});
+
+t.test("skips whose set-up did not come about are counted apart from the others", async (t) => {
+  const skip = sampleReport.rules.find((r) => r.status === "skip")!;
+  const setup = { ...skip, id: "jobs.cancel.queued", reason: `${SETUP_NOT_REACHED}: could not get a job to stay IN_QUEUE (every submission was taken by a worker at once)` };
+  const report = { ...sampleReport, rules: [...sampleReport.rules, setup], summary: { ...sampleReport.summary, skipped: sampleReport.summary.skipped + 1 } };
+  t.match(renderSummaryTable(report), /1 failed, 3 skipped \(1 of them: set-up not reached\), 1 known/);
+  t.notMatch(renderSummaryTable(sampleReport), /set-up not reached/, "none: nothing said");
 });
