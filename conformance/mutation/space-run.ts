@@ -24,6 +24,8 @@ export interface SeedVerdict {
   readonly unjudged: readonly string[];
   readonly wallTimeMs: number;
   readonly error?: string;
+  /** What each failure expected, and the first target errors. */
+  readonly details: readonly string[];
 }
 
 export interface SpaceRun {
@@ -44,7 +46,7 @@ export function seedLine(v: SeedVerdict): string {
     ...(v.targetErrors ? [`${v.targetErrors} target error(s)`] : []),
     ...(v.unjudged.length ? [`judged on the emulator, not here: ${v.unjudged.join(", ")}`] : []),
   ];
-  return `${head}; ${why.join("; ")}; conventions: ${v.conventions}`;
+  return `${head}; ${why.join("; ")}; conventions: ${v.conventions}${v.details.map((d) => `\n    ${d.slice(0, 600)}`).join("")}`;
 }
 
 export async function runSpace(options: { readonly seeds: readonly number[]; readonly workers: number; readonly runTimeoutMs: number; readonly suiteSeed?: number }, progress: (line: string) => void = () => {}): Promise<SpaceRun> {
@@ -78,6 +80,7 @@ export async function runSpace(options: { readonly seeds: readonly number[]; rea
       judged: judged.size,
       unjudged: r.outcome ? unjudgedWithoutReason(c, onEmulator, judged) : [],
       wallTimeMs: r.wallTimeMs,
+      details: [...Object.entries(r.outcome?.expected ?? {}).map(([id, e]) => `${id}: ${e}`), ...(r.outcome?.targetErrorSamples ?? []).map((e) => `target error: ${e}`)],
       ...(r.error !== undefined ? { error: r.error } : {}),
     };
   };

@@ -28,7 +28,8 @@ export function describedRoutes(c: Conventions, doc: unknown): unknown {
   const volumes = c.volumes.startsWith("unlisted") ? null : c.volumes;
   const paths: Json = {};
   for (const [path, ops] of Object.entries(doc["paths"])) {
-    if (path === "/openapi.json") continue;
+    // The description covers the v2 REST interface the conventions shape (not the emulator's v1 paths, nor itself).
+    if (path === "/openapi.json" || path.startsWith("/v1/")) continue;
     if (path === "/v2/pods/{podId}/action" && c.actions !== "body") continue;
     if (path === "/v2/catalog/gpus") {
       paths[c.gpuPath] = operations(ops);

@@ -48,8 +48,16 @@ export function mapResponse(outcome: ApiOutcome, change: (r: ApiResponse) => Api
   return outcome.kind === "response" ? { kind: "response", response: change(outcome.response) } : { ...outcome, render: (t) => change(outcome.render(t)) };
 }
 
-/** A route the conventions do not serve answers as any route the emulator does not serve. */
-const noRoute = (r: ApiRequest): ApiResponse => problem(404, `no route for ${r.method} ${r.path}`);
+/**
+ * A route the conventions do not serve answers exactly as any route the transport does not serve
+ * (which never reaches the backend, so the answer's presentation is left as it is).
+ */
+const NO_ROUTE = new WeakSet<ApiResponse>();
+const noRoute = (r: ApiRequest): ApiResponse => {
+  const answer = problem(404, `no route for ${r.method} ${r.path}`);
+  NO_ROUTE.add(answer);
+  return answer;
+};
 
 const withStatus = (r: ApiResponse, status: number): ApiResponse =>
   r.status === status ? r : { ...r, status, ...(isObject(r.body) && typeof r.body["status"] === "number" ? { body: { ...r.body, status } } : {}) };
@@ -93,17 +101,36 @@ function reshapeList(c: Conventions, to: ApiRequest, from: ApiRequest, inner: (r
 }
 
 /** The routes' rewrites: paths, methods, lists, ids and statuses. */
-function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => ApiOutcome, aliases: VolumeAliases | undefined, description: () => ApiOutcome): ApiOutcome {
+/** Job ids the layer gave out, so that only ids it never gave out answer with the `jobNotFound` status. */
+class IssuedJobs {
+  private readonly ids = new Set<string>();
+  add(id: string): void {
+    if (this.ids.size >= 100_000) this.ids.delete(this.ids.values().next().value!);
+    this.ids.add(id);
+  }
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+}
+
+interface LayerState {
+  readonly aliases: VolumeAliases | undefined;
+  readonly issued: IssuedJobs;
+  readonly description: () => ApiOutcome;
+}
+
+function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => ApiOutcome, state: LayerState): ApiOutcome {
   const parts = request.path.split("/");
   const respond = (response: ApiResponse): ApiOutcome => ({ kind: "response", response });
+  const aliases = state.aliases;
   if (aliases && parts[1] === "v2" && parts[2] === "pods") {
     const aliased = (r: ApiRequest) => mapResponse(inner(r), (res) => (res.body === undefined ? res : { ...res, body: aliases.answer(res.body) }));
-    return route(c, { ...request, body: aliases.request(request.body) }, aliased, undefined, description);
+    return route(c, { ...request, body: aliases.request(request.body) }, aliased, { ...state, aliases: undefined });
   }
   // The description, where the conventions advertise it.
   if (request.path === "/openapi.json" || request.path === DESCRIPTION_PATHS["well-known"] || request.path === DESCRIPTION_PATHS["link-header"]) {
     const at = c.description === "none" ? undefined : DESCRIPTION_PATHS[c.description];
-    return request.path === at && request.method === "GET" ? description() : respond(noRoute(request));
+    return request.path === at && request.method === "GET" ? state.description() : respond(noRoute(request));
   }
 
   // Actions.
@@ -152,13 +179,18 @@ function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => Ap
   const jobRoute = parts.length >= 4 && parts[1] === "v2" && ["run", "runsync", "status", "status-sync", "stream", "cancel", "retry"].includes(parts[3]!);
   if (!jobRoute) return inner(request);
   let forward = request;
+  let id: string | undefined;
   if (parts.length === 5 && JOB_OPS.has(parts[3]!)) {
-    const id = jobIdIn(c, parts[4]!) ?? `unknown-${parts[4]}`;
+    id = jobIdIn(c, parts[4]!) ?? `unknown-${parts[4]}`;
     forward = { ...request, path: [...parts.slice(0, 4), id].join("/") };
   }
   return mapResponse(inner(forward), (r) => {
-    if (r.status < 300 && isObject(r.body) && typeof r.body["id"] === "string") return { ...r, body: { ...r.body, id: jobIdOut(c, r.body["id"]) } };
-    if (r.status === 404 && parts.length === 5) return withStatus(r, c.jobNotFound);
+    if (r.status < 300 && isObject(r.body) && typeof r.body["id"] === "string") {
+      state.issued.add(r.body["id"]);
+      return { ...r, body: { ...r.body, id: jobIdOut(c, r.body["id"]) } };
+    }
+    // An id it gave out and no longer shows (another account's, expired, purged) stays 404: a valid key without access must not learn more.
+    if (r.status === 404 && id !== undefined && !state.issued.has(id)) return withStatus(r, c.jobNotFound);
     if (r.status === 409 && parts[3] === "retry") return withStatus(r, c.retryRefused);
     return r;
   });
@@ -167,7 +199,6 @@ function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => Ap
 /** The layer around an emulator backend; `accountVolumes` are the ids unlisted-any-id aliases. */
 export function conventionsBackend(inner: EmulatorBackend, c: Conventions, accountVolumes: readonly string[] = []): EmulatorBackend {
   if (c === EMULATOR_CONVENTIONS) return inner;
-  const aliases = c.volumes === "unlisted-any-id" ? new VolumeAliases(accountVolumes) : undefined;
   const base = volumePath(c);
   const extra = [
     ...(c.actions === "verb" ? ACTIONS.map((a) => ({ method: "POST" as const, pattern: `/v2/pods/:podId/${a}` })) : []),
@@ -180,13 +211,14 @@ export function conventionsBackend(inner: EmulatorBackend, c: Conventions, accou
   const requestId = () => `req_${(++requests).toString(36).padStart(8, "0")}`;
   const routes = () => [...inner.routes(), ...extra];
   const description = (): ApiOutcome => mapResponse(inner.handle({ method: "GET", path: "/openapi.json", query: {}, headers: {}, body: undefined }), (r) => (r.status === 200 ? { ...r, body: describedRoutes(c, r.body) } : r));
+  const state: LayerState = { aliases: c.volumes === "unlisted-any-id" ? new VolumeAliases(accountVolumes) : undefined, issued: new IssuedJobs(), description };
   return {
     now: () => inner.now(),
     advanceTo: (t) => inner.advanceTo(t),
     nextEventTime: () => inner.nextEventTime(),
     handle: (request) => {
       if (request.path.startsWith("/graphql") || request.path.startsWith("/_sim")) return inner.handle(request);
-      return mapResponse(route(c, request, (r) => inner.handle(r), aliases, description), (r) => presented(c, r, requestId));
+      return mapResponse(route(c, request, (r) => inner.handle(r), state), (r) => (NO_ROUTE.has(r) ? r : presented(c, r, requestId)));
     },
     onJobFinal: (e, j, l) => inner.onJobFinal(e, jobIdIn(c, j) ?? j, l),
     drainWebhooks: () => inner.drainWebhooks(),
