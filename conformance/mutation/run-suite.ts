@@ -112,6 +112,9 @@ async function runOnFamily(task: SuiteTask, started: number): Promise<SuiteOutco
         profile: task.profile,
         reportDir: task.reportDir,
         targetProfile,
+        // The target's layer and the suite share this thread: on a busy machine a 20 MB runsync
+        // took past the default 30 s (as in the family tests, test-support/family-run.ts).
+        timeoutMs: 180_000,
         json: false,
         only: task.only ?? [],
       },

@@ -52,8 +52,8 @@ const spell = (c: Conventions, name: string): string =>
 export function presented(c: Conventions, r: ApiResponse, requestId: () => string): ApiResponse {
   let body = r.body;
   const rewrites = c.times !== "z-millis" || c.extraFields === "links" || c.memberOrder !== "model";
-  if (body !== undefined && typeof body !== "string" && rewrites) body = rewrite(c, body, 0);
   if (c.extraFields === "request-id" && isPlain(body) && !("requestId" in body)) body = { ...body, requestId: requestId() };
+  if (body !== undefined && typeof body !== "string" && rewrites) body = rewrite(c, body, 0);
   let headers: Record<string, string> = { ...r.headers };
   if (c.description === "link-header") {
     const link = `<${DESCRIPTION_PATHS["link-header"]}>; rel="service-desc"`;
