@@ -88,7 +88,7 @@ export const DIMENSIONS = [
       { value: "/v2/network-volumes", means: "listed at a path a probe tries" },
       { value: "/v2/storage/volumes", means: "listed at a path stated in the profile" },
       { value: "unlisted", means: "listed nowhere; the profile names the account's volume ids" },
-      { value: "unlisted-any-id", means: "listed nowhere, and any volume id is taken (each new one stands for another of the account's volumes)" },
+      { value: "unlisted-any-id", means: "listed nowhere, and the account's one volume takes the id a client first names in a mount (other ids unknown)" },
     ],
   }),
   dimension({

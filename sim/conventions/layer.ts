@@ -63,8 +63,9 @@ const withStatus = (r: ApiResponse, status: number): ApiResponse =>
   r.status === status ? r : { ...r, status, ...(isObject(r.body) && typeof r.body["status"] === "number" ? { body: { ...r.body, status } } : {}) };
 
 /**
- * unlisted-any-id: volume ids the account does not have, each standing for another of its real
- * volumes (in the order they are first named), named in requests and given back in answers.
+ * unlisted-any-id: the account has one volume, listed nowhere, whose id is the first id a client
+ * names in a network mount (standing for the account's first real volume, in requests and in
+ * answers); any other id is unknown, and refused as the emulator refuses one.
  */
 class VolumeAliases {
   private readonly toReal = new Map<string, string>();
@@ -77,8 +78,8 @@ class VolumeAliases {
       const alias = m["volumeId"];
       let real = this.toReal.get(alias);
       if (real === undefined) {
-        real = this.real[this.toReal.size % Math.max(1, this.real.length)];
-        if (real === undefined || this.toAlias.has(real)) return m;
+        real = this.toReal.size === 0 ? this.real[0] : undefined;
+        if (real === undefined) return m;
         this.toReal.set(alias, real);
         this.toAlias.set(real, alias);
       }
