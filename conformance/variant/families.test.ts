@@ -24,6 +24,8 @@ const ENVELOPE_CUSTOM_NO_VOLUMES: Conventions = {
   jobIds: "prefix-job_",
   times: "offset-seconds",
   deletePod: "200-pod",
+  // No description: what probes alone find and miss.
+  description: "none",
 };
 
 t.test("an envelope, custom-method target that lists no volumes: discovery finds what probes can, and names what they cannot", async (t) => {
