@@ -74,10 +74,10 @@ export interface FamilyScore {
   readonly summary: MutationSummary;
 }
 
-/** One line per family: `mutation_family=N defects=D caught=C precise=P escaped=E clean_failures=F`. */
+/** One line per seed of the open-choice space: `mutation_conventions=N defects=D caught=C precise=P escaped=E clean_failures=F`. */
 export function familyFigureLine(f: FamilyScore): string {
   const s = f.summary;
-  return `mutation_family=${f.family} defects=${s.defects} caught=${s.caught} precise=${s.precise} escaped=${s.escaped} clean_failures=${s.cleanFailures}`;
+  return `mutation_conventions=${f.family} defects=${s.defects} caught=${s.caught} precise=${s.precise} escaped=${s.escaped} clean_failures=${s.cleanFailures}`;
 }
 
 export function verdictOf(rule: string, failing: readonly string[]): DefectVerdict {

@@ -30,7 +30,7 @@ import { rules } from "../../sim/api/rules/index.ts";
 import { type Defect, ruleOf, selectDefects } from "../../sim/defects/index.ts";
 import { packageVersion, workerModule } from "../../sim/package-root.ts";
 import type { SuiteOutcome, SuiteTask } from "./run-suite.ts";
-import { describeConventions, drawConventions } from "./target-family.ts";
+import { describeConventions, drawConventions } from "../../sim/conventions/index.ts";
 
 export interface MutationOptions {
   /** Globs over defect names, areas or rule ids; empty: every defect. */
@@ -53,8 +53,9 @@ export interface MutationOptions {
    */
   readonly complete: boolean;
   /**
-   * Target families (target-family.ts) to run the same defects against, beside the emulator: each
-   * the emulator with the open conventions drawn from its number, judged by the lenient suite.
+   * Seeds of the open-choice space (sim/conventions/, `--conventions N`) to run the same defects
+   * against, beside the emulator: each the emulator with the conventions drawn from it, judged by
+   * the lenient suite.
    */
   readonly families: readonly number[];
 }
@@ -104,7 +105,7 @@ export function resolveMutationOptions(given: Partial<MutationOptions>): Mutatio
   if (o.profile !== "strict" && o.profile !== "lenient") throw new MutationConfigError(`profile must be strict or lenient, got ${String(o.profile)}`);
   if (!Number.isSafeInteger(o.runTimeoutMs) || o.runTimeoutMs < 1000) throw new MutationConfigError(`runTimeoutMs must be at least 1000, got ${o.runTimeoutMs}`);
   if (!Array.isArray(o.families) || o.families.length > MAX_FAMILIES || o.families.some((f) => !Number.isSafeInteger(f) || f < 1)) {
-    throw new MutationConfigError(`--family must name at most ${MAX_FAMILIES} families, each a whole number from 1 (0 is the emulator itself), got ${String(o.families)}`);
+    throw new MutationConfigError(`--conventions must name at most ${MAX_FAMILIES} seeds, each a whole number from 1 (0 is the emulator itself), got ${String(o.families)}`);
   }
   return o;
 }
@@ -147,7 +148,7 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
       return { error, wallTimeMs: performance.now() - t0 };
     }
   };
-  const where = family === undefined ? "" : `family ${family}: `;
+  const where = family === undefined ? "" : `conventions ${family}: `;
     // The clean run (the whole suite) goes first, beside the first defects; whole-suite runs of defects are scored against it.
     const cleanRun = run([]).then((clean) => {
       say(`${where}clean run: ${"error" in clean ? `ERROR ${clean.error}` : clean.failing.length ? `FAILED ${clean.failing.join(", ")}` : "no failure"} (${(clean.wallTimeMs / 1000).toFixed(1)} s)\n`);
@@ -206,11 +207,11 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
   };
 
   try {
-    say(`cpsim mutation: seed ${options.seed}, profile ${options.profile}, ${selected.length} defect(s), ${options.workers} worker(s)${options.families.length ? `, families ${options.families.join(", ")} (lenient)` : ""}\n`);
+    say(`cpsim mutation: seed ${options.seed}, profile ${options.profile}, ${selected.length} defect(s), ${options.workers} worker(s)${options.families.length ? `, conventions ${options.families.join(", ")} (lenient)` : ""}\n`);
     const { clean, cleanAll, results } = await matrix(undefined, options.profile);
     const families: FamilyScore[] = [];
     for (const family of options.families) {
-      say(`family ${family}: ${describeConventions(drawConventions(family))}\n`);
+      say(`conventions ${family}: ${describeConventions(drawConventions(family))}\n`);
       const f = await matrix(family, "lenient");
       families.push({
         family,
@@ -238,12 +239,18 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
     const written = await writeMutationReports(report, reportDir);
     say(`\n${renderMutationTable(report, width)}reports: ${written.json}\n         ${written.html}\n`);
     if (options.json) io.stdout(`${JSON.stringify(report)}\n`);
+    // Defects caught on the emulator's conventions that escape under some seeds': what the suite cannot see there (or what those conventions make unobservable).
+    const onlySome = new Map<string, number[]>();
+    for (const f of families) {
+      for (const d of f.defects) if (d.verdict === "escaped" && results.find((r) => r.name === d.name)?.verdict !== "escaped") onlySome.set(d.name, [...(onlySome.get(d.name) ?? []), f.family]);
+    }
+    if (onlySome.size) say(`escaped only under some conventions: ${[...onlySome].map(([name, seeds]) => `${name} (seeds ${seeds.join(", ")})`).join(", ")}\n`);
     for (const f of families) {
       const escaped = f.defects.filter((d) => d.verdict === "escaped").map((d) => d.name);
       say(`${familyFigureLine(f)}${f.clean.failing.length ? ` (FALSE FAILURES, a bug of the suite: ${f.clean.failing.join(", ")})` : ""}${escaped.length ? ` (escaped: ${escaped.join(", ")})` : ""}\n`);
     }
     say(`${mutationFigureLine(report)}\n`);
-    // A family's escapes say what the suite cannot see there; a family's clean failure is a bug of the suite.
+    // A seed's escapes say what the suite cannot see there; a seed's clean failure is a bug of the suite.
     const familiesClean = families.every((f) => f.summary.cleanFailures === 0 && f.clean.error === undefined);
     return { exitCode: mutationPassed(report) && familiesClean ? 0 : 1, report };
   } finally {

@@ -36,6 +36,10 @@ export interface SuiteOutcome {
   readonly statuses: Record<string, string>;
   readonly wallTimeMs: number;
   readonly targetErrors: number;
+  /** The first target errors, as `rule: code message`. */
+  readonly targetErrorSamples?: readonly string[];
+  /** Each failing rule's first expectation, by rule id. */
+  readonly expected?: Readonly<Record<string, string>>;
 }
 
 export async function runSuite(task: SuiteTask): Promise<SuiteOutcome> {
@@ -84,6 +88,8 @@ function outcomeOf(report: ConformanceReport, started: number): SuiteOutcome {
     statuses,
     wallTimeMs: performance.now() - started,
     targetErrors: report.targetErrors.length,
+    targetErrorSamples: report.targetErrors.slice(0, 3).map((e) => `${e.ruleId ?? "(no rule)"}: ${e.code} ${e.message}`),
+    expected: Object.fromEntries(report.rules.filter((r) => r.status === "fail").map((r) => [r.id, String(r.failures[0]?.evidence.expected ?? "")])),
   };
 }
 
@@ -106,6 +112,9 @@ async function runOnFamily(task: SuiteTask, started: number): Promise<SuiteOutco
         profile: task.profile,
         reportDir: task.reportDir,
         targetProfile,
+        // The target's layer and the suite share this thread: on a busy machine a 20 MB runsync
+        // took past the default 30 s (as in the family tests, test-support/family-run.ts).
+        timeoutMs: 180_000,
         json: false,
         only: task.only ?? [],
       },

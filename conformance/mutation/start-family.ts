@@ -1,5 +1,5 @@
 /**
- * Starts one target family (target-family.ts) on loopback: the emulator with the embedded
+ * Starts one target family (target-family.ts: a point of sim/conventions/) on loopback: the emulator with the embedded
  * catalog and a manual clock (the control API moves time, so a run is quick), its backend behind
  * the family's layer, and the named defects switched on underneath (they are the platform's
  * defects, so they sit under the conventions, as they would in that implementation).
@@ -8,7 +8,8 @@ import { defectiveBackend, defectsNamed } from "../../sim/defects/index.ts";
 import { startEmulator } from "../../sim/http/index.ts";
 import { PlatformBackend } from "../../sim/http/platform-backend.ts";
 import { embeddedCatalog, embeddedKeys } from "../embedded.ts";
-import { drawConventions, familyBackend, familyProfile, type Conventions, type FamilyTarget } from "./target-family.ts";
+import { conventionsBackend, drawConventions, type Conventions } from "../../sim/conventions/index.ts";
+import { familyProfile, type FamilyTarget } from "./target-family.ts";
 
 export async function startFamilyTarget(options: { readonly family: number | Conventions; readonly seed?: number; readonly defects?: readonly string[] }): Promise<FamilyTarget> {
   const conventions = typeof options.family === "number" ? drawConventions(options.family) : options.family;
@@ -22,7 +23,7 @@ export async function startFamilyTarget(options: { readonly family: number | Con
     createBackend: (o) => {
       const platform = new PlatformBackend({ ...o, catalog });
       const volumes = catalog.networkVolumes.filter((v) => v.accountId === "acct-alpha").map((v) => v.id);
-      return familyBackend(options.defects?.length ? defectiveBackend(platform, defectsNamed(options.defects)) : platform, conventions, volumes);
+      return conventionsBackend(options.defects?.length ? defectiveBackend(platform, defectsNamed(options.defects)) : platform, conventions, volumes);
     },
   });
   return {

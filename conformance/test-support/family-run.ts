@@ -10,17 +10,12 @@ import type { ConformanceReport } from "../../reports/conformance-report.ts";
 import "../checks/index.ts";
 import { conform } from "../conform.ts";
 import { startFamilyTarget } from "../mutation/start-family.ts";
-import { describeConventions, type Conventions, type FamilyTarget } from "../mutation/target-family.ts";
+import { describeConventions, type Conventions } from "../../sim/conventions/index.ts";
+import type { FamilyTarget } from "../mutation/target-family.ts";
+import { UNJUDGED_FOR_A_REASON } from "../mutation/space-judged.ts";
 
-/** Rules a family may leave unjudged, and why. */
-export const JUSTIFIED_ON_FAMILY = (c: Conventions): Record<string, string> => ({
-  ...(c.actions !== "body"
-    ? {
-        "pods.action.action-enum": "the action is in the path: no action body to refuse",
-        "pods.action.field-type": "the action is in the path: no action body to refuse",
-      }
-    : {}),
-});
+/** Rules a family may leave unjudged, and why (conformance/mutation/space-judged.ts). */
+export const JUSTIFIED_ON_FAMILY = UNJUDGED_FOR_A_REASON;
 
 export const judged = (r: ConformanceReport) => new Set(r.rules.filter((x) => x.status !== "skip").map((x) => x.id));
 

@@ -9,21 +9,23 @@
 import t from "tap";
 import { discoverTarget } from "../discover-target.ts";
 import { startFamilyTarget } from "../mutation/start-family.ts";
-import type { Conventions } from "../mutation/target-family.ts";
+import { EMULATOR_CONVENTIONS, type Conventions } from "../../sim/conventions/index.ts";
 import { judgesAsTheEmulator, reference, runOn } from "../test-support/family-run.ts";
 
 t.setTimeout(600_000);
 
 const ENVELOPE_CUSTOM_NO_VOLUMES: Conventions = {
+  ...EMULATOR_CONVENTIONS,
   lists: "items-cursor",
   pageSize: 2,
   actions: "custom",
   gpuPath: "/v2/hardware/gpu-types",
-  volumePath: null,
-  jobIdPrefix: true,
-  offsetTimes: true,
-  deleteAnswersPod: true,
-  anyVolumeId: false,
+  volumes: "unlisted",
+  jobIds: "prefix-job_",
+  times: "offset-seconds",
+  deletePod: "200-pod",
+  // No description: what probes alone find and miss.
+  description: "none",
 };
 
 t.test("an envelope, custom-method target that lists no volumes: discovery finds what probes can, and names what they cannot", async (t) => {
@@ -66,7 +68,7 @@ t.test("a path template a profile states is used as written: POST /v2/pods/{podI
   t.notMatch(JSON.stringify(run.report.rules.map((r) => r.reason ?? "")), /answered as a missing route/);
 });
 
-const NO_VOLUMES_ANY_ID: Conventions = { ...ENVELOPE_CUSTOM_NO_VOLUMES, lists: "data-link", actions: "verb", anyVolumeId: true };
+const NO_VOLUMES_ANY_ID: Conventions = { ...ENVELOPE_CUSTOM_NO_VOLUMES, lists: "data-link", actions: "verb", volumes: "unlisted-any-id" };
 
 t.test("a target that lists no volumes and takes any volume id: the rules on network mounts are judged with an id it accepted", async (t) => {
   const only = ["pods.*"];

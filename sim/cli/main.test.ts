@@ -167,7 +167,7 @@ t.test("flags that cannot go together, or cannot be read, are usage errors quoti
     [["load", "--scenario", ",", "--duration", "0.2", "--report-dir", t.testdir()], /--scenario "," names no scenario/],
     [["conform", "--only", ","], /--only "," names no rule glob/],
     [["conform", "--skip", " ", "--report-dir", t.testdir()], /--skip " " names no rule glob/],
-    [["mutation", "--family", "abc"], /--family takes whole numbers from 1 .*got "abc"/],
+    [["mutation", "--conventions", "abc"], /--conventions takes seeds, whole numbers from 1 .*got "abc"/],
     [["mutation", "--family", "1,,2"], /got ""/],
     [["proxy", "--target", "http://127.0.0.1:1", "--max-duration", "1", "--serverless-port", "0"], /--serverless-port needs --serverless-url/],
     [["proxy", "--target", "http://127.0.0.1:1", "--max-duration", "1", "--serverless-url", "http://127.0.0.1:2", "--serverless-port", "0", "--serverless-prefix", "/s"], /--serverless-port .* or --serverless-prefix .*not both/],

@@ -19,11 +19,12 @@ import { PortInUseError } from "./errors.ts";
 import { JournalError } from "./state/state-journal.ts";
 import { type ClockMode, type EmulatorOptions, MAX_SPEED, type RequestLogEntry, defaultOptions, isLoopbackHost } from "./options.ts";
 import { writeReadyFile } from "../cli/ready-file.ts";
+import { ConventionsError, describeDifferences, EMULATOR_CONVENTIONS, parseConventionsArg } from "../conventions/index.ts";
 
 export const spec: CommandSpec = {
   name: "serve",
   summary: "serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
-  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--state-keep-prefix] [--state-compact-mb MB] [--fixtures DIR] [--handler ID=FILE]... [--worker-endpoint ID]... [--defect NAME]... [--list-defects] [--json] [--ready-file FILE] [--log]",
+  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--state-keep-prefix] [--state-compact-mb MB] [--fixtures DIR] [--handler ID=FILE]... [--worker-endpoint ID]... [--defect NAME]... [--list-defects] [--conventions SEED|FILE|emulator] [--json] [--ready-file FILE] [--log]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
     "The official SDKs take the serverless URL with /v2 appended as their base URL.\n" +
@@ -33,6 +34,9 @@ export const spec: CommandSpec = {
     "control API is off (virtual time may not run ahead of real code).\n" +
     "With --worker-endpoint ID, jobs of endpoint ID wait for worker processes outside the emulator (the official\n" +
     "runpod.serverless worker, unmodified): the command prints the environment such a worker needs; same clock rules.\n" +
+    "With --conventions SEED (or FILE, a JSON object naming a value per dimension) it answers with other conventions where\n" +
+    "the spec is silent: list envelopes and pages, action routes, catalog and volume paths, id and time formats, open\n" +
+    "statuses, member order, header spelling, extra members, where its description is (docs/conventions.md lists them).\n" +
     "To run it in the background, give --ready-file FILE and wait for FILE to appear: it holds the --json object\n" +
     "and the server's pid, to stop it with (npx does not pass signals on).",
   flags: [
@@ -44,6 +48,10 @@ export const spec: CommandSpec = {
     { name: "control", type: "boolean", help: "Serve the control API under /_sim/ (--no-control: those paths answer 404)", default: defaultOptions.control },
     { name: "fixtures", type: "string", value: "DIR", help: "Fixtures directory (catalogs, accounts, endpoints); the built-in ones by default" },
     { name: "defect", type: "string", value: "NAME", multiple: true, help: "Switch on a documented defect (see --list-defects); the emulator then breaks that rule of the spec on purpose" },
+    {
+      name: "conventions", type: "string", value: "SEED|FILE|emulator",
+      help: "Answer with a point of the open-choice space: a seed draws one value per dimension (0 or \"emulator\": the emulator's own), a JSON file names them",
+    },
     { name: "list-defects", type: "boolean", help: "Print every defect (name, area, the rule it breaks, its spec sentence) and exit; with --json as a JSON array" },
     { name: "json", type: "boolean", help: "Print one JSON object {baseUrl, serverlessUrl, apiKeys} as the first line of stdout" },
     { name: "control-token", type: "string", value: "TOKEN|none", help: "Token the control API requires in X-Cpsim-Control-Token; default a random one with --clock real, none with --clock manual" },
@@ -72,6 +80,7 @@ export const spec: CommandSpec = {
     "cpsim serve --handler my-endpoint=handler.py --handler conformance=fixtures/handlers/conformance-handler.mjs",
     "cpsim serve --worker-endpoint my-worker   # then export the printed variables and run: python handler.py",
     "cpsim serve --defect create-accepts-empty-name --defect no-retry-after",
+    "cpsim serve --clock manual --conventions 7   # another implementation's conventions, drawn from seed 7",
   ],
   exitCodes: [
     [0, "stopped by SIGINT or SIGTERM (or --list-defects printed)"],
@@ -134,8 +143,27 @@ export function optionsFromFlags(flags: Record<string, unknown>): Partial<Emulat
       resultsBudgetBytes: Math.round((flags["results-budget-mb"] as number) * 1024 * 1024),
     },
     ...(defectNames.length ? { defects: defectsOrUsage(defectNames) } : {}),
+    ...conventionsOrUsage(flags.conventions as string | undefined, fixtures),
   };
 }
+
+/** `--conventions`: the point it names, and for unlisted-any-id the first account's volumes a new id stands for. */
+function conventionsOrUsage(text: string | undefined, fixtures: string | undefined): Partial<EmulatorOptions> {
+  if (text === undefined) return {};
+  let conventions;
+  try {
+    conventions = parseConventionsArg(text).conventions;
+  } catch (err) {
+    if (err instanceof ConventionsError) throw new UsageError(err.message, "serve");
+    throw err;
+  }
+  if (conventions === EMULATOR_CONVENTIONS) return {};
+  if (conventions.volumes !== "unlisted-any-id") return { conventions };
+  const catalog = loadCatalog(fixtures);
+  const account = catalog.accounts[0]?.id;
+  return { conventions, conventionVolumes: catalog.networkVolumes.filter((v) => v.accountId === account).map((v) => v.id) };
+}
+
 
 function defectsOrUsage(names: readonly string[]): Defect[] {
   try {
@@ -162,6 +190,9 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
       const options: { -readonly [K in keyof EmulatorOptions]?: EmulatorOptions[K] } = optionsFromFlags(parsed.flags);
       if (options.defects?.length) {
         io.stderr(`cpsim serve: defects on, this emulator breaks the spec on purpose: ${options.defects.map((d) => `${d.name} (${d.rule})`).join(", ")}\n`);
+      }
+      if (parsed.flags.conventions !== undefined) {
+        io.stderr(`cpsim serve: conventions ${parsed.flags.conventions}: ${describeDifferences(options.conventions ?? EMULATOR_CONVENTIONS)}\n`);
       }
       const host = options.host as string;
       if (!isLoopbackHost(host)) {
@@ -239,6 +270,7 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
         serverlessUrl: emulator.serverlessUrl,
         apiKeys: emulator.apiKeys.map((k) => ({ key: k.key, account: k.account, access: k.access })),
         ...(emulator.options.controlToken !== undefined ? { controlToken: emulator.options.controlToken } : {}),
+        ...(emulator.options.conventions !== undefined ? { conventions: emulator.options.conventions } : {}),
         ...(runtimes.length > 0 ? { handlers: runtimes.map((r) => ({ endpointId: r.endpointId, file: r.runtime.file, language: r.runtime.language })) } : {}),
         ...(workerEndpoints.length > 0
           ? { workerEndpoints: workerEndpoints.map((id) => ({ endpointId: id, environment: workerEnvironment(emulator.baseUrl, id, platformBackend?.workers?.keyFor(id) ?? "") })) }

@@ -14,6 +14,7 @@ import type { ApiOutcome, ApiRequest, ApiResponse, HttpMethod } from "../api/typ
 import type { BackendApiKey, EmulatorBackend, WebhookDelivery } from "./backend.ts";
 import { CONTROL_PREFIX, type ClockView, type ControlTarget, clockView, controlRoutes, handleControl } from "./control.ts";
 import { defectiveBackend } from "../defects/defective-backend.ts";
+import { conventionsBackend } from "../conventions/layer.ts";
 import { createDefaultBackend } from "./default-backend.ts";
 import { controlRefusal } from "./control-guard.ts";
 import { ListenError, PortInUseError } from "./errors.ts";
@@ -90,7 +91,9 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     options.backend ??
     (await (options.createBackend ?? createDefaultBackend)({ seed: options.seed, fixtures: options.fixtures, ...(options.memory ? { memory: options.memory } : {}) }));
   // The one place defects cost anything: a clean emulator talks to its backend directly.
-  const backend = options.defects?.length ? defectiveBackend(built, options.defects) : built;
+  const defective = options.defects?.length ? defectiveBackend(built, options.defects) : built;
+  // The platform's defects sit under its conventions, as they would in such an implementation.
+  const backend = options.conventions ? conventionsBackend(defective, options.conventions, options.conventionVolumes ?? []) : defective;
   const table = new RouteTable(backend.routes(), limits.defaultBodyLimit);
   const controlTable = options.control ? new RouteTable(controlRoutes, limits.controlBodyLimit) : undefined;
   const maxBodyLimit = Math.max(table.maxBodyLimit, controlTable?.maxBodyLimit ?? 0);

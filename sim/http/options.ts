@@ -3,6 +3,7 @@
  * the transport enforces in one place. The CLI maps its flags onto the same object.
  */
 import type { Defect } from "../defects/defect.ts";
+import type { Conventions } from "../conventions/dimensions.ts";
 import type { BackendFactory, EmulatorBackend, MemoryBudget } from "./backend.ts";
 import { EmulatorOptionsError } from "./errors.ts";
 
@@ -113,6 +114,13 @@ export interface EmulatorOptions {
   readonly memory?: MemoryBudget;
   /** Documented defects to switch on (sim/defects); none by default, and then the backend is not wrapped at all. */
   readonly defects?: readonly Defect[];
+  /**
+   * A point of the open-choice space (sim/conventions/, `--conventions`): the backend, its defects
+   * included, behind the layer that answers with those conventions; absent: the emulator's own.
+   */
+  readonly conventions?: Conventions;
+  /** With `conventions` whose volumes are unlisted-any-id: the real volume ids a new id stands for. */
+  readonly conventionVolumes?: readonly string[];
 }
 
 /** One request as `--log` reports it. */

@@ -1,0 +1,196 @@
+/**
+ * The open-choice space: every point where the specification is silent or says "not shown" that
+ * `cpsim serve --conventions` draws a value for, each with the sentence that leaves it open and the
+ * legal values (at least three), the emulator's own first. This one list drives the draw
+ * (draw.ts), the layer that answers with the drawn conventions (layer.ts), `cpsim serve
+ * --conventions`, `cpsim mutation --conventions`, the suite's tests across the space, and the
+ * documentation page docs/conventions.md (rendered from it by render-doc.ts; a test compares).
+ */
+
+export interface DimensionValue<V> {
+  readonly value: V;
+  /** What a target with this value does. */
+  readonly means: string;
+}
+
+export interface Dimension<K extends string = string, V extends string | number = string | number> {
+  /** The key in a conventions file and in `describeConventions`. */
+  readonly id: K;
+  readonly title: string;
+  /** The specification's sentence (or choices.md's) that leaves the point open. */
+  readonly spec: string;
+  /** Legal values; the first is the emulator's. */
+  readonly values: readonly [DimensionValue<V>, DimensionValue<V>, DimensionValue<V>, ...DimensionValue<V>[]];
+}
+
+function dimension<const K extends string, const V extends string | number>(d: Dimension<K, V>): Dimension<K, V> {
+  return d;
+}
+
+const OTHER_OPERATIONS =
+  "Other REST operations exist or are referred to (a read of one pod named `getPod`, a partial update of a pod by PATCH, the pod actions, `GET /v2/catalog/cpus`, `GET /v2/catalog/datacenters`, and the Serverless, Templates, Network Volumes, Registries and Billing groups): their methods, paths and payloads are not shown.";
+const RECORDS = "Records of templates, network volumes, registries, serverless endpoint management, billing and catalog entries: not shown beyond the names of their groups.";
+const JOB_ERRORS = "Error responses of the job endpoints, including a retry of a job in another status, an unknown job id and an expired result: not shown.";
+
+export const DIMENSIONS = [
+  dimension({
+    id: "lists",
+    title: "List envelopes and pagination",
+    spec: OTHER_OPERATIONS,
+    values: [
+      { value: "choices", means: "one page in choices.md's envelope: `{\"pods\": [...]}`, `{\"gpus\": [...]}` ..." },
+      { value: "bare", means: "one page, a bare JSON array" },
+      { value: "items-cursor", means: "`{\"items\": [...], \"nextCursor\": token|null}`, the next page at `?cursor=token`" },
+      { value: "page-token", means: "`{\"items\": [...], \"nextPageToken\": token}` (absent on the last page), the next page at `?pageToken=token`" },
+      { value: "data-link", means: "`{\"data\": [...]}` with a `Link: <url>; rel=\"next\"` header" },
+      { value: "data-links", means: "`{\"data\": [...], \"links\": {\"next\": url|null}}`" },
+      { value: "results-offset", means: "`{\"count\": n, \"results\": [...], \"next\": \"/v2/...?offset=k&limit=m\"|null}` (offsets)" },
+    ],
+  }),
+  dimension({
+    id: "pageSize",
+    title: "Items per page, where lists are paged",
+    spec: OTHER_OPERATIONS,
+    values: [
+      { value: 100, means: "pages of 100" },
+      { value: 2, means: "pages of 2" },
+      { value: 3, means: "pages of 3" },
+      { value: 5, means: "pages of 5" },
+    ],
+  }),
+  dimension({
+    id: "actions",
+    title: "Paths and methods of pod actions",
+    spec: OTHER_OPERATIONS,
+    values: [
+      { value: "body", means: "`POST /v2/pods/{podId}/action` with `{\"action\": ...}` (choices.md)" },
+      { value: "verb", means: "`POST /v2/pods/{podId}/{start|stop|restart|terminate}`" },
+      { value: "custom", means: "a custom method `POST /v2/pods/{podId}:{start|stop|restart}`; `DELETE` terminates" },
+      { value: "desired-status", means: "`PATCH /v2/pods/{podId}` with `{\"desiredStatus\": RUNNING|EXITED|TERMINATED}` alone (no restart); stated in the profile" },
+    ],
+  }),
+  dimension({
+    id: "gpuPath",
+    title: "Path of the GPU type catalog",
+    spec: RECORDS,
+    values: [
+      { value: "/v2/catalog/gpus", means: "choices.md's path" },
+      { value: "/v2/gpu-types", means: "a path a probe tries" },
+      { value: "/v2/hardware/gpu-types", means: "a path nobody guesses: stated in the profile" },
+    ],
+  }),
+  dimension({
+    id: "volumes",
+    title: "Where network volumes are listed",
+    spec: RECORDS,
+    values: [
+      { value: "/v2/networkvolumes", means: "listed at choices.md's path" },
+      { value: "/v2/network-volumes", means: "listed at a path a probe tries" },
+      { value: "/v2/storage/volumes", means: "listed at a path stated in the profile" },
+      { value: "unlisted", means: "listed nowhere; the profile names the account's volume ids" },
+      { value: "unlisted-any-id", means: "listed nowhere, and the account's one volume takes the id a client first names in a mount (other ids unknown)" },
+    ],
+  }),
+  dimension({
+    id: "jobIds",
+    title: "Format of job ids",
+    spec: "Job `id`: string, \"Job identifier returned by submission\" (no format given).",
+    values: [
+      { value: "model", means: "as the model draws them (a UUID)" },
+      { value: "prefix-job_", means: "`job_` + that id" },
+      { value: "suffix-u1", means: "that id + `-u1` (a region suffix)" },
+    ],
+  }),
+  dimension({
+    id: "times",
+    title: "Format of date-time fields",
+    spec: "Pod `createdAt`: string, date-time; `startedAt`: string (date-time) or null (RFC 3339 allows any offset and fraction).",
+    values: [
+      { value: "z-millis", means: "`2026-01-02T03:04:05.678Z`" },
+      { value: "offset-seconds", means: "`2026-01-02T03:04:05+00:00`, no fraction" },
+      { value: "z-seconds", means: "`2026-01-02T03:04:05Z`, no fraction" },
+      { value: "z-micros", means: "`2026-01-02T03:04:05.678000Z`" },
+    ],
+  }),
+  dimension({
+    id: "deletePod",
+    title: "Answer to the deletion of a pod",
+    spec: OTHER_OPERATIONS,
+    values: [
+      { value: "204", means: "204 without a body (choices.md)" },
+      { value: "200-pod", means: "200 with the terminated pod" },
+      { value: "202-pod", means: "202 with the pod (its termination accepted)" },
+    ],
+  }),
+  dimension({
+    id: "jobNotFound",
+    title: "Status for an unknown job id",
+    spec: JOB_ERRORS,
+    values: [
+      { value: 404, means: "404 (choices.md)" },
+      { value: 400, means: "400" },
+      { value: 410, means: "410 Gone" },
+    ],
+  }),
+  dimension({
+    id: "retryRefused",
+    title: "Status for a retry of a job that is not FAILED or TIMED_OUT",
+    spec: JOB_ERRORS,
+    values: [
+      { value: 409, means: "409 (choices.md)" },
+      { value: 400, means: "400" },
+      { value: 422, means: "422" },
+    ],
+  }),
+  dimension({
+    id: "description",
+    title: "Where the service advertises its description",
+    spec: "Versioning: \"Deprecation policy and compatibility rules between versions: not shown\"; the specification names no description document at all.",
+    values: [
+      { value: "openapi-json", means: "OpenAPI at `/openapi.json`" },
+      { value: "none", means: "no description anywhere" },
+      { value: "well-known", means: "OpenAPI at `/.well-known/openapi.json` only" },
+      { value: "link-header", means: "OpenAPI at `/api/spec.json`, named by `Link: </api/spec.json>; rel=\"service-desc\"` on every REST answer" },
+    ],
+  }),
+  dimension({
+    id: "memberOrder",
+    title: "Order of members in JSON objects",
+    spec: "The specification's tables list fields, not their order (JSON objects are unordered, RFC 8259).",
+    values: [
+      { value: "model", means: "the model's order" },
+      { value: "sorted", means: "members sorted by name" },
+      { value: "reversed", means: "the model's order reversed" },
+    ],
+  }),
+  dimension({
+    id: "headerCase",
+    title: "Spelling of response header names",
+    spec: "The specification names headers (`RateLimit`, `Retry-After`, `Content-Type`) without a spelling on the wire; field names are case-insensitive (RFC 9110).",
+    values: [
+      { value: "lower", means: "`content-type`, `ratelimit`" },
+      { value: "canonical", means: "`Content-Type`, `Ratelimit`, `Retry-After`" },
+      { value: "upper", means: "`CONTENT-TYPE`, `RATELIMIT`" },
+    ],
+  }),
+  dimension({
+    id: "extraFields",
+    title: "Members the specification does not name",
+    spec: "Pod: \"Required in the response: id, name, status, ...\": the tables list what an answer holds at least; Job: `output` \"optional\".",
+    values: [
+      { value: "none", means: "only the model's members" },
+      { value: "request-id", means: "every JSON object answer at the top level also carries `\"requestId\": \"req_...\"`" },
+      { value: "links", means: "every object with an `id` also carries `\"_links\": {\"self\": {\"href\": ...}}`" },
+    ],
+  }),
+] as const;
+
+export type DimensionId = (typeof DIMENSIONS)[number]["id"];
+
+type ValueOf<D> = D extends Dimension<string, infer V> ? V : never;
+
+/** One value per dimension. */
+export type Conventions = { readonly [D in (typeof DIMENSIONS)[number] as D["id"]]: ValueOf<D> };
+
+/** The emulator's own conventions: each dimension's first value. */
+export const EMULATOR_CONVENTIONS: Conventions = Object.fromEntries(DIMENSIONS.map((d) => [d.id, d.values[0].value])) as unknown as Conventions;
