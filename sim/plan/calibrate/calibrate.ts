@@ -64,8 +64,8 @@ export const KS_ACCEPT = { maxDistance: 0.03, minP: 0.01 } as const;
 
 export function measuredPercentiles(ms: readonly JobMeasurement[]): { delayMs: Pcts; latencyMs: Pcts } {
   const ran = ms.flatMap((m) => m.jobs).filter((j) => j.delayMs !== undefined && j.executionMs !== undefined);
-  const [d50, d90, d99] = percentiles(ran.map((j) => j.delayMs as number), [0.5, 0.9, 0.99]);
-  const [l50, l90, l99] = percentiles(ran.map((j) => (j.delayMs as number) + (j.executionMs as number)), [0.5, 0.9, 0.99]);
+  const [d50, d90, d99] = percentiles(ran.map((j) => j.delayMs as number), [0.5, 0.9, 0.99]).map((x) => sig(x));
+  const [l50, l90, l99] = percentiles(ran.map((j) => (j.delayMs as number) + (j.executionMs as number)), [0.5, 0.9, 0.99]).map((x) => sig(x));
   return { delayMs: { p50: d50, p90: d90, p99: d99 }, latencyMs: { p50: l50, p90: l90, p99: l99 } };
 }
 
@@ -152,7 +152,7 @@ export function calibrate(ms: readonly JobMeasurement[], o: CalibrateOptions): {
   const arr = arrivals(last);
   const rateI = poissonRateInterval(arr.jobs, arr.durationS);
   const fixed = w.min === w.max;
-  const measured = measuredPercentiles(ms);
+  const measured = measuredPercentiles([last]);
   const gpu = o.gpuTypeId ?? "NVIDIA A100 80GB PCIe";
 
   const values: Record<string, FittedValue> = {
