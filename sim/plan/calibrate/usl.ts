@@ -1,7 +1,7 @@
 /**
  * The Universal Scalability Law, X(N) = λN / (1 + σ(N−1) + κN(N−1)), fitted to throughput measured
  * at several concurrencies. N/X is linear in (1/λ, σ/λ, κ/λ), so the fit is a 3-parameter linear
- * least squares (with σ, κ ≥ 0 by refitting on the boundary), then Gauss–Newton steps on the
+ * least squares (with 0 ≤ σ ≤ 1, κ ≥ 0 by refitting on the boundary), then Gauss–Newton steps on the
  * throughput residuals themselves. Small enough to keep here; ml-levenberg-marquardt would need a
  * starting point, which is this linear fit anyway.
  */
@@ -72,7 +72,7 @@ export function fitUsl(points: readonly UslPoint[]): UslFit {
     if (b === undefined || !(b[0] > 0)) continue;
     const sigma = useS ? b[1] / b[0] : 0;
     const kappa = useK ? b[useS ? 2 : 1] / b[0] : 0;
-    if (sigma < 0 || kappa < 0) continue;
+    if (sigma < 0 || sigma > 1 || kappa < 0) continue;
     const f = { lambda: 1 / b[0], sigma, kappa };
     if (best === undefined || sse(ps, f) < sse(ps, best)) best = f;
   }
@@ -95,7 +95,7 @@ export function fitUsl(points: readonly UslPoint[]): UslFit {
     let t = 1;
     let improved = false;
     for (let h = 0; h < 20; h++, t /= 2) {
-      const g = { lambda: f.lambda + t * step[0], sigma: Math.max(0, f.sigma + t * step[1]), kappa: Math.max(0, f.kappa + t * step[2]) };
+      const g = { lambda: f.lambda + t * step[0], sigma: Math.min(1, Math.max(0, f.sigma + t * step[1])), kappa: Math.max(0, f.kappa + t * step[2]) };
       if (g.lambda > 0 && sse(ps, g) < sse(ps, f)) {
         f = g;
         improved = true;
