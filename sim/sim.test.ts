@@ -9,4 +9,5 @@ import "./defects/defects.part.test.ts";
 import "./plan/simulate.part.test.ts";
 import "./plan/library-arguments.part.test.ts";
 import "./plan/calibrate/fit.part.test.ts";
+import "./plan/calibrate/cli.part.test.ts";
 import "./file-size.part.test.ts";
