@@ -77,9 +77,15 @@ t.test("usage errors say what to give", async (t) => {
 });
 
 t.test("the measuring rate respects the target's rate limits", async (t) => {
-  t.throws(() => checkRate(10, [{ name: "minute", quota: 600, windowS: 60 }]), /more than half its quota of 600: measure below 2\.5/);
-  t.doesNotThrow(() => checkRate(2, [{ name: "minute", quota: 600, windowS: 60 }]));
-  const r = safeRate(synthetic(100));
-  t.equal(r.perSecond, 2.5, "half of the capacity (2 workers / 0.2 s = 10/s) is 5/s, capped at a quarter of 600 per minute");
-  t.match(r.reason, /capped at 2\.5\/s by the "minute" rate limit/);
+  const minute = [{ name: "minute", quota: 600, windowS: 60 }];
+  t.throws(() => checkRate(10, minute, 120, 5), /more than half its quota of 600: measure below 0\.0000|more than half its quota of 600: measure below/);
+  t.doesNotThrow(() => checkRate(2, minute, 120, 0));
+  t.doesNotThrow(() => checkRate(4, [{ name: "hour", quota: 20000, windowS: 3600 }], 8, 5), "a short measurement spends little of a long window");
+  const r = safeRate(synthetic(100), 120);
+  // Half the capacity (2 workers / 0.2 s = 10/s) is 5/s; a quarter of 600 a minute, less /health's 5 a second, is (2.5 − 5 → 0.01)/2.
+  t.ok(r.perSecond < 5, `capped: ${r.perSecond}`);
+  t.match(r.reason, /capped at .* by the "minute" rate limit/);
+  const loose = safeRate({ ...synthetic(100), rateLimits: [{ name: "minute", quota: 6000, windowS: 60 }] }, 120);
+  t.ok(loose.perSecond > 4 && loose.perSecond < 6.5, `half the capacity when the limit allows it: ${loose.perSecond}`);
+  t.notMatch(loose.reason, /capped/);
 });

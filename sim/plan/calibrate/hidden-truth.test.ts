@@ -38,7 +38,7 @@ t.test("calibrated from one level, the prediction of a level 1.5 times higher ho
   const em = await startEmulator({ port: 0, host: "127.0.0.1", clock: "real", createBackend: scenarioBackend({ scenario: HIDDEN, label: "hidden", traces: {} }) });
   t.teardown(() => em.close());
   // ρ = λ·E[S]/c = 9 × 0.15 / 3 = 0.45 measured; 0.675 predicted.
-  const m1 = await measureJobs({ serverlessUrl: em.serverlessUrl, apiKey: KEY, endpoint: "hidden", perSecond: 9, durationS: 8, seed: 1, healthEveryMs: 100 });
+  const m1 = await measureJobs({ serverlessUrl: em.serverlessUrl, apiKey: KEY, endpoint: "hidden", perSecond: 9, durationS: 8, seed: 1, healthEveryMs: 100, settleTimeoutS: 60, drainTimeoutS: 60 });
   t.ok(m1.jobs.length > 30, `${m1.jobs.length} jobs measured`);
   t.same(m1.errors, {}, "no call failed");
   const { scenario, calibration } = calibrate([m1], { seed: 1 });
@@ -63,7 +63,7 @@ t.test("calibrated from one level, the prediction of a level 1.5 times higher ho
   t.ok(p.utilisation > 0.45 && p.utilisation < 0.95, `utilisation ${p.utilisation}`);
   const same = predict(loaded, { perSecond: 13.5, windowS: 8, seed: 1, runs: 30 });
   t.same(same, p, "the same seed gives the same prediction");
-  const m2 = await measureJobs({ serverlessUrl: em.serverlessUrl, apiKey: KEY, endpoint: "hidden", perSecond: 13.5, durationS: 8, seed: 2, healthEveryMs: 100 });
+  const m2 = await measureJobs({ serverlessUrl: em.serverlessUrl, apiKey: KEY, endpoint: "hidden", perSecond: 13.5, durationS: 8, seed: 2, healthEveryMs: 100, settleTimeoutS: 60, drainTimeoutS: 60 });
   const v = validate(loaded, m2, { seed: 1, runs: 30 });
   t.equal(v.total, 6);
   t.ok(v.inside >= 4, `${v.inside} of 6 measured percentiles inside their predicted 95% intervals: ${JSON.stringify(v.rows.map((r) => [r.metric, r.measured, r.predicted]))}`);

@@ -6,7 +6,7 @@
  * is read from the answers, and the offered rate is refused when it would spend more than half of
  * the tightest window's quota (the calibration must not be throttled, nor starve other callers).
  */
-import { request } from "undici";
+import { Agent, request } from "undici";
 import { Rng } from "../../core/index.ts";
 import { parseRateLimitPolicyHeader } from "../../../load/rate-limit-watch.ts";
 import { ScenarioError } from "../scenario.ts";
@@ -42,6 +42,16 @@ interface Health {
 
 export async function measureJobs(o: MeasureOptions): Promise<JobMeasurement> {
   if (!(o.perSecond > 0 && o.durationS > 0)) throw new ScenarioError("the measuring rate and duration must be above 0");
+  // An agent of its own, closed at the end: no kept-alive socket outlives the measurement.
+  const agent = new Agent({ keepAliveTimeout: 2000 });
+  try {
+    return await measureWith(o, agent);
+  } finally {
+    await agent.close();
+  }
+}
+
+async function measureWith(o: MeasureOptions, dispatcher: Agent): Promise<JobMeasurement> {
   const base = `${o.serverlessUrl.replace(/\/+$/, "")}/v2/${encodeURIComponent(o.endpoint)}`;
   const headers = { authorization: `Bearer ${o.apiKey}`, "content-type": "application/json" };
   const errors: Record<string, number> = {};
@@ -53,7 +63,7 @@ export async function measureJobs(o: MeasureOptions): Promise<JobMeasurement> {
   };
   const health = async (t0: number): Promise<HealthSample | undefined> => {
     try {
-      const res = await request(`${base}/health`, { headers, headersTimeout: 10_000, bodyTimeout: 10_000 });
+      const res = await request(`${base}/health`, { dispatcher, headers, headersTimeout: 10_000, bodyTimeout: 10_000 });
       notePolicy(res.headers);
       const body = (await res.body.json()) as Health;
       if (res.statusCode !== 200) {
@@ -85,7 +95,7 @@ export async function measureJobs(o: MeasureOptions): Promise<JobMeasurement> {
   }
   const settleMs = performance.now() - settleStart;
   for (const s of settle) (s as { tMs: number }).tMs = Math.round(s.tMs - settleMs);
-  checkRate(o.perSecond, [...policies.values()]);
+  checkRate(o.perSecond, [...policies.values()], o.durationS, 1000 / every);
 
   // Measure.
   const rng = new Rng(o.seed, "calibrate-arrivals");
@@ -117,7 +127,7 @@ export async function measureJobs(o: MeasureOptions): Promise<JobMeasurement> {
     const input = pick();
     const op = typeof input.op === "string" ? input.op : "job";
     const submitMs = performance.now() - t0;
-    const p = followJob(base, headers, input, notePolicy, count, () => drainDeadline).then((r) => {
+    const p = followJob(dispatcher, base, headers, input, notePolicy, count, () => drainDeadline).then((r) => {
       jobs.push({ op, submitMs: Math.round(submitMs * 1000) / 1000, ...r });
     });
     inflight.add(p);
@@ -146,22 +156,30 @@ export async function measureJobs(o: MeasureOptions): Promise<JobMeasurement> {
   };
 }
 
-/** Refuses a rate that would spend more than half of any announced window. */
-export function checkRate(perSecond: number, limits: readonly RateLimitSeen[]): void {
+/**
+ * Refuses a rate that would spend more than half of any announced window: a job costs two calls at
+ * least (run and status-sync) and /health is read `healthPerSecond` times a second, over the part
+ * of the window the measurement lasts.
+ */
+export function checkRate(perSecond: number, limits: readonly RateLimitSeen[], durationS = Infinity, healthPerSecond = 0): void {
   for (const l of limits) {
     if (l.windowS === null || !(l.windowS > 0)) continue;
-    // A job costs two calls at least (run and status-sync), and /health is sampled too.
-    const calls = perSecond * 2 * l.windowS;
+    const span = Math.min(l.windowS, durationS);
+    const calls = (perSecond * 2 + healthPerSecond) * span;
     if (calls > l.quota / 2) {
+      const fits = Math.max(0, (l.quota / 2 / span - healthPerSecond) / 2);
       throw new ScenarioError(
-        `measuring at ${perSecond} jobs/s makes about ${Math.round(calls)} calls per "${l.name}" window of ${l.windowS} s, more than half its quota of ${l.quota}: ` +
-          `measure below ${(l.quota / 4 / l.windowS).toPrecision(3)} jobs/s, or use a key with a higher limit`,
+        `measuring at ${perSecond} jobs/s for ${sigText(span)} s makes about ${Math.round(calls)} calls in the "${l.name}" window of ${l.windowS} s, more than half its quota of ${l.quota}: ` +
+          `measure below ${fits.toPrecision(3)} jobs/s or for less time, or use a key with a higher limit`,
       );
     }
   }
 }
 
+const sigText = (x: number) => String(Number(x.toPrecision(4)));
+
 async function followJob(
+  dispatcher: Agent,
   base: string,
   headers: Record<string, string>,
   input: Record<string, unknown>,
@@ -171,7 +189,7 @@ async function followJob(
 ): Promise<Omit<JobSample, "op" | "submitMs">> {
   let id: string;
   try {
-    const res = await request(`${base}/run`, { method: "POST", headers, body: JSON.stringify({ input }), headersTimeout: 30_000, bodyTimeout: 30_000 });
+    const res = await request(`${base}/run`, { dispatcher, method: "POST", headers, body: JSON.stringify({ input }), headersTimeout: 30_000, bodyTimeout: 30_000 });
     notePolicy(res.headers);
     const body = (await res.body.json()) as { id?: string };
     if (res.statusCode !== 200 || typeof body.id !== "string") {
@@ -185,7 +203,7 @@ async function followJob(
   }
   while (performance.now() < deadline()) {
     try {
-      const res = await request(`${base}/status-sync/${encodeURIComponent(id)}?wait=20000`, { headers, headersTimeout: 60_000, bodyTimeout: 60_000 });
+      const res = await request(`${base}/status-sync/${encodeURIComponent(id)}?wait=20000`, { dispatcher, headers, headersTimeout: 60_000, bodyTimeout: 60_000 });
       const body = (await res.body.json()) as { status?: string; delayTime?: number; executionTime?: number };
       if (res.statusCode !== 200) {
         count(`status ${res.statusCode}`);

@@ -20,6 +20,11 @@ export interface PredictOptions {
   /** Runs (default 40). */
   readonly runs?: number;
   readonly seed: number;
+  /**
+   * Start the window with no workers and nothing queued, as a measurement of a scaled-to-zero
+   * endpoint starts (validate sets it from the measurement); otherwise after the scenario's warm-up.
+   */
+  readonly fromCold?: boolean;
 }
 
 export interface Band {
@@ -34,6 +39,8 @@ export interface Prediction {
   readonly perSecond: number;
   readonly windowS: number;
   readonly runs: number;
+  /** "cold": the window starts with no workers (scaled to zero); "warm": after the warm-up. */
+  readonly start: "cold" | "warm";
   /** Whether parameter draws carried the fit's uncertainty (a calibrated scenario). */
   readonly fitUncertainty: boolean;
   readonly delayMs: Record<keyof Pcts, Band>;
@@ -93,7 +100,8 @@ export function predict(loaded: LoadedScenario, o: PredictOptions): Prediction {
   const cal = calibrationOf(s);
   const windowS = o.windowS ?? cal?.measured.durationS ?? 600;
   const runs = o.runs ?? 40;
-  const warmupS = (s.warmupMinutes ?? 0) * 60;
+  const cold = o.fromCold === true && (s.endpoints?.[0]?.workersMin ?? 0) === 0;
+  const warmupS = cold ? 0 : (s.warmupMinutes ?? 0) * 60;
   // Jobs submitted in the window are followed until they finish: a tail after it.
   const tailS = Math.max(60, windowS / 2);
   const catalog = loadCatalog();
@@ -124,6 +132,7 @@ export function predict(loaded: LoadedScenario, o: PredictOptions): Prediction {
     perSecond: o.perSecond,
     windowS,
     runs,
+    start: cold ? "cold" : "warm",
     fitUncertainty: cal !== undefined,
     delayMs: pick("d"),
     latencyMs: pick("l"),

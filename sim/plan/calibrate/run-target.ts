@@ -6,7 +6,7 @@
  */
 import { ScenarioError } from "../scenario.ts";
 import type { JobMeasurement } from "./measurement.ts";
-import { checkRate, measureJobs, type MeasureOptions } from "./measure-jobs.ts";
+import { measureJobs, type MeasureOptions } from "./measure-jobs.ts";
 import { workersSeen } from "./observe.ts";
 import { mean, sig } from "./sample-stats.ts";
 
@@ -17,7 +17,7 @@ export interface TargetCalibration {
 }
 
 /** The rate at which the measurement offers `utilisation` of the capacity a pilot saw, within the rate limits. */
-export function safeRate(pilot: JobMeasurement, utilisation = 0.5): { perSecond: number; reason: string } {
+export function safeRate(pilot: JobMeasurement, durationS: number, utilisation = 0.5): { perSecond: number; reason: string } {
   const ran = pilot.jobs.filter((j) => j.executionMs !== undefined);
   if (ran.length === 0) throw new ScenarioError(`the pilot at ${pilot.offeredPerSecond} jobs/s saw no job finish; is endpoint ${pilot.endpoint} running? give --rate to measure anyway`);
   const s = mean(ran.map((j) => j.executionMs as number)) / 1000;
@@ -26,10 +26,12 @@ export function safeRate(pilot: JobMeasurement, utilisation = 0.5): { perSecond:
   let reason = `${utilisation * 100}% of the capacity the pilot saw (${w} workers, mean run time ${sig(s * 1000, 3)} ms)`;
   for (const l of pilot.rateLimits) {
     if (l.windowS === null || !(l.windowS > 0)) continue;
-    const cap = sig(l.quota / 4 / l.windowS, 3);
+    // A quarter of the window's quota over the measurement's span: two calls a job, /health 5 times a second.
+    const span = Math.min(l.windowS, durationS);
+    const cap = sig(Math.max(0.01, (l.quota / 4 / span - 5) / 2), 3);
     if (cap < perSecond) {
       perSecond = cap;
-      reason += `, capped at ${cap}/s by the "${l.name}" rate limit (${l.quota} per ${l.windowS} s)`;
+      reason += `, capped at ${cap}/s by the "${l.name}" rate limit (${l.quota} per ${l.windowS} s: a quarter of it over ${span} s)`;
     }
   }
   return { perSecond, reason };
@@ -38,11 +40,10 @@ export function safeRate(pilot: JobMeasurement, utilisation = 0.5): { perSecond:
 export async function calibrateTarget(o: Omit<MeasureOptions, "perSecond"> & { readonly perSecond?: number; readonly pilotS?: number }): Promise<TargetCalibration> {
   if (o.perSecond !== undefined) {
     const measurement = await measureJobs({ ...o, perSecond: o.perSecond });
-    checkRate(o.perSecond, measurement.rateLimits);
     return { measurement, rateReason: "given with --rate" };
   }
   const pilot = await measureJobs({ ...o, perSecond: 1, durationS: o.pilotS ?? Math.min(20, Math.max(5, o.durationS / 6)), seed: (o.seed + 1) >>> 0 });
-  const { perSecond, reason } = safeRate(pilot);
+  const { perSecond, reason } = safeRate(pilot, o.durationS);
   o.onProgress?.(`pilot: measuring at ${perSecond} jobs/s: ${reason}`);
   const measurement = await measureJobs({ ...o, perSecond });
   return { pilot, measurement, rateReason: reason };

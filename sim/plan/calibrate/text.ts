@@ -34,7 +34,7 @@ export function renderCalibrationText(c: Calibration, usl?: UslFit): string {
 
 export function renderPredictionText(p: Prediction): string {
   return [
-    `${p.scenario}: ${p.endpoint} at ${p.perSecond} jobs/s, a ${p.windowS} s window, ${p.runs} runs${p.fitUncertainty ? " (each a draw of the fit: its uncertainty is in the intervals)" : ""}; utilisation ${p.utilisation}`,
+    `${p.scenario}: ${p.endpoint} at ${p.perSecond} jobs/s, a ${p.windowS} s window${p.start === "cold" ? " from no workers" : " after the warm-up"}, ${p.runs} runs${p.fitUncertainty ? " (each a draw of the fit: its uncertainty is in the intervals)" : ""}; utilisation ${p.utilisation}`,
     "          median [95% interval]",
     `  delay   p50 ${band(p.delayMs.p50)}  p90 ${band(p.delayMs.p90)}  p99 ${band(p.delayMs.p99)}`,
     `  latency p50 ${band(p.latencyMs.p50)}  p90 ${band(p.latencyMs.p90)}  p99 ${band(p.latencyMs.p99)}`,

@@ -25,7 +25,10 @@ export interface Validation {
 }
 
 export function validate(loaded: LoadedScenario, m: JobMeasurement, o: { readonly seed: number; readonly runs?: number }): Validation {
-  const prediction = predict(loaded, { perSecond: m.offeredPerSecond, windowS: m.durationS, seed: o.seed, ...(o.runs !== undefined ? { runs: o.runs } : {}) });
+  // A measurement that began with no workers (a scaled-to-zero endpoint) is predicted from the same start.
+  const first = m.health[0];
+  const fromCold = first !== undefined && first.idle + first.running + first.initializing === 0;
+  const prediction = predict(loaded, { perSecond: m.offeredPerSecond, windowS: m.durationS, seed: o.seed, fromCold, ...(o.runs !== undefined ? { runs: o.runs } : {}) });
   const measured = measuredPercentiles([m]);
   const rows: ValidationRow[] = [];
   for (const kind of ["delayMs", "latencyMs"] as const) {
