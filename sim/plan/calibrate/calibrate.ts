@@ -200,7 +200,7 @@ export function calibrate(ms: readonly JobMeasurement[], o: CalibrateOptions): {
     discipline: {
       value: disc.kind,
       source: `start order (submission + delayTime) of ${disc.jobs} jobs`,
-      method: `${sig(disc.overtakesPerJob * 100, 3)}% of jobs started more than 20 ms before one submitted earlier; the model queues FIFO`,
+      method: `${sig(disc.overtakesPerJob * 100, 3)}% of jobs certainly started before one certainly queued earlier (allowing for each run call's round trip); the model queues FIFO`,
     },
     rateLimits: {
       value: last.rateLimits,

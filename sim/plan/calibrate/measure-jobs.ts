@@ -188,6 +188,8 @@ async function followJob(
   deadline: () => number,
 ): Promise<Omit<JobSample, "op" | "submitMs">> {
   let id: string;
+  const sent = performance.now();
+  let runMs = 0;
   try {
     const res = await request(`${base}/run`, { dispatcher, method: "POST", headers, body: JSON.stringify({ input }), headersTimeout: 30_000, bodyTimeout: 30_000 });
     notePolicy(res.headers);
@@ -197,6 +199,7 @@ async function followJob(
       return { status: `HTTP ${res.statusCode}` };
     }
     id = body.id;
+    runMs = Math.round((performance.now() - sent) * 1000) / 1000;
   } catch (err) {
     count(`run ${(err as { code?: string }).code ?? "error"}`);
     return { status: "ERROR" };
@@ -216,6 +219,7 @@ async function followJob(
       if (body.status !== undefined && FINAL.has(body.status)) {
         return {
           status: body.status,
+          runMs,
           ...(typeof body.delayTime === "number" ? { delayMs: body.delayTime } : {}),
           ...(typeof body.executionTime === "number" ? { executionMs: body.executionTime } : {}),
         };

@@ -13,6 +13,8 @@ export interface JobSample {
   /** When the run call was sent, ms from the measurement's start. */
   readonly submitMs: number;
   readonly status: string;
+  /** Round trip of the run call, ms: the job entered the queue somewhere in [submitMs, submitMs + runMs]. */
+  readonly runMs?: number;
   /** As the endpoint reported them, ms; absent when the job never ran. */
   readonly delayMs?: number;
   readonly executionMs?: number;

@@ -61,20 +61,28 @@ export function coldStarts(ms: readonly JobMeasurement[]): { durationsMs: number
 
 export interface Discipline {
   readonly kind: "FIFO" | "not FIFO";
-  /** Pairs where the later submission started more than 20 ms before the earlier one, per job. */
+  /** Jobs that certainly started before a job certainly queued before them, per job. */
   readonly overtakesPerJob: number;
   readonly jobs: number;
 }
 
-/** FIFO when hardly any job starts before one submitted earlier (20 ms of slack for the network). */
+/**
+ * FIFO when hardly any job overtakes. A job entered the queue somewhere within its run call's
+ * round trip, so an overtake counts only when it is certain: j was sent after i's run call had
+ * answered, and j's latest possible start is before i's earliest possible start (20 ms of slack
+ * when the round trip was not recorded).
+ */
 export function discipline(jobs: readonly JobSample[]): Discipline {
   const ran = jobs.filter((j) => j.delayMs !== undefined).sort((a, b) => a.submitMs - b.submitMs);
+  const rtt = (j: JobSample) => j.runMs ?? 20;
   let overtakes = 0;
-  let latestStart = -Infinity;
+  // Earlier jobs by the time their run call answered: the latest earliest-start among those queued for sure before j.
+  const byAnswer = ran.map((j) => ({ answered: j.submitMs + rtt(j), earliestStart: j.submitMs + (j.delayMs as number) })).sort((a, b) => a.answered - b.answered);
+  let k = 0;
+  let latest = -Infinity;
   for (const j of ran) {
-    const start = j.submitMs + (j.delayMs as number);
-    if (start < latestStart - 20) overtakes++;
-    latestStart = Math.max(latestStart, start);
+    while (k < byAnswer.length && byAnswer[k].answered < j.submitMs) latest = Math.max(latest, byAnswer[k++].earliestStart);
+    if (j.submitMs + rtt(j) + (j.delayMs as number) < latest) overtakes++;
   }
   const per = ran.length === 0 ? 0 : overtakes / ran.length;
   return { kind: per <= 0.01 ? "FIFO" : "not FIFO", overtakesPerJob: per, jobs: ran.length };
