@@ -21,6 +21,12 @@ export type { SimulationSummary, SimulateOptions } from "./sim/plan/simulate.ts"
 export { loadScenario, loadScenarioFile, parseScenario, scenarioJsonSchema } from "./sim/plan/scenario.ts";
 export { plan, planShard, mergeShards, type PlanOptions, type ShardFile } from "./sim/plan/plan.ts";
 export type { PlanReport } from "./reports/plan-report.ts";
+export { calibrate, type Calibration, type CalibrateOptions } from "./sim/plan/calibrate/calibrate.ts";
+export { measureJobs, type MeasureOptions } from "./sim/plan/calibrate/measure-jobs.ts";
+export type { JobMeasurement } from "./sim/plan/calibrate/measurement.ts";
+export { predict, type Prediction, type PredictOptions } from "./sim/plan/calibrate/predict.ts";
+export { validate as validatePrediction, type Validation } from "./sim/plan/calibrate/validate.ts";
+export { fitUsl, type UslFit, type UslPoint } from "./sim/plan/calibrate/usl.ts";
 export { conform } from "./conformance/conform.ts";
 export { startProxy, proxyExitCode, PassiveJudge, judgeableRules, seenFromRecorded } from "./conformance/index.ts";
 export type { ProxyOptions, ProxyHandle, ProxyResult, Finding as ProxyFinding, SeenExchange, PassiveOptions } from "./conformance/index.ts";

@@ -6,6 +6,7 @@ import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from 
 import { load, type LoadDeps } from "./load.ts";
 import { defaultOptions, type LoadEngine, type LoadOptions } from "./options.ts";
 import { builtinScenarios } from "./scenarios/index.ts";
+import { parseConnectionList, sweepConnections } from "./sweep-connections.ts";
 
 export const spec: CommandSpec = {
   name: "load",
@@ -45,6 +46,7 @@ export const spec: CommandSpec = {
     { name: "target-profile", type: "string", value: "FILE", help: "the target's facts as conform reads them (cpsim conform --discover prints one); win over discovery" },
     { name: "out", type: "string", value: "json=FILE|csv=FILE", help: "write each scenario's per-second figures to FILE while it runs (as k6 --out)", multiple: true },
     { name: "quiet", type: "boolean", help: "no progress line" },
+    { name: "sweep-connections", type: "string", value: "N1,N2,...", help: "run once per connection count (reports in DIR/cN/) and fit the Universal Scalability Law to throughput by concurrency (DIR/usl.json)" },
     { name: "list", type: "boolean", help: "print the built-in scenarios with their descriptions, and stop (with --json: one JSON array of {name, description})", alone: true },
   ],
   exitCodes: [
@@ -58,6 +60,7 @@ export const spec: CommandSpec = {
     "cpsim load --rate 2000 --scenario status-poll --duration 30",
     "cpsim load --target http://127.0.0.1:8080 --api-key \"$KEY\" --baseline main/report.json --max-regression 15",
     "cpsim load --export-k6 k6/ --target https://api.example.com",
+    "cpsim load --scenario run-small --duration 5 --sweep-connections 1,2,4,8,16",
   ],
 };
 
@@ -114,6 +117,15 @@ export async function run(argv: readonly string[], io: CliIo, deps: LoadDeps = {
     const width = Math.max(...builtinScenarios.map((sc) => sc.name.length));
     io.stdout(builtinScenarios.map((sc) => `${sc.name.padEnd(width)}  ${sc.description}`).join("\n") + "\n");
     return 0;
+  }
+  const sweep = parsed.flags["sweep-connections"] as string | undefined;
+  if (sweep !== undefined) {
+    if (parsed.flags.connections !== undefined) throw new UsageError("--sweep-connections sets the connections of each run; leave out --connections", "load");
+    if (parsed.flags.rate !== undefined) throw new UsageError("--sweep-connections measures the closed model's throughput; it does not combine with --rate", "load");
+    if (parsed.flags["export-k6"] !== undefined) throw new UsageError("--sweep-connections runs the load; it does not combine with --export-k6", "load");
+    const counts = parseConnectionList(sweep);
+    const swept = await sweepConnections(optionsFromFlags(parsed.flags), counts, { io, terminalWidth: process.stdout.columns, ...deps });
+    return swept.exitCode;
   }
   const result = await load(optionsFromFlags(parsed.flags), { io, terminalWidth: process.stdout.columns, ...deps });
   return result.exitCode;

@@ -8,4 +8,6 @@ import "./cli/args.part.test.ts";
 import "./defects/defects.part.test.ts";
 import "./plan/simulate.part.test.ts";
 import "./plan/library-arguments.part.test.ts";
+import "./plan/calibrate/fit.part.test.ts";
+import "./plan/calibrate/cli.part.test.ts";
 import "./file-size.part.test.ts";

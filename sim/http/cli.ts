@@ -20,11 +20,13 @@ import { JournalError } from "./state/state-journal.ts";
 import { type ClockMode, type EmulatorOptions, MAX_SPEED, type RequestLogEntry, defaultOptions, isLoopbackHost } from "./options.ts";
 import { writeReadyFile } from "../cli/ready-file.ts";
 import { ConventionsError, describeDifferences, EMULATOR_CONVENTIONS, parseConventionsArg } from "../conventions/index.ts";
+import { ScenarioError } from "../plan/scenario.ts";
+import { scenarioBackend } from "./scenario-backend.ts";
 
 export const spec: CommandSpec = {
   name: "serve",
   summary: "serve the simulated platform over HTTP (REST v2, GraphQL, job endpoints)",
-  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--state-keep-prefix] [--state-compact-mb MB] [--fixtures DIR] [--handler ID=FILE]... [--worker-endpoint ID]... [--defect NAME]... [--list-defects] [--conventions SEED|FILE|emulator] [--json] [--ready-file FILE] [--log]",
+  usage: "cpsim serve [--port N] [--host ADDR] [--seed N] [--clock real|manual] [--speed X] [--no-control] [--control-token T|none] [--max-output-mb N] [--results-budget-mb N] [--state DIR] [--state-keep-prefix] [--state-compact-mb MB] [--fixtures DIR] [--handler ID=FILE]... [--worker-endpoint ID]... [--scenario FILE] [--defect NAME]... [--list-defects] [--conventions SEED|FILE|emulator] [--json] [--ready-file FILE] [--log]",
   description:
     "One port serves REST v2 and GraphQL ({base_url}) and the job endpoints ({serverless_url}/v2/{endpoint_id}/...).\n" +
     "The official SDKs take the serverless URL with /v2 appended as their base URL.\n" +
@@ -70,6 +72,10 @@ export const spec: CommandSpec = {
     },
     { name: "ready-file", type: "string", value: "FILE", help: "Once listening, write that JSON object and the server's pid to FILE (complete when it appears; removed on stop)" },
     { name: "log", type: "boolean", help: "Print one line per request to stderr: time, method, target, status, duration" },
+    {
+      name: "scenario", type: "string", value: "FILE",
+      help: "Apply a cpsim plan scenario's endpoints (workers, scaler, cold starts, run-time distributions), GPU supply and outside demand to the model; its workloads are not run",
+    },
   ],
   examples: [
     "cpsim serve --port 8000",
@@ -81,6 +87,7 @@ export const spec: CommandSpec = {
     "cpsim serve --worker-endpoint my-worker   # then export the printed variables and run: python handler.py",
     "cpsim serve --defect create-accepts-empty-name --defect no-retry-after",
     "cpsim serve --clock manual --conventions 7   # another implementation's conventions, drawn from seed 7",
+    "cpsim serve --scenario hidden-endpoint.json   # endpoints as a planning scenario sets them",
   ],
   exitCodes: [
     [0, "stopped by SIGINT or SIGTERM (or --list-defects printed)"],
@@ -229,6 +236,17 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
       }
       let runtimes: { endpointId: string; runtime: HandlerRuntime }[];
       let createBackend = deps.createBackend;
+      const scenarioFile = parsed.flags.scenario as string | undefined;
+      if (scenarioFile !== undefined) {
+        if (specs.length > 0 || workerEndpoints.length > 0) throw new UsageError("--scenario applies a planning scenario's endpoints; it does not combine with --handler or --worker-endpoint", "serve");
+        if (options.state !== undefined) throw new UsageError("--scenario does not combine with --state (a restart would not know the scenario)", "serve");
+        try {
+          createBackend ??= scenarioBackend(scenarioFile);
+        } catch (err) {
+          if (err instanceof ScenarioError) throw new UsageError(`--scenario: ${err.message}`, "serve");
+          throw err;
+        }
+      }
       let platformBackend: PlatformBackend | undefined;
       try {
         const loaded = await loadHandlerRuntimes(specs, options.fixtures, io);

@@ -20,7 +20,8 @@ export const spec: CommandSpec = {
   summary: "capacity planning: seeded what-if runs of a scenario with 95% intervals, sweeps and --find",
   usage:
     "cpsim plan SCENARIO [--seed N] [--seeds K] [--hours H] [--sweep PARAM=v1,v2,...] [--find PARAM --slo 'p99 delay < 2s'] " +
-    "[--out DIR] [--json] [--csv] [--workers N] [--shard i/n | --shards N]\n       cpsim plan --merge DIR... [--out DIR]\n       cpsim plan --schema\n       cpsim plan --list [--json]",
+    "[--out DIR] [--json] [--csv] [--workers N] [--shard i/n | --shards N]\n       cpsim plan SCENARIO --arrival RATE [--window S] [--seeds K] [--json]\n" +
+    "       cpsim plan calibrate ... (cpsim plan calibrate --help)\n       cpsim plan validate --scenario FILE --measured FILE\n       cpsim plan --merge DIR... [--out DIR]\n       cpsim plan --schema\n       cpsim plan --list [--json]",
   description:
     "SCENARIO is a bundled scenario (" +
     (bundledScenarios().join(", ") || "see fixtures/scenarios") +
@@ -29,7 +30,9 @@ export const spec: CommandSpec = {
     "Writes plan.json, plan.csv and report.html into --out and prints a summary. Parameters for --sweep and --find: " +
     paramNames() +
     ". SLO terms: STAT METRIC < VALUE (STAT p50|p90|p99|mean|max, METRIC delay|execution, VALUE like 2s or 500ms) or 'cost per 1000 < $0.5', joined by 'and'. " +
-    "For one seed with the platform's event-log hash, see cpsim simulate.",
+    "For one seed with the platform's event-log hash, see cpsim simulate. " +
+    "--arrival RATE predicts delay and latency percentiles of a measuring window at that rate instead, each seed a draw of a calibrated scenario's fit " +
+    "(cpsim plan calibrate writes one from measurements; cpsim plan validate checks a prediction against a measurement).",
   positionals: [{ name: "SCENARIO", help: "bundled scenario name or path to a JSON file (with --merge: shard folders or files)" }],
   flags: [
     { name: "seed", type: "integer", value: "N", help: "first seed; seeds are N, N+1, ...", default: 1, min: 0, max: 2 ** 32 - 1 },
@@ -48,6 +51,8 @@ export const spec: CommandSpec = {
     { name: "merge", type: "boolean", help: "combine shard files from the folders given into the report one run gives" },
     { name: "schema", type: "boolean", help: "print the scenario JSON Schema", alone: true },
     { name: "list", type: "boolean", help: "print the bundled scenarios with their descriptions, and stop (with --json: one JSON array of {name, description})", alone: true },
+    { name: "arrival", type: "number", value: "RATE", help: "predict delay and latency percentiles at this arrival rate, jobs/s (default 40 runs; --seeds sets them)", min: 0.000001, max: 100_000 },
+    { name: "window", type: "number", value: "S", help: "with --arrival: the measuring window predicted, seconds (default: the calibration's, else 600)", min: 1, max: 86_400 },
     { name: "progress", type: "boolean", help: "show progress on stderr: one line redrawn on a terminal, a line per percent elsewhere (default: unless --json or --csv)" },
   ],
   exitCodes: [
@@ -62,6 +67,7 @@ export const spec: CommandSpec = {
     "cpsim plan mmc-queue --find workers --slo 'p99 delay < 2s' --range 8..16",
     "cpsim plan bursty-batch --shard 0/4 --out shards && cpsim plan --merge shards --out report",
     "cpsim plan --schema > scenario.schema.json",
+    "cpsim plan calib/scenario.json --arrival 12",
   ],
 };
 
@@ -114,6 +120,8 @@ async function output(report: PlanReport, out: string, flags: Record<string, unk
 }
 
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv[0] === "calibrate") return (await import("./calibrate/cli.ts")).runCalibrate(argv.slice(1), io);
+  if (argv[0] === "validate") return (await import("./calibrate/cli.ts")).runValidate(argv.slice(1), io);
   const merging = argv.includes("--merge");
   // --merge takes any number of folders: the same flags, more positionals.
   const args = parseArgs(merging ? { ...spec, positionals: Array.from({ length: 1000 }, () => ({ name: "DIR", help: "" })) } : spec, argv);
@@ -154,6 +162,17 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     shard = parseShard(`${env}/${f.shards as number}`);
   }
   const loaded = loadScenarioFile(args.positionals[0]);
+  if (f.window !== undefined && f.arrival === undefined) throw new UsageError("--window goes with --arrival RATE");
+  if (f.arrival !== undefined) {
+    if (f.sweep !== undefined || f.find !== undefined || shard !== undefined) throw new UsageError("--arrival predicts one load level; it does not combine with --sweep, --find or --shard");
+    const { predict } = await import("./calibrate/predict.ts");
+    const { renderPredictionText } = await import("./calibrate/text.ts");
+    const runs = argv.some((a) => a === "--seeds" || a.startsWith("--seeds=")) ? (f.seeds as number) : 40;
+    if (runs < 2) throw new UsageError("--arrival needs --seeds 2 or more for its intervals");
+    const p = predict(loaded, { perSecond: f.arrival as number, seed: f.seed as number, runs, ...(f.window !== undefined ? { windowS: f.window as number } : {}) });
+    io.stdout(f.json === true ? JSON.stringify(p, null, 2) + "\n" : renderPredictionText(p));
+    return 0;
+  }
   const quiet = f.progress === false || (f.progress !== true && (f.json === true || f.csv === true));
   const progress = progressLine(io);
   const started = performance.now();

@@ -48,8 +48,30 @@ export const Distribution = Type.Union(
       { dist: Type.Literal("uniform"), min: Type.Number({ minimum: 0, maximum: 7 * 86_400_000 }), max: Type.Number({ minimum: 0, maximum: 7 * 86_400_000 }) },
       { additionalProperties: false },
     ),
+    Type.Object(
+      { dist: Type.Literal("gamma"), mean: Type.Number({ exclusiveMinimum: 0, maximum: 7 * 86_400_000 }), cv: Type.Number({ exclusiveMinimum: 0, maximum: 10 }) },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { dist: Type.Literal("weibull"), shape: Type.Number({ minimum: 0.05, maximum: 100 }), scale: Type.Number({ exclusiveMinimum: 0, maximum: 7 * 86_400_000 }) },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      {
+        dist: Type.Literal("empirical"),
+        quantiles: Type.Array(Type.Number({ minimum: 0, maximum: 7 * 86_400_000 }), {
+          minItems: 2,
+          maxItems: 1001,
+          description: "the values at equally spaced probabilities from 0 to 1, non-decreasing; a draw interpolates between them",
+        }),
+      },
+      { additionalProperties: false },
+    ),
   ],
-  { description: "milliseconds: constant {value}, exponential {mean}, lognormal {mean, cv} or uniform {min, max}" },
+  {
+    description:
+      "milliseconds: constant {value}, exponential {mean}, lognormal {mean, cv}, uniform {min, max}, gamma {mean, cv}, weibull {shape, scale} or empirical {quantiles}",
+  },
 );
 export type Distribution = Static<typeof Distribution>;
 
@@ -152,6 +174,13 @@ export const Scenario = Type.Object(
     endpoints: Type.Optional(Type.Array(EndpointSpec, { maxItems: 100 })),
     pods: Type.Optional(Type.Array(PodWorkload, { maxItems: 100 })),
     jobs: Type.Optional(Type.Array(JobWorkload, { maxItems: 100 })),
+    /** Where a calibrated scenario's values came from (`cpsim plan calibrate`): read by predictions, ignored by plain runs. */
+    calibration: Type.Optional(
+      Type.Object(
+        { format: Type.Literal("cpsim-calibration/1") },
+        { additionalProperties: true, description: "written by cpsim plan calibrate: each fitted value with its interval and source, and parameter draws" },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,94 @@
+import t from "tap";
+import { Rng } from "../../core/index.ts";
+import { drawMs, meanMs, planHandler } from "../plan-handler.ts";
+import { parseScenario, type Distribution } from "../scenario.ts";
+import { fitRunTimes } from "./calibrate.ts";
+import { fitFamilies, ksPValue } from "./distributions.ts";
+import { discipline } from "./observe.ts";
+import { interval95, mean, poissonRateInterval, resamples } from "./sample-stats.ts";
+import { fitUsl, uslThroughput } from "./usl.ts";
+
+function sample(d: Distribution, n: number, seed: number): number[] {
+  const rng = new Rng(seed, "fit-test");
+  return Array.from({ length: n }, () => drawMs(d, rng.next(), rng.next()));
+}
+
+t.test("maximum likelihood recovers each family's parameters, and that family fits best", async (t) => {
+  const cases: Array<[Distribution, (d: Distribution) => number[]]> = [
+    [{ dist: "exponential", mean: 300 }, (d) => [(d as { mean: number }).mean]],
+    [{ dist: "lognormal", mean: 200, cv: 0.8 }, (d) => [(d as { mean: number }).mean, (d as { cv: number }).cv]],
+    [{ dist: "gamma", mean: 150, cv: 0.5 }, (d) => [(d as { mean: number }).mean, (d as { cv: number }).cv]],
+    [{ dist: "weibull", shape: 2.5, scale: 400 }, (d) => [(d as { shape: number }).shape, (d as { scale: number }).scale]],
+  ];
+  for (const [truth, params] of cases) {
+    const xs = sample(truth, 4000, 7);
+    const fits = fitFamilies(xs);
+    const own = fits.find((f) => f.dist.dist === truth.dist)!;
+    const want = params(truth);
+    params(own.dist).forEach((v, i) => t.ok(Math.abs(v - want[i]) / want[i] < 0.08, `${truth.dist} parameter ${i}: ${v} near ${want[i]}`));
+    t.ok(own.ksP > 0.01, `${truth.dist}: the true family passes KS (p ${own.ksP})`);
+    if (truth.dist !== "exponential") t.equal(fits[0].family, truth.dist, `${truth.dist} has the lowest AIC`);
+  }
+});
+
+t.test("two well-separated modes fit no family: the empirical distribution is written", async (t) => {
+  const xs = [...sample({ dist: "lognormal", mean: 50, cv: 0.1 }, 1500, 1), ...sample({ dist: "lognormal", mean: 500, cv: 0.1 }, 1500, 2)];
+  const f = fitRunTimes("op", xs, 1, 20);
+  t.equal(f.chosen, "empirical");
+  t.equal(f.dist.dist, "empirical");
+  t.ok(Math.abs(meanMs(f.dist) - mean(xs)) / mean(xs) < 0.02, "its mean is the sample's");
+  t.ok(f.meanInterval[0] < mean(xs) && mean(xs) < f.meanInterval[1], "the bootstrap interval holds the sample mean");
+});
+
+t.test("the planner draws gamma, weibull and empirical run times with their means; scenarios accept them", async (t) => {
+  const dists: Distribution[] = [
+    { dist: "gamma", mean: 120, cv: 0.7 },
+    { dist: "gamma", mean: 120, cv: 2 },
+    { dist: "weibull", shape: 1.5, scale: 100 },
+    { dist: "empirical", quantiles: [10, 20, 40, 80] },
+  ];
+  for (const d of dists) {
+    const h = planHandler("x", d, 0);
+    const xs = Array.from({ length: 20000 }, (_, i) => {
+      const p = h.plan({}, { seed: (i * 2654435761) >>> 0 } as never);
+      return p.durationMs;
+    });
+    t.ok(Math.abs(mean(xs) - meanMs(d)) / meanMs(d) < 0.05, `${d.dist}: mean ${mean(xs)} near ${meanMs(d)}`);
+    t.doesNotThrow(() => parseScenario({ name: "x", description: "", hours: 1, endpoints: [{ id: "e", gpuTypeIds: ["NVIDIA A100 80GB PCIe"], executionMs: d }] }, "test"));
+  }
+});
+
+t.test("bootstrap and rate intervals: seeded and covering", async (t) => {
+  const xs = sample({ dist: "exponential", mean: 100 }, 500, 3);
+  const a = resamples(xs, 100, 9, "l").map(mean);
+  const b = resamples(xs, 100, 9, "l").map(mean);
+  t.same(a, b, "the same seed gives the same resamples");
+  const [lo, hi] = interval95(a);
+  t.ok(lo < mean(xs) && mean(xs) < hi);
+  const [rlo, rhi] = poissonRateInterval(100, 10);
+  t.ok(rlo < 10 && 10 < rhi && rlo > 7.5 && rhi < 12.5, `${rlo}..${rhi}`);
+  t.ok(ksPValue(0.001, 100) > 0.99 && ksPValue(0.3, 100) < 0.001);
+});
+
+t.test("FIFO is told from overtaking", async (t) => {
+  const fifo = Array.from({ length: 100 }, (_, i) => ({ op: "x", status: "COMPLETED", submitMs: i * 10, delayMs: 5, executionMs: 1 }));
+  t.equal(discipline(fifo).kind, "FIFO");
+  const lifo = fifo.map((j, i) => ({ ...j, delayMs: i % 2 === 0 ? 200 : 0 }));
+  t.equal(discipline(lifo).kind, "not FIFO");
+});
+
+t.test("the USL fit recovers known parameters and the peak", async (t) => {
+  const truth = { lambda: 1000, sigma: 0.05, kappa: 0.002 };
+  const pts = [1, 2, 4, 8, 16, 32].map((n, i) => ({ concurrency: n, throughput: uslThroughput(truth, n) * (1 + (i % 2 === 0 ? 0.01 : -0.01)) }));
+  const f = fitUsl(pts);
+  t.ok(Math.abs(f.lambda - 1000) / 1000 < 0.05, `λ ${f.lambda}`);
+  const peakN = Math.sqrt((1 - truth.sigma) / truth.kappa);
+  t.ok(Math.abs(f.peakConcurrency - peakN) / peakN < 0.15, `peak at ${f.peakConcurrency}, truth ${peakN}`);
+  t.ok(Math.abs(f.peakThroughput - uslThroughput(truth, peakN)) / uslThroughput(truth, peakN) < 0.05);
+  t.equal(f.points.length, 6);
+  t.ok(f.relativeRmse < 0.03);
+  t.throws(() => fitUsl(pts.slice(0, 2)), /3 or more/);
+  const linear = fitUsl([1, 2, 4, 8].map((n) => ({ concurrency: n, throughput: 100 * n })));
+  t.equal(linear.kappa, 0);
+  t.equal(linear.peakConcurrency, Number.POSITIVE_INFINITY);
+});

@@ -1,0 +1,107 @@
+/**
+ * What the /health samples and the job records of a measurement show beyond run times: the
+ * workers (a fixed pool or a range), cold-start durations, the queueing discipline and the
+ * arrival pattern of the measured traffic.
+ */
+import { ksDistance, ksPValue } from "./distributions.ts";
+import type { HealthSample, JobMeasurement, JobSample } from "./measurement.ts";
+import { cv, mean } from "./sample-stats.ts";
+
+const total = (h: HealthSample) => h.idle + h.running + h.initializing;
+
+export interface WorkersSeen {
+  readonly min: number;
+  readonly max: number;
+  /** Seconds during which jobs waited while every worker was up and none initializing: the pool's cap was reached. */
+  readonly atCapWithQueueS: number;
+  readonly samples: number;
+}
+
+export function workersSeen(ms: readonly JobMeasurement[]): WorkersSeen {
+  let min = Infinity;
+  let max = 0;
+  let capS = 0;
+  let n = 0;
+  for (const m of ms) {
+    const all = [...m.settle, ...m.health];
+    for (const h of all) max = Math.max(max, total(h));
+    for (let i = 0; i < m.health.length; i++) {
+      const h = m.health[i];
+      min = Math.min(min, total(h));
+      n++;
+      if (i > 0 && h.inQueue > 0 && h.initializing === 0) capS += (h.tMs - m.health[i - 1].tMs) / 1000;
+    }
+  }
+  return { min: Number.isFinite(min) ? min : max, max, atCapWithQueueS: capS, samples: n };
+}
+
+/**
+ * Cold-start durations: each rise of the initializing count starts that many cold starts, each
+ * fall ends the oldest ones (first in, first out), timed at the midpoint between samples. Workers
+ * initializing at the first sample are timed from it (a lower bound, said in the note).
+ */
+export function coldStarts(ms: readonly JobMeasurement[]): { durationsMs: number[]; openAtStart: number } {
+  const out: number[] = [];
+  let openAtStart = 0;
+  for (const m of ms) {
+    const all = [...m.settle, ...m.health].sort((a, b) => a.tMs - b.tMs);
+    const open: number[] = [];
+    let prev: HealthSample | undefined;
+    for (const h of all) {
+      const at = prev === undefined ? h.tMs : (prev.tMs + h.tMs) / 2;
+      const before = prev?.initializing ?? 0;
+      if (prev === undefined) openAtStart += h.initializing;
+      for (let k = before; k < h.initializing; k++) open.push(at);
+      for (let k = h.initializing; k < before && open.length > 0; k++) out.push(at - (open.shift() as number));
+      prev = h;
+    }
+  }
+  return { durationsMs: out, openAtStart };
+}
+
+export interface Discipline {
+  readonly kind: "FIFO" | "not FIFO";
+  /** Jobs that certainly started before a job certainly queued before them, per job. */
+  readonly overtakesPerJob: number;
+  readonly jobs: number;
+}
+
+/**
+ * FIFO when hardly any job overtakes. A job entered the queue somewhere within its run call's
+ * round trip, so an overtake counts only when it is certain: j was sent after i's run call had
+ * answered, and j's latest possible start is before i's earliest possible start (20 ms of slack
+ * when the round trip was not recorded).
+ */
+export function discipline(jobs: readonly JobSample[]): Discipline {
+  const ran = jobs.filter((j) => j.delayMs !== undefined).sort((a, b) => a.submitMs - b.submitMs);
+  const rtt = (j: JobSample) => j.runMs ?? 20;
+  let overtakes = 0;
+  // Earlier jobs by the time their run call answered: the latest earliest-start among those queued for sure before j.
+  const byAnswer = ran.map((j) => ({ answered: j.submitMs + rtt(j), earliestStart: j.submitMs + (j.delayMs as number) })).sort((a, b) => a.answered - b.answered);
+  let k = 0;
+  let latest = -Infinity;
+  for (const j of ran) {
+    while (k < byAnswer.length && byAnswer[k].answered < j.submitMs) latest = Math.max(latest, byAnswer[k++].earliestStart);
+    if (j.submitMs + rtt(j) + (j.delayMs as number) < latest) overtakes++;
+  }
+  const per = ran.length === 0 ? 0 : overtakes / ran.length;
+  return { kind: per <= 0.01 ? "FIFO" : "not FIFO", overtakesPerJob: per, jobs: ran.length };
+}
+
+export interface ArrivalsSeen {
+  readonly jobs: number;
+  readonly durationS: number;
+  readonly perSecond: number;
+  /** Coefficient of variation of the gaps between submissions (1 for Poisson). */
+  readonly gapCv: number;
+  /** KS p-value of the gaps against an exponential of their mean. */
+  readonly poissonP: number;
+}
+
+export function arrivals(m: JobMeasurement): ArrivalsSeen {
+  const t = m.jobs.map((j) => j.submitMs).sort((a, b) => a - b);
+  const gaps = t.slice(1).map((x, i) => x - t[i]).filter((g) => g >= 0).sort((a, b) => a - b);
+  const g = mean(gaps);
+  const ks = gaps.length > 1 ? ksDistance(gaps, (x) => 1 - Math.exp(-x / g)) : 1;
+  return { jobs: t.length, durationS: m.durationS, perSecond: t.length / m.durationS, gapCv: cv(gaps), poissonP: gaps.length > 1 ? ksPValue(ks, gaps.length) : 0 };
+}
