@@ -134,6 +134,18 @@ t.test("exit 0: every selected rule passes; progress, summary, wall time and rep
   t.equal(server.received.filter((q) => q.url === "/v2/pods")[0].headers.authorization, `Bearer ${SECRET}`);
 });
 
+t.test("a selected rule no check judges is named, not counted: progress, counts and verdict say the same total (#35)", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const dir = t.testdir();
+  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.pass,self.unchecked", "--report-dir", dir]);
+  t.equal(r.code, 0, r.stdout);
+  t.match(r.stdout, /1 rule\(s\) of the selection are not judged by conform and not counted: self\.unchecked/);
+  t.match(r.stdout, /\[1\/1\] PASS  self\.pass/);
+  t.match(r.stdout, /PASSED \(1 of 1 rules judged\)/);
+  t.equal((await readReport(dir)).coverage.rules.selected, 1);
+});
+
 t.test("--profile strict runs the choices.md rules", async (t) => {
   const server = await brokenPlatform();
   t.teardown(() => server.close());
