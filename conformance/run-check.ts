@@ -47,7 +47,7 @@ export interface RunCheckResult {
 /** Why the rule cannot run in this configuration, or undefined when it can. */
 export function skipReason(check: CheckDefinition, rule: Rule, options: ResolvedOptions, controlApi: boolean, refusedKeys?: ReadonlyMap<KeyRole, string>): string | undefined {
   if (rule.source === "choices" && options.profile !== "strict") {
-    return "the emulator's choice where the spec is silent (choices.md): checked only under --profile strict";
+    return "checked only under --profile strict: the emulator's choice where the spec is silent (docs/choices.md)";
   }
   const refused = (check.needs.keys ?? []).filter((k) => refusedKeys?.has(k));
   if (refused.length) return refused.map((k) => `${KEY_FLAG[k]} was refused by the target (${refusedKeys!.get(k)})`).join("; ");
