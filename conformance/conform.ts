@@ -28,6 +28,7 @@ import { checkKeys } from "./key-check.ts";
 import { forgetRoutes } from "./route-evidence.ts";
 import { KEY_FLAG, type Keys } from "./keys.ts";
 import { describeOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, type ConformOptions, type ResolvedOptions } from "./options.ts";
+import { Heartbeat } from "./heartbeat.ts";
 import { Progress } from "./progress.ts";
 import { platformOracle } from "./oracle/platform-oracle.ts";
 import { runLanes } from "./run-lanes.ts";
@@ -80,6 +81,9 @@ export interface ConformResult {
   readonly written: WrittenReports;
   readonly newFailures: readonly string[];
 }
+
+/** While a rule runs longer than this, a line at most this often says which and what it waits on (heartbeat.ts). */
+export const HEARTBEAT_MS = 20_000;
 
 const silent: Output = { stdout: () => {}, stderr: () => {} };
 
@@ -226,6 +230,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       registry: run.registry,
       baseline: run.baseline,
       progress,
+      heartbeat: new Heartbeat((line) => progress.note(line), HEARTBEAT_MS),
       log: (first, m) => {
         if (!options.quiet && !run.tty) run.say(`      ${first}: ${m}\n`);
       },
