@@ -183,7 +183,7 @@ export class JobSession {
    * recorded before the advances it needed, in the order a replay sends them.
    */
   private async whileAdvancing(spec: RequestSpec, waitMs: number, stepMs = 1000): Promise<ClientResponse> {
-    const timeoutMs = Math.max(this.ctx.options.timeoutMs, this.virtual ? 0 : waitMs + 30_000);
+    const timeoutMs = waitingRequestTimeoutMs(this.ctx, waitMs, this.virtual);
     if (!this.virtual) return this.send({ ...spec, timeoutMs });
     const slot = this.exchanges.length;
     this.exchanges.push(undefined as unknown as Exchange);
@@ -316,6 +316,14 @@ export class JobSession {
       }
     }
   }
+}
+
+/**
+ * How long the client waits for a request that waits for a job (runsync, status-sync): the run's
+ * --timeout-ms, and in real time the request's own wait plus a margin.
+ */
+export function waitingRequestTimeoutMs(ctx: Pick<CheckContext, "options">, waitMs: number, virtual: boolean): number {
+  return Math.max(ctx.options.timeoutMs, virtual ? 0 : waitMs + 30_000);
 }
 
 function waitOf(query: Query | undefined): number {
