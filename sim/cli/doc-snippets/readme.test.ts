@@ -9,7 +9,7 @@ import { bareCpsimCalls, docFiles, extractSnippets, parseMarker, readSnippets, s
 import { filesOfGroup } from "./groups.ts";
 import { brokenLinks, slug } from "./links.ts";
 import { runSnippet } from "./run-snippet.ts";
-import { testSnippetsOf } from "./snippet-tests.ts";
+import { readmeExports, standInTarget, testSnippetsOf } from "./snippet-tests.ts";
 import { makeWorkdir } from "./workdir.ts";
 
 t.setTimeout(600_000);
@@ -58,6 +58,15 @@ t.test("every shell and script block is marked, and calls cpsim through npx", as
       if (typeof s.marker === "string") t.fail(`${where}: ${s.marker}`);
       if (shellLanguages.has(s.lang)) t.same(bareCpsimCalls(s.code), [], `${where}: cpsim runs as npx cpsim (it is not on PATH after npm ci)`);
     }
+  }
+});
+
+t.test("every snippet runs with the variables the README's \"Check my service\" exports", async (t) => {
+  const target = await standInTarget();
+  try {
+    t.same(readmeExports(packageRoot), Object.keys(target.env), "the README exports TARGET and the three keys, and the snippets get each");
+  } finally {
+    await target.close();
   }
 });
 
