@@ -70,6 +70,14 @@ t.test("every snippet runs with the variables the README's \"Check my service\" 
   }
 });
 
+t.test("npm pack's tarball is not left as an untracked file of the clone (#35)", async (t) => {
+  const { spawnSync } = await import("node:child_process");
+  const name = `cpsim-${(JSON.parse(readFileSync(packagePath("package.json"), "utf8")) as { version: string }).version}.tgz`;
+  const probe = spawnSync("git", ["check-ignore", "--no-index", "-q", name], { cwd: packageRoot });
+  if (probe.error !== undefined || probe.status === 128) return t.skip("not a git clone");
+  t.equal(probe.status, 0, `.gitignore ignores ${name}`);
+});
+
 t.test("links in the README and docs lead somewhere", async (t) => {
   for (const file of files) {
     // docs/proxy.md is written on the proxy branch; until it is merged, links to it wait for it.
