@@ -74,7 +74,7 @@ t.test("npm pack's tarball is not left as an untracked file of the clone (#35)",
   const { spawnSync } = await import("node:child_process");
   const name = `cpsim-${(JSON.parse(readFileSync(packagePath("package.json"), "utf8")) as { version: string }).version}.tgz`;
   const probe = spawnSync("git", ["check-ignore", "--no-index", "-q", name], { cwd: packageRoot });
-  if (probe.error !== undefined || probe.status === 128) return t.skip("not a git clone");
+  if (probe.error !== undefined || probe.status === 128) return void t.comment("not a git clone: nothing to check");
   t.equal(probe.status, 0, `.gitignore ignores ${name}`);
 });
 
