@@ -54,6 +54,10 @@ t.test("the README's load quick start with CPSIM_API_KEY exported: no 429, the e
   );
   t.match(failed.report!.reproduce, /^npx cpsim load --target \S+ --api-key "\$CPSIM_API_KEY" --scenario run-small/);
   t.notMatch(failed.report!.reproduce, new RegExp(limitedKey));
+  // More requests than the key's 60 a minute: the 429s name the quota and the flag that paces to it.
+  const s429 = failed.report!.scenarios[0]!;
+  t.ok(s429.rateLimited > 0, `the limited key met 429s (${s429.rateLimited})`);
+  t.match(s429.notes.join("\n"), /the key's quota: "minute" 60 per 60 s.*--respect-rate-limit paces/);
   const alpha = emulator.apiKeys.find((k) => k.account === "acct-alpha" && k.access === "full")!.key;
   const flagged = await load(
     { ...optionsFromFlags({ target: emulator.baseUrl, "api-key": alpha, scenario: ["run-small"], "max-requests": 5, quiet: true }, {}), durationS: 1, seed: 7, reportDir: t.testdir() },
