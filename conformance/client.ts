@@ -253,7 +253,8 @@ export class Client {
       }
       if (identity) pacer.noteSent(identity);
       const done = waitingOn(`${spec.method} ${pathOf(spec.url)}`);
-      const response = await this.sendRetryingFaults(spec, attempt).finally(done);
+      const response = await this.sendRetryingFaults(spec, attempt).finally(() => done());
+      done(response.status);
       if (identity) pacer.observe(identity, response.headers["ratelimit"]);
       if (response.status !== 429 || this.raw429 || attempt >= pacer.options.maxRetries) return response;
       this.shared.stats.retried429++;
@@ -269,7 +270,7 @@ export class Client {
       throw new TargetError("CPSIM_ERR_TARGET_RATE_LIMITED", `rate limited: ${refusal}`, this.prepare(spec).recorded);
     }
     const done = waitingOn(`the rate limit of its key: a pause of ${Math.round(wait.ms / 1000)} s before ${spec.method} ${pathOf(spec.url)}`);
-    await this.shared.sleep(wait.ms).finally(done);
+    await this.shared.sleep(wait.ms).finally(() => done());
   }
 
   /** Sends once, and once more after a reset or timeout when the request is idempotent. */

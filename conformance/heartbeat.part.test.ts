@@ -81,4 +81,20 @@ t.test("the client says which request a rule waits on, without being handed the 
   lines.length = 0;
   beat.tick();
   t.same(lines, [], "nothing runs: no line");
+
+  // Between two polls: the last answer, and when it came.
+  const pause = gate();
+  let answered = false;
+  const polling = beat.track(["jobs.status.final"], async () => {
+    await client.scoped().request({ method: "GET", url: `${server.url}/v2/conformance/status/abc` });
+    answered = true;
+    await pause.promise;
+  });
+  while (!answered) await new Promise((r) => setTimeout(r, 10));
+  const answeredAt = now;
+  now = answeredAt + 30_000;
+  beat.tick();
+  t.match(lines, [/still running jobs\.status\.final \(30\.0 s\): between requests: GET \/v2\/conformance\/status\/abc answered 200 30\.0 s ago$/]);
+  pause.open();
+  await polling;
 });

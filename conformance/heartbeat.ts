@@ -23,17 +23,24 @@ interface Running {
   readonly since: number;
   readonly waits: Set<Wait>;
   said?: { readonly text: string; readonly at: number };
+  answer?: { readonly what: string; readonly status: number; readonly at: number };
 }
 
 const current = new AsyncLocalStorage<{ readonly unit: Running; readonly now: () => number }>();
 
-/** Marks the running rule as waiting on `what` until the returned function is called; outside a tracked rule, nothing. */
-export function waitingOn(what: string): () => void {
+/**
+ * Marks the running rule as waiting on `what` until the returned function is called with the
+ * answer's status (or nothing); outside a tracked rule, nothing.
+ */
+export function waitingOn(what: string): (status?: number) => void {
   const store = current.getStore();
   if (store === undefined) return () => {};
   const wait = { what, since: store.now() };
   store.unit.waits.add(wait);
-  return () => void store.unit.waits.delete(wait);
+  return (status?: number) => {
+    store.unit.waits.delete(wait);
+    if (status !== undefined) store.unit.answer = { what, status, at: store.now() };
+  };
 }
 
 /** What the running rule last said (a check's progress message). */
@@ -89,7 +96,11 @@ export class Heartbeat {
       const more = waits.length > 1 ? ` (and ${waits.length - 1} more)` : "";
       return `waiting on ${waits[0]!.what} for ${formatDuration(now - waits[0]!.since)}${more}`;
     }
-    if (unit.said) return `last said "${unit.said.text}" ${formatDuration(now - unit.said.at)} ago`;
+    // Between requests (a poll's pause): the latest of the last answer and what the check said.
+    const answer = unit.answer ? { at: unit.answer.at, text: `between requests: ${unit.answer.what} answered ${unit.answer.status} ${formatDuration(now - unit.answer.at)} ago` } : undefined;
+    const said = unit.said ? { at: unit.said.at, text: `last said "${unit.said.text}" ${formatDuration(now - unit.said.at)} ago` } : undefined;
+    const latest = [answer, said].filter((x) => x !== undefined).sort((a, b) => b.at - a.at)[0];
+    if (latest) return latest.text;
     return "working (no request in flight)";
   }
 }
