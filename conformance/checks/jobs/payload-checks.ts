@@ -30,9 +30,12 @@ const RUNSYNC_WAIT_MS = 60_000;
 
 /**
  * The most one run of the payload property may take: its one request's own timeout. A run sends
- * one body of up to 21 MB, which on a busy machine, through a target's wrapper, alone outlasted
- * the run's 45 s per property (#35: the first run was cut before it judged anything); the
- * property's bound follows the request's timeout instead (property.ts `runMs`).
+ * one body of up to 21 MB. On a busy machine, through a target family's wrapper, that body reached
+ * the target after the runsync's wait's worth of clock advances had been spent (#35): the runsync
+ * then waited on a stopped clock and the property's bound (60 s on virtual time, 45 s in real
+ * time) cut the run before it judged anything. The clock now moves until the answer comes
+ * (runRaw's `untilAnswered`), and the property's bound follows the request's timeout
+ * (property.ts `runMs`), so the rule is judged however long the sending takes.
  */
 export function payloadRunMs(ctx: Pick<CheckContext, "options" | "controlApi">, op: "run" | "runsync"): number {
   return op === "runsync" ? waitingRequestTimeoutMs(ctx, RUNSYNC_WAIT_MS, ctx.controlApi) : ctx.options.timeoutMs;
@@ -48,7 +51,7 @@ function payloadCheck(op: "run" | "runsync") {
       fc.integer({ min: 1_000, max: 2_000_000 }),
       (size) =>
         withSession(ctx, async (session) => {
-          const { res } = await session.runRaw(paddedBody(size), op, op === "runsync" ? { wait: RUNSYNC_WAIT_MS } : undefined);
+          const { res } = await session.runRaw(paddedBody(size), op, op === "runsync" ? { wait: RUNSYNC_WAIT_MS } : undefined, { untilAnswered: true });
           if (is2xx(res)) return;
           violated(
             session,
@@ -64,7 +67,7 @@ function payloadCheck(op: "run" | "runsync") {
       fc.integer({ min: band.refuse, max: band.refuse + 1_000_000 }),
       (size) =>
         withSession(ctx, async (session) => {
-          const { res } = await session.runRaw(paddedBody(size), op, op === "runsync" ? { wait: RUNSYNC_WAIT_MS } : undefined);
+          const { res } = await session.runRaw(paddedBody(size), op, op === "runsync" ? { wait: RUNSYNC_WAIT_MS } : undefined, { untilAnswered: true });
           if (await acceptsServed(ctx, res)) return;
           violated(
             session,
