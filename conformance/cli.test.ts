@@ -134,6 +134,18 @@ t.test("exit 0: every selected rule passes; progress, summary, wall time and rep
   t.equal(server.received.filter((q) => q.url === "/v2/pods")[0].headers.authorization, `Bearer ${SECRET}`);
 });
 
+t.test("a selected rule no check judges is named, not counted: progress, counts and verdict say the same total (#35)", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const dir = t.testdir();
+  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.pass,self.unchecked", "--report-dir", dir]);
+  t.equal(r.code, 0, r.stdout);
+  t.match(r.stdout, /1 rule\(s\) of the selection are not judged by conform and not counted: self\.unchecked/);
+  t.match(r.stdout, /\[1\/1\] PASS  self\.pass/);
+  t.match(r.stdout, /PASSED \(1 of 1 rules judged\)/);
+  t.equal((await readReport(dir)).coverage.rules.selected, 1);
+});
+
 t.test("--profile strict runs the choices.md rules", async (t) => {
   const server = await brokenPlatform();
   t.teardown(() => server.close());
@@ -149,7 +161,7 @@ t.test("exit 1: a failing rule, with evidence and a curl script that shows the f
   const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.*", "--skip", "self.timeout,self.crash", "--seed", "11", "--report-dir", dir, "--junit", join(dir, "ci", "junit.xml")]);
   t.equal(r.code, 1, r.stderr);
   t.match(r.stdout, /FAIL  self\.fail /);
-  t.match(r.stdout, /reproduce self\.fail with: cpsim conform --target http:\/\/127\.0\.0\.1:\d+ --api-key "\$CPSIM_API_KEY" --seed 11 --only self\.fail/);
+  t.match(r.stdout, /reproduce self\.fail with: npx cpsim conform --target http:\/\/127\.0\.0\.1:\d+ --api-key '<your --api-key>' --seed 11 --only self\.fail/);
   const report = await readReport(dir);
   const failed = report.rules.find((x) => x.id === "self.fail")!;
   t.equal(failed.status, "fail");
@@ -278,6 +290,10 @@ t.test("against --target, no key is a configuration error naming the flag and th
   t.equal(empty, 2, "an empty CPSIM_API_KEY (a CI secret that did not reach the job) is no key either");
   const withEnv = cli.optionsFromFlags({ target: server.url }, { CPSIM_API_KEY: "from-env" });
   t.equal(withEnv.apiKey, "from-env", "the variable stands in for the flag");
+  t.same(withEnv.keysFromEnvironment, ["api"], "and the reproduce line will name the variable");
+  // A shell set up for "your service" runs the embedded emulator with the emulator's own keys (#35).
+  const embedded = cli.optionsFromFlags({}, { CPSIM_API_KEY: "from-env", CPSIM_OTHER_API_KEY: "other-env" });
+  t.same([embedded.apiKey, embedded.otherApiKey], [undefined, undefined], "without --target the variables are not read");
 });
 
 t.test("--min-coverage: a run that judged fewer rules fails (exit 1), saying so", async (t) => {

@@ -12,6 +12,7 @@ import { discoverTarget } from "./discover-target.ts";
 import { probeControlApi, startEmbedded } from "./embedded.ts";
 import "./checks/index.ts";
 import { ConformConfigError } from "./errors.ts";
+import { KEY_ENV, KEY_FLAG, type KeyRole } from "./keys.ts";
 import { defaultOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, type ConformOptions, type Profile } from "./options.ts";
 import { MAX_SEED } from "./seeds.ts";
 
@@ -23,8 +24,8 @@ export const spec: CommandSpec = {
     "[--endpoint ID] [--seed N] [--runs N] [--profile lenient|strict] [--only RULE_GLOB] [--skip RULE_GLOB] [--slow] " +
     "[--timeout-ms N] [--max-duration S] [--min-coverage PCT] [--concurrency N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json] [--quiet] [--target-profile FILE] [--discover] [--fail-fast] [--explain-time] [--config FILE]",
   description:
-    "Without --target, the embedded emulator is started in a child process and tested. Keys default to $CPSIM_API_KEY, " +
-    "$CPSIM_RESTRICTED_API_KEY and $CPSIM_OTHER_API_KEY and are never written into reports. Rule globs: * matches " +
+    "Without --target, the embedded emulator is started in a child process and tested. With --target, keys default to $CPSIM_API_KEY, " +
+    "$CPSIM_RESTRICTED_API_KEY and $CPSIM_OTHER_API_KEY (the embedded emulator uses its own); they are never written into reports. Rule globs: * matches " +
     "any characters, ? one; repeat the flag or separate globs with commas. Against --target a full-access key is required " +
     "(exit 2 without one), each key is read with once before any rule (a refused --api-key, or a missing job endpoint the " +
     "selected rules need, is exit 2; a refused other key skips its rules), and the run fails when fewer than --min-coverage " +
@@ -98,16 +99,30 @@ export const spec: CommandSpec = {
 
 type Flags = Record<string, string | number | boolean | string[] | undefined>;
 
-/** Maps parsed flags (and key variables from the environment) onto the options object. */
+/**
+ * The keys: a flag wins; the environment's (CPSIM_API_KEY, ...) are for --target only, so that a
+ * shell set up for "your service" still runs the embedded emulator with the emulator's own keys.
+ */
+function keysOf(flags: Flags, env: NodeJS.ProcessEnv): Pick<ConformOptions, "apiKey" | "restrictedApiKey" | "otherApiKey" | "keysFromEnvironment"> {
+  const fromEnv: KeyRole[] = [];
+  const key = (role: KeyRole): string | undefined => {
+    const flag = flags[KEY_FLAG[role].slice(2)] as string | undefined;
+    if (flag !== undefined) return flag;
+    const value = flags.target === undefined ? undefined : env[KEY_ENV[role]] || undefined;
+    if (value !== undefined) fromEnv.push(role);
+    return value;
+  };
+  return { apiKey: key("api"), restrictedApiKey: key("restricted"), otherApiKey: key("other"), keysFromEnvironment: fromEnv };
+}
+
+/** Maps parsed flags (and, with --target, key variables from the environment) onto the options object. */
 export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.env): Partial<ConformOptions> {
   const str = (name: string) => flags[name] as string | undefined;
   const list = (name: string) => (flags[name] as string[] | undefined) ?? [];
   return {
     target: str("target"),
     serverlessUrl: str("serverless-url"),
-    apiKey: str("api-key") ?? (env.CPSIM_API_KEY || undefined),
-    restrictedApiKey: str("restricted-api-key") ?? (env.CPSIM_RESTRICTED_API_KEY || undefined),
-    otherApiKey: str("other-api-key") ?? (env.CPSIM_OTHER_API_KEY || undefined),
+    ...keysOf(flags, env),
     endpoint: str("endpoint"),
     seed: flags.seed as number | undefined,
     runs: flags.runs as number | undefined,

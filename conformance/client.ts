@@ -8,6 +8,7 @@
  * connection from a pool is no fact about the target, while a POST sent twice might be.
  * Requests in flight are bounded (`maxInFlight`) over every client scoped from one.
  */
+import { waitingOn } from "./heartbeat.ts";
 import { Agent, request as undiciRequest, type Dispatcher } from "undici";
 import type { RecordedRequest, RecordedResponse } from "../reports/conformance-report.ts";
 import { TargetError, type TargetErrorCode } from "./errors.ts";
@@ -146,6 +147,16 @@ function classify(err: unknown, timedOut: boolean): TargetErrorCode {
   return "CPSIM_ERR_TARGET_CONNECTION";
 }
 
+/** A URL's path and query, for a line that names a request (the host is the run's target). */
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}
+
 export class Client {
   private readonly recorder: Recorder;
   /** Requests this client (not the ones scoped from it) sent: one check's count. */
@@ -241,7 +252,9 @@ export class Client {
         if (wait) await this.wait(identity, wait, spec);
       }
       if (identity) pacer.noteSent(identity);
-      const response = await this.sendRetryingFaults(spec, attempt);
+      const done = waitingOn(`${spec.method} ${pathOf(spec.url)}`);
+      const response = await this.sendRetryingFaults(spec, attempt).finally(() => done());
+      done(response.status);
       if (identity) pacer.observe(identity, response.headers["ratelimit"]);
       if (response.status !== 429 || this.raw429 || attempt >= pacer.options.maxRetries) return response;
       this.shared.stats.retried429++;
@@ -256,7 +269,8 @@ export class Client {
       this.shared.stats.targetErrors++;
       throw new TargetError("CPSIM_ERR_TARGET_RATE_LIMITED", `rate limited: ${refusal}`, this.prepare(spec).recorded);
     }
-    await this.shared.sleep(wait.ms);
+    const done = waitingOn(`the rate limit of its key: a pause of ${Math.round(wait.ms / 1000)} s before ${spec.method} ${pathOf(spec.url)}`);
+    await this.shared.sleep(wait.ms).finally(() => done());
   }
 
   /** Sends once, and once more after a reset or timeout when the request is idempotent. */

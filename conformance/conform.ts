@@ -28,6 +28,7 @@ import { checkKeys } from "./key-check.ts";
 import { forgetRoutes } from "./route-evidence.ts";
 import { KEY_FLAG, type Keys } from "./keys.ts";
 import { describeOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, type ConformOptions, type ResolvedOptions } from "./options.ts";
+import { Heartbeat } from "./heartbeat.ts";
 import { Progress } from "./progress.ts";
 import { platformOracle } from "./oracle/platform-oracle.ts";
 import { runLanes } from "./run-lanes.ts";
@@ -81,6 +82,9 @@ export interface ConformResult {
   readonly written: WrittenReports;
   readonly newFailures: readonly string[];
 }
+
+/** While a rule runs longer than this, a line at most this often says which and what it waits on (heartbeat.ts). */
+export const HEARTBEAT_MS = 20_000;
 
 const silent: Output = { stdout: () => {}, stderr: () => {} };
 
@@ -183,6 +187,10 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     await assertReachable(client, rest, "--target", options.timeoutMs);
     if (serverless !== rest) await assertReachable(client, serverless, "--serverless-url", options.timeoutMs);
     const selected = selectRules(run.registry.list().map((c) => c.ruleId), options.only, options.skip);
+    // Rules of the catalog that no check here judges (the client.* rules: cpsim proxy judges them on
+    // a client's traffic) are not counted, so progress, counts and verdict all say "of N" alike.
+    const uncheckable = selectRules(run.registry.catalog.rules.map((r) => r.id), options.only, options.skip).filter((id) => !selected.includes(id));
+    if (!options.quiet && uncheckable.length > 0) run.say(`  ${uncheckedLine(uncheckable)}\n`);
     // Before any rule: each key's first read, and whether the job endpoint exists (key-check.ts).
     const keyCheck = await checkKeys({
       client: client.scoped(),
@@ -223,6 +231,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       registry: run.registry,
       baseline: run.baseline,
       progress,
+      heartbeat: new Heartbeat((line) => progress.note(line), HEARTBEAT_MS),
       log: (first, m) => {
         if (!options.quiet && !run.tty) run.say(`      ${first}: ${m}\n`);
       },
@@ -235,7 +244,6 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     const rules = selected.map((id) => byId.get(id)!);
     const checked = new Set(rules.filter((r) => r.status !== "skip").map((r) => r.id));
     const catalogIds = run.registry.catalog.rules.map((r) => r.id);
-    const selectedCatalog = selectRules(catalogIds, options.only, options.skip);
     const wallTimeMs = run.now() - startedAt;
     const report: ConformanceReport = {
       tool: { name: "cpsim", version: toolVersion() },
@@ -253,7 +261,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
           checked: checked.size,
           total: catalogIds.length,
           unchecked: catalogIds.filter((id) => !checked.has(id)),
-          selected: selectedCatalog.length,
+          selected: selected.length,
           minCoverage: options.minCoverage,
         },
         transitions: SPEC_TRANSITIONS.map((t) => ({ ...t, exercised: transitions.has(transitionKey(t.machine, t.from, t.to)) })),
@@ -280,7 +288,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     if (nothingJudged) run.say(`exit 2: nothing was judged: ${nothingJudgedWhy(rules)}\n`);
     else if (exitCode === 2) run.say(`exit 2: ${targetErrors.length} target error(s) left rules unjudged; see the report\n`);
     else if (exitCode === 1 && fresh.length === 0) {
-      run.say(`exit 1: ${report.coverage.rules.checked} of ${selectedCatalog.length} rules judged, below --min-coverage ${options.minCoverage}%: see the skip reasons (keys, --slow, the profile)\n`);
+      run.say(`exit 1: ${report.coverage.rules.checked} of ${selected.length} rules judged, below --min-coverage ${options.minCoverage}%: see the skip reasons (keys, --slow, the profile)\n`);
     }
     if (options.json) run.io.stdout(renderJsonReport(report));
     await appendStepSummary(run.env ?? process.env, renderStepSummary(report, exitCode), run.say);
@@ -290,6 +298,13 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     if (cut) await client.destroy();
     else await client.close();
   }
+}
+
+/** Says which selected rules of the catalog this run cannot judge, and who does. */
+export function uncheckedLine(ids: readonly string[]): string {
+  const client = ids.some((id) => id.startsWith("client."));
+  return `${ids.length} rule(s) of the selection are not judged by conform and not counted: ${ids.join(", ")}` +
+    (client ? " (the client.* rules judge a client's behaviour: cpsim proxy judges them on the traffic it sees; docs/rules.md)" : "");
 }
 
 /**

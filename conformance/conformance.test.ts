@@ -8,6 +8,7 @@ import "./baseline.part.test.ts";
 import "./check-registry.part.test.ts";
 import "./check-signal.part.test.ts";
 import "./curl.part.test.ts";
+import "./heartbeat.part.test.ts";
 import "./import-rule.part.test.ts";
 import "./options.part.test.ts";
 import "./oracle/platform-oracle.part.test.ts";

@@ -36,6 +36,7 @@ export async function discoverTarget(input: Partial<ConformOptions>, deps: Confo
       throw err;
     }
     if (!keys.api) deps.io?.stderr("cpsim conform --discover: without --api-key only the OpenAPI document is read; the probes need a key\n");
+    let headed = false;
     const facts = await discoverTargetFacts({
       client,
       rest,
@@ -43,7 +44,12 @@ export async function discoverTarget(input: Partial<ConformOptions>, deps: Confo
       ...(profile ? { profile } : {}),
       hasApiKey: keys.api !== undefined,
       timeoutMs: resolved.timeoutMs,
-      log: (m) => deps.io?.stderr(`  ${m}\n`),
+      log: (m) => {
+        // One heading over the probes' findings: a line alone on stderr says nothing of where it comes from.
+        if (!headed) deps.io?.stderr("cpsim conform --discover: what the probes found (the profile printed on stdout states it):\n");
+        headed = true;
+        deps.io?.stderr(`  ${m}\n`);
+      },
     });
     const text = factsAsProfile(facts);
     deps.io?.stdout(text);

@@ -60,14 +60,19 @@ t.test("bad values are configuration errors naming the flag", async (t) => {
   for (const [input, message] of bad) t.throws(() => resolveOptions(input), { code: "CPSIM_ERR_CONFIG", exitCode: 2, message });
 });
 
-t.test("the reproduce command names the rule and seed and reads keys from the environment", async (t) => {
-  const o = resolveOptions({ target: "http://h:1", apiKey: "sk-secret", otherApiKey: "sk-other", seed: 9, profile: "strict", endpoint: "ep" });
+t.test("the reproduce command names the rule and seed, runs through npx, and names a key's variable only when the key came from it", async (t) => {
+  const given = { target: "http://h:1", apiKey: "sk-secret", otherApiKey: "sk-other", seed: 9, profile: "strict", endpoint: "ep" } as const;
+  const o = resolveOptions({ ...given, keysFromEnvironment: ["api", "other"] });
   const cmd = reproduceCommand(o, "pods.create.unknown-property");
   t.equal(
     cmd,
-    `cpsim conform --target http://h:1 --api-key "$CPSIM_API_KEY" --other-api-key "$CPSIM_OTHER_API_KEY" --endpoint ep --profile strict --seed 9 --only pods.create.unknown-property`,
+    `npx cpsim conform --target http://h:1 --api-key "$CPSIM_API_KEY" --other-api-key "$CPSIM_OTHER_API_KEY" --endpoint ep --profile strict --seed 9 --only pods.create.unknown-property`,
   );
   t.notMatch(cmd, /sk-/);
+  // Keys passed as flags: the variables are not set in the user's shell, so the line says what to fill in.
+  const flags = reproduceCommand(resolveOptions({ ...given, keysFromEnvironment: ["other"] }), "pods.create.unknown-property");
+  t.match(flags, /^npx cpsim conform --target http:\/\/h:1 --api-key '<your --api-key>' --other-api-key "\$CPSIM_OTHER_API_KEY" /);
+  t.notMatch(flags, /sk-/);
 });
 
 t.test("a --local-server run names that server as what it checks, not the emulator started beside it", async (t) => {

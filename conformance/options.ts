@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { defaultReportDir } from "../reports/write-reports.ts";
 import { outputDirRefusal, outputFileRefusal } from "../reports/output-dir.ts";
 import { ConformConfigError } from "./errors.ts";
-import type { Keys } from "./keys.ts";
+import { KEY_ENV, KEY_FLAG, KEY_ROLES, type KeyRole, type Keys } from "./keys.ts";
 import { splitGlobs } from "./rule-glob.ts";
 import { quoteWord } from "./shell-quote.ts";
 import { MAX_SEED, randomSeed } from "./seeds.ts";
@@ -26,6 +26,11 @@ export interface ConformOptions {
   readonly restrictedApiKey?: string;
   /** A key of a second account (isolation and rate-limit checks). */
   readonly otherApiKey?: string;
+  /**
+   * The keys that came from the environment (CPSIM_API_KEY, ...): the reproduce line names their
+   * variable; a key given otherwise (a flag, the library) shows as a placeholder to fill in.
+   */
+  readonly keysFromEnvironment?: readonly KeyRole[];
   /** The job endpoint running the conformance handler. */
   readonly endpoint: string;
   /** The run's seed; absent: a random one, printed. */
@@ -241,15 +246,22 @@ export function describeOptions(o: ResolvedOptions): string {
   ].join(", ");
 }
 
-/** The command line that replays one rule of this run; keys come from the environment. */
+/**
+ * How a key appears in a reproduce line: its variable when the run took it from the environment
+ * (so the line runs as pasted in that shell), else a placeholder to fill in (it was a flag).
+ */
+function keyWord(o: ResolvedOptions, role: KeyRole): string {
+  return o.keysFromEnvironment?.includes(role) ? `"$${KEY_ENV[role]}"` : `'<your ${KEY_FLAG[role]}>'`;
+}
+
+/** The command line that replays one rule of this run (`npx cpsim`: cpsim is not on PATH after `npm ci`); keys never appear. */
 export function reproduceCommand(o: ResolvedOptions, ruleId: string): string {
   const q = quoteWord;
-  const parts = ["cpsim conform"];
+  const parts = ["npx cpsim conform"];
   if (o.target) parts.push(`--target ${q(o.target)}`);
   if (o.serverlessUrl && o.serverlessUrl !== o.target) parts.push(`--serverless-url ${q(o.serverlessUrl)}`);
-  if (o.apiKey) parts.push(`--api-key "$CPSIM_API_KEY"`);
-  if (o.restrictedApiKey) parts.push(`--restricted-api-key "$CPSIM_RESTRICTED_API_KEY"`);
-  if (o.otherApiKey) parts.push(`--other-api-key "$CPSIM_OTHER_API_KEY"`);
+  const given: Record<KeyRole, string | undefined> = { api: o.apiKey, restricted: o.restrictedApiKey, other: o.otherApiKey };
+  for (const role of KEY_ROLES) if (given[role]) parts.push(`${KEY_FLAG[role]} ${keyWord(o, role)}`);
   if (o.endpoint !== defaultOptions.endpoint) parts.push(`--endpoint ${q(o.endpoint)}`);
   if (o.profile !== defaultOptions.profile) parts.push(`--profile ${o.profile}`);
   if (o.runsGiven) parts.push(`--runs ${o.runs}`);

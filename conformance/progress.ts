@@ -40,6 +40,14 @@ export class Progress {
     this.shown = true;
   }
 
+  /** A line between the rules' own (the heartbeat): one line in a log, the live line on a terminal. */
+  note(text: string): void {
+    if (this.mode === "lines") this.write(`  ${text}\n`);
+    if (this.mode !== "tty") return;
+    this.write(`\r\x1b[K${text.slice(0, Math.max(20, this.width - 1))}`);
+    this.shown = true;
+  }
+
   /** Clears the live line before the summary is printed. */
   end(): void {
     if (this.mode === "tty" && this.shown) this.write("\r\x1b[K");

@@ -47,7 +47,7 @@ export interface RunCheckResult {
 /** Why the rule cannot run in this configuration, or undefined when it can. */
 export function skipReason(check: CheckDefinition, rule: Rule, options: ResolvedOptions, controlApi: boolean, refusedKeys?: ReadonlyMap<KeyRole, string>): string | undefined {
   if (rule.source === "choices" && options.profile !== "strict") {
-    return "the emulator's choice where the spec is silent (choices.md): checked only under --profile strict";
+    return "checked only under --profile strict: the emulator's choice where the spec is silent (docs/choices.md)";
   }
   if (rule.strictOnly !== undefined && options.profile !== "strict") {
     return `its sentence does not state ${rule.strictOnly}: the emulator's reading, checked only under --profile strict`;

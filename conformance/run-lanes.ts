@@ -10,6 +10,7 @@
 import type { RuleResult, TargetErrorRecord } from "../reports/conformance-report.ts";
 import { applyBaseline, type Baseline } from "./baseline.ts";
 import type { CheckRegistry } from "./check-registry.ts";
+import { noteActivity, type Heartbeat } from "./heartbeat.ts";
 import type { Progress } from "./progress.ts";
 import { runCheck, runGroup, skippedResult, type RunCheckInput } from "./run-check.ts";
 import { laneUnits, type Lane, type Plan, type Unit } from "./schedule.ts";
@@ -28,6 +29,8 @@ export interface LanesInput extends Omit<RunCheckInput, "check" | "rule" | "log"
   readonly registry: CheckRegistry;
   readonly baseline?: Baseline;
   readonly progress: Progress;
+  /** Says, while a rule runs long, which and what it waits on. */
+  readonly heartbeat?: Heartbeat;
   /** A check's progress message, with the first rule id of its unit. */
   readonly log: (ruleId: string, message: string) => void;
 }
@@ -88,11 +91,15 @@ export async function runLanes(plan: Plan, input: LanesInput): Promise<LanesResu
       return;
     }
     for (const id of unit.ids) started.add(id);
-    const log = (m: string) => input.log(unit.ids[0]!, m);
-    const done =
+    const log = (m: string) => {
+      noteActivity(m);
+      input.log(unit.ids[0]!, m);
+    };
+    const judge = () =>
       members.length === 1 && !members[0]!.check.group
-        ? await runCheck({ ...input, ...members[0]!, log }).then((r) => ({ results: [r.result], targetErrors: r.targetErrors }))
-        : await runGroup(members, { ...input, log });
+        ? runCheck({ ...input, ...members[0]!, log }).then((r) => ({ results: [r.result], targetErrors: r.targetErrors }))
+        : runGroup(members, { ...input, log });
+    const done = input.heartbeat ? await input.heartbeat.track(unit.ids, judge) : await judge();
     if (cut) return;
     targetErrors.push(...done.targetErrors);
     done.results.forEach(record);
@@ -138,5 +145,6 @@ export async function runLanes(plan: Plan, input: LanesInput): Promise<LanesResu
     }
   }
   clearTimeout(timer);
+  input.heartbeat?.stop();
   return { byId, targetErrors, cut, timeline };
 }

@@ -1,5 +1,5 @@
 /**
- * `cpsim load`: a thin parser over LoadOptions. Keys may come from the environment
+ * `cpsim load`: a thin parser over LoadOptions. With --target, keys may come from the environment
  * (CPSIM_API_KEY, CPSIM_LIMITED_API_KEY) so CI secrets need not appear on a command line.
  */
 import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from "../sim/cli/args.ts";
@@ -17,15 +17,15 @@ export const spec: CommandSpec = {
     "[--report-dir DIR] [--json] [--export-k6 DIR] [--engine autocannon|k6] [--respect-rate-limit]",
   description:
     "Without --target, the embedded emulator runs in a child process (never in the generator's event loop) and its " +
-    "rate-limit-exempt key is used. Closed model (default): autocannon connections, each sending when the previous " +
+    "rate-limit-exempt key is used (never $CPSIM_API_KEY, which is for --target). Closed model (default): autocannon connections, each sending when the previous " +
     "answer came. Open model (--rate): a fixed arrival rate, latency measured from each request's intended send time " +
     "(no coordinated omission). Latency in an HDR histogram at microsecond resolution.\n" +
     `Scenarios: ${builtinScenarios.map((s) => s.name).join(", ")}.`,
   flags: [
     { name: "target", type: "string", value: "URL", help: "{base_url} of the REST and GraphQL API (default: the embedded emulator)" },
     { name: "serverless-url", type: "string", value: "URL", help: "{serverless_url} of the job endpoints (default: --target)" },
-    { name: "api-key", type: "string", value: "KEY", help: "key of the run (default: $CPSIM_API_KEY; embedded: its exempt key)" },
-    { name: "limited-api-key", type: "string", value: "KEY", help: "a rate-limited key for the rate-limit scenario (default: $CPSIM_LIMITED_API_KEY, else --api-key)" },
+    { name: "api-key", type: "string", value: "KEY", help: "key of the run (default with --target: $CPSIM_API_KEY; without: the embedded emulator's rate-limit-exempt key)" },
+    { name: "limited-api-key", type: "string", value: "KEY", help: "a rate-limited key for the rate-limit scenario (default with --target: $CPSIM_LIMITED_API_KEY, else --api-key)" },
     { name: "endpoint", type: "string", value: "ID", help: "job endpoint running the conformance handler", default: defaultOptions.endpoint },
     { name: "scenario", type: "string", value: "NAME", help: "a built-in scenario to run (default: all)", multiple: true },
     { name: "scenario-file", type: "string", value: "FILE", help: "your own scenarios: JSON, or a .ts/.js module with a default export", multiple: true },
@@ -66,6 +66,23 @@ export const spec: CommandSpec = {
 
 type Flags = Record<string, string | number | boolean | string[] | undefined>;
 
+/**
+ * The run's keys: a flag wins; $CPSIM_API_KEY and $CPSIM_LIMITED_API_KEY count with --target only
+ * (a shell set up for "your service" must not send its key to the embedded emulator, which would
+ * rate-limit it), and which of them came from the environment is kept for the reproduce line.
+ */
+function keysOf(flags: Flags, env: NodeJS.ProcessEnv): Pick<LoadOptions, "apiKey" | "limitedApiKey" | "keysFromEnvironment"> {
+  const fromEnv: ("api" | "limited")[] = [];
+  const key = (role: "api" | "limited", flag: string, variable: string): string | undefined => {
+    const given = flags[flag] as string | undefined;
+    if (given !== undefined) return given;
+    const value = flags.target === undefined ? undefined : env[variable] || undefined;
+    if (value !== undefined) fromEnv.push(role);
+    return value;
+  };
+  return { apiKey: key("api", "api-key", "CPSIM_API_KEY"), limitedApiKey: key("limited", "limited-api-key", "CPSIM_LIMITED_API_KEY"), keysFromEnvironment: fromEnv };
+}
+
 export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.env): Partial<LoadOptions> {
   const str = (n: string) => flags[n] as string | undefined;
   const givenScenarios = flags.scenario as string[] | undefined;
@@ -77,8 +94,7 @@ export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.
   return {
     target: str("target"),
     serverlessUrl: str("serverless-url"),
-    apiKey: str("api-key") ?? (env.CPSIM_API_KEY || undefined),
-    limitedApiKey: str("limited-api-key") ?? (env.CPSIM_LIMITED_API_KEY || undefined),
+    ...keysOf(flags, env),
     endpoint: str("endpoint"),
     scenarios,
     scenarioFiles: (flags["scenario-file"] as string[] | undefined) ?? [],

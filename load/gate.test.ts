@@ -79,7 +79,7 @@ t.test("baseline gate: equal figures pass, a regression fails, thresholds fail",
   const failed = await cli(["--target", server.url, "--api-key", "k", "--scenario-file", strict, "--quiet", "--report-dir", join(dir, "d")]);
   t.equal(failed.code, 1);
   t.match(failed.out, /threshold http_req_duration p\(99\)<0.001 failed/);
-  t.match(failed.out, /reproduce with: cpsim load --target/);
+  t.match(failed.out, /reproduce with: npx cpsim load --target \S+ --api-key '<your --api-key>'/);
 
   // A report folder that cannot be made: exit 2 before any request, saying why (a folder that
   // fails only at the end still gets its figures out, on stdout: load.ts).

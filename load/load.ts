@@ -44,10 +44,17 @@ export interface LoadResult {
 const EXEMPT_KEY_ACCESS = "exempt";
 const LIMITED_ACCOUNT = "acct-beta";
 
+/** A key in the reproduce line: its variable when it came from the environment, else a placeholder (never the key). */
+function keyWord(o: LoadOptions, role: "api" | "limited"): string {
+  return o.keysFromEnvironment?.includes(role) ? `"$${role === "api" ? "CPSIM_API_KEY" : "CPSIM_LIMITED_API_KEY"}"` : `'<your --${role === "api" ? "" : "limited-"}api-key>'`;
+}
+
 function reproduce(o: LoadOptions, seed: number, names: readonly string[]): string {
-  const parts = ["cpsim load"];
+  const parts = ["npx cpsim load"];
   if (o.target) parts.push(`--target ${o.target}`);
   if (o.serverlessUrl) parts.push(`--serverless-url ${o.serverlessUrl}`);
+  if (o.apiKey) parts.push(`--api-key ${keyWord(o, "api")}`);
+  if (o.limitedApiKey) parts.push(`--limited-api-key ${keyWord(o, "limited")}`);
   for (const n of names) parts.push(`--scenario ${n}`);
   for (const f of o.scenarioFiles) parts.push(`--scenario-file ${f}`);
   if (o.durationS !== undefined) parts.push(`--duration ${o.durationS}`);
@@ -58,6 +65,16 @@ function reproduce(o: LoadOptions, seed: number, names: readonly string[]): stri
   if (o.respectRateLimit) parts.push("--respect-rate-limit");
   parts.push(`--seed ${seed}`);
   return parts.join(" ");
+}
+
+/** Which key the run uses and why, said before it starts (a 429 storm is then no riddle). */
+export function keyChoice(o: Pick<LoadOptions, "apiKey" | "keysFromEnvironment">, embedded: boolean): string {
+  const from = o.keysFromEnvironment?.includes("api") ? "$CPSIM_API_KEY" : "the --api-key given";
+  if (embedded && !o.apiKey) {
+    return "the embedded emulator's rate-limit-exempt key, so that its per-minute quota does not cut the run short ($CPSIM_API_KEY is read with --target only; --api-key chooses another)";
+  }
+  if (embedded) return `${from} (the embedded emulator rate-limits every key but its exempt one)`;
+  return `${from}: the target's quota for it bounds the run; --respect-rate-limit paces every step to that quota`;
 }
 
 function checkUrl(flag: string, url: string | undefined): void {
@@ -144,7 +161,7 @@ export async function load(options: Partial<LoadOptions> = {}, deps: LoadDeps = 
   let target: LoadTarget;
   if (o.target) {
     const key = o.apiKey ?? "";
-    if (!key) throw new LoadConfigError("--api-key (or $CPSIM_API_KEY) is needed with --target");
+    if (!key) throw new LoadConfigError("--api-key (or $CPSIM_API_KEY) is needed with --target: a key of the target's; one with a large quota, or --respect-rate-limit to pace the run to its quota");
     target = { baseUrl: o.target, serverlessUrl: o.serverlessUrl ?? o.target, apiKey: key, limitedApiKey: o.limitedApiKey ?? key, endpoint: o.endpoint };
     await reachable(target.baseUrl, key);
   } else {
@@ -157,6 +174,7 @@ export async function load(options: Partial<LoadOptions> = {}, deps: LoadDeps = 
 
   const startedAt = new Date().toISOString();
   say(`cpsim load: ${scenarios.length} scenario(s) against ${target.baseUrl}${child ? " (embedded emulator, child process)" : ""}, seed ${seed}, engine ${o.engine}, ${o.rate !== undefined ? `open model at ${o.rate} req/s` : "closed model unless a scenario sets a rate"}${o.respectRateLimit ? ", paced to the target's rate limit" : ""}\n`);
+  say(`  key: ${keyChoice(o, child !== undefined)}\n`);
   const results: LoadScenarioResult[] = [];
   let read: TargetRead | undefined;
   let sink: LoadMetricsSink | undefined;

@@ -11,6 +11,8 @@ export interface LoadOptions {
   readonly apiKey?: string;
   /** The rate-limit scenario's key: the embedded emulator's rate-limited key, else apiKey. */
   readonly limitedApiKey?: string;
+  /** Which of the two keys came from $CPSIM_API_KEY / $CPSIM_LIMITED_API_KEY (the reproduce line names the variable). */
+  readonly keysFromEnvironment?: readonly ("api" | "limited")[];
   readonly endpoint: string;
   /** Built-in scenario names; all when empty (and no scenarioFiles). */
   readonly scenarios: readonly string[];

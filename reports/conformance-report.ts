@@ -117,7 +117,8 @@ export interface TransitionCoverage {
 export interface Coverage {
   /**
    * checked: rules judged (passed, failed or known); total: the catalog's rules; selected: those
-   * --only/--skip chose (absent in reports of older versions: all of them); minCoverage: the
+   * --only/--skip chose among the rules conform judges (not the client.* rules, which only the proxy
+   * judges; absent in reports of older versions: all of them); minCoverage: the
    * floor of judged rules, in percent of `selected`, below which the run fails.
    */
   readonly rules: {

@@ -18,7 +18,7 @@ t.test("the terminal table: a row per scenario, then what failed and why", async
   t.match(text, /rate-limit: 60 answers were 429; the minute window ran out 1\.5 s in/);
   t.match(text, /the generator sent 2 request\(s\) late/);
   t.match(text, /regression: run-small p99_us 1900 vs baseline 1000 \(90\.0% worse, limit 10%\)/);
-  t.match(text, /load: FAILED; reproduce with: cpsim load --seed 42/);
+  t.match(text, /load: FAILED; reproduce with: npx cpsim load --seed 42/);
   // Statuses by class (2xx 4xx 5xx 429), then errors: every unexpected status and every request without an answer.
   t.match(text, /2xx\s+4xx\s+5xx\s+429\s+errors/);
   t.match(text, /rate-limit\s+open 40\/s.*\s50\s+4\s+6\s+60\s+10\s/);

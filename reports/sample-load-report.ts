@@ -88,5 +88,5 @@ export const sampleLoadReport: LoadReport = {
   },
   targetRead: ['catalog: 3 GPU types from GET /v2/catalog/gpus'],
   passed: false,
-  reproduce: "cpsim load --seed 42",
+  reproduce: "npx cpsim load --seed 42",
 };

@@ -22,10 +22,17 @@ t.test("quiet: no skip reasons, only failures and totals", async (t) => {
   t.match(out, /rules judged/);
 });
 
-t.test("a narrow terminal cuts the skip reasons to its width, never a failure's diagnosis", async (t) => {
+t.test("a narrow terminal folds the skip reasons to its width, whole (#35: \"--profile s…\"), and never cuts a failure's diagnosis", async (t) => {
   const out = renderSummaryTable(sampleReport, { width: 50 });
   t.matchSnapshot(out, "width 50");
   for (const line of out.split("\n").filter((l) => l.startsWith("   "))) t.ok(line.length <= 50, `fits: ${line}`);
+  // A reason longer than the terminal: folded, every word kept.
+  const reason = "checked only under --profile strict: the emulator's choice where the spec is silent (docs/choices.md)";
+  const skip = { ...sampleReport.rules.find((r) => r.status === "skip")!, id: "x.choice", reason };
+  const long = renderSummaryTable({ ...sampleReport, rules: [...sampleReport.rules, skip] }, { width: 50 });
+  t.ok(long.replace(/\n {8}/g, " ").includes(`1 × ${reason}`), "the whole reason, folded");
+  for (const line of long.split("\n").filter((l) => l.startsWith("   "))) t.ok(line.length <= 50, `fits: ${line}`);
+  t.notMatch(long, /…/, "nothing cut");
   const failed = sampleReport.rules.find((r) => r.status === "fail")!;
   const expected = failed.failures[0]!.evidence.expected.replace(/\s+/g, " ");
   t.ok(expected.length > 50, "the sample's diagnosis is longer than the terminal");

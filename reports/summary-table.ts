@@ -16,6 +16,21 @@ export interface SummaryTableOptions {
   readonly quiet?: boolean;
 }
 
+/** Text folded at spaces into lines of at most `width` (a longer word stays whole), each after the first indented. */
+export function wrap(text: string, width: number, indent: string): string[] {
+  const lead = /^ */.exec(text)![0];
+  const lines: string[] = [];
+  let line = lead;
+  for (const word of text.slice(lead.length).split(" ")) {
+    if (line.trim() !== "" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = `${indent}${word}`;
+    } else line = line.trim() === "" ? `${line}${word}` : `${line} ${word}`;
+  }
+  if (line.trim() !== "") lines.push(line);
+  return lines;
+}
+
 const cut = (text: string, width: number): string => (text.length <= width ? text : `${text.slice(0, Math.max(1, width - 1))}…`);
 
 export function renderSummaryTable(report: ConformanceReport, options: SummaryTableOptions = {}): string {
@@ -35,7 +50,8 @@ export function renderSummaryTable(report: ConformanceReport, options: SummaryTa
     for (const r of report.rules) if (r.status === "skip") reasons.set(r.reason ?? "skipped", (reasons.get(r.reason ?? "skipped") ?? 0) + 1);
     if (reasons.size) {
       lines.push(`skipped, by reason:`);
-      for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1])) lines.push(cut(`  ${String(n).padStart(3)} × ${reason}`, width));
+      // Whole, folded to the width: a reason cut short ("--profile s…") loses what to do.
+      for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1])) lines.push(...wrap(`  ${String(n).padStart(3)} × ${reason}`, width, "        "));
     }
   }
   const s = report.summary;

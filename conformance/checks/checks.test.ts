@@ -8,4 +8,5 @@ import "./auth/ratelimit/read-rate-limit.part.test.ts";
 import "./graphql/helpers.part.test.ts";
 import "./jobs/payload-checks.part.test.ts";
 import "./jobs/support/job-trace.part.test.ts";
+import "./jobs/support/until-answered.part.test.ts";
 import "./pods/lifecycle-slow-start.part.test.ts";

@@ -63,8 +63,8 @@ export async function checkLocalRunPlaceholder(ctx: CheckContext): Promise<Check
   const problems: string[] = [];
   if (res.status !== 200) problems.push(`status ${res.status}`);
   if (typeof b.id !== "string" || b.id === "") problems.push(`no id string (${show(b.id)})`);
-  if (strict && typeof b.id === "string" && !b.id.startsWith("test-")) problems.push(`id ${show(b.id)} is not "test-<uuid>" (choices.md)`);
-  if (strict && b.status !== "IN_PROGRESS") problems.push(`status ${show(b.status)}, not "IN_PROGRESS" (choices.md)`);
+  if (strict && typeof b.id === "string" && !b.id.startsWith("test-")) problems.push(`id ${show(b.id)} is not "test-<uuid>" (docs/choices.md)`);
+  if (strict && b.status !== "IN_PROGRESS") problems.push(`status ${show(b.status)}, not "IN_PROGRESS" (docs/choices.md)`);
   if (took >= RUN_SLEEP_MS) problems.push(`it answered after ${Math.round(took)} ms, as if it ran a job that sleeps ${RUN_SLEEP_MS} ms`);
   if (problems.length > 0) return ctx.fail({ expected: `an immediate 200 {"id": ..., "status": ...} that runs nothing; ${problems.join("; ")}` });
   return ctx.pass();

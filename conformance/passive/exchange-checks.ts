@@ -240,7 +240,7 @@ export const catalogRecords: PassiveCheck = {
     if (!a || a.status !== 200 || op.kind !== "catalog" || a.truncated) return [];
     const schema = op.what === "gpus" ? "GpuCatalog" : op.what === "cpus" ? "CpuCatalog" : "DataCenterCatalog";
     const errors = schemaErrors(schema, a.json).slice(0, 8);
-    return [verdict(`catalog.${op.what}.shape`, errors.length ? `a body shaped as choices.md gives it; ${errors.join("; ")}` : undefined)];
+    return [verdict(`catalog.${op.what}.shape`, errors.length ? `a body shaped as docs/choices.md gives it; ${errors.join("; ")}` : undefined)];
   },
 };
 

@@ -41,7 +41,7 @@ export const spec: CommandSpec = {
     { name: "serverless-prefix", type: "string", value: "PATH", help: "serve the job endpoints under PATH of the first port instead of a second port (e.g. /serverless)" },
     { name: "report-dir", type: "string", value: "DIR", help: "where report.json, junit.xml and report.html go (default: reports/proxy)" },
     { name: "junit", type: "string", value: "FILE", help: "also write the JUnit XML here (where CI collects test results)" },
-    { name: "profile", type: "enum", choices: ["lenient", "strict"], help: "lenient: the spec alone; strict: also choices.md's answers", default: defaultOptions.profile },
+    { name: "profile", type: "enum", choices: ["lenient", "strict"], help: "lenient: the spec alone; strict: also docs/choices.md's answers", default: defaultOptions.profile },
     { name: "fail-on", type: "enum", choices: ["error", "warning", "never"], help: "exit 1 at the stop when a finding of this severity or worse was made", default: defaultOptions.failOn },
     { name: "json", type: "boolean", help: "print one JSON object {baseUrl, serverlessUrl, target, serverlessTarget} as the first line of stdout; finding lines go to stderr" },
     { name: "ready-file", type: "string", value: "FILE", help: "once listening, write that JSON object and the pid to FILE (complete when it appears; removed at the stop)" },

@@ -14,7 +14,7 @@ import { judgeableRules, type PassiveJudge } from "../passive/passive-judge.ts";
 
 export const NOT_JUDGEABLE = "not judgeable from traffic: judging it takes requests of its own (run `cpsim conform`)";
 export const NOT_SEEN = "judgeable from traffic, but no exchange of this traffic concerned it";
-export const CHOICES_ONLY = "the emulator's choice where the spec is silent (choices.md): judged only under --profile strict";
+export const CHOICES_ONLY = "judged only under --profile strict: the emulator's choice where the spec is silent (docs/choices.md)";
 
 export interface ProxyReportMeta {
   readonly target: string;

@@ -148,7 +148,7 @@ export function missingFacts(facts: TargetFacts): MissingFact[] {
     .filter((key) => facts[key].source === "default" || (facts[key].source === "probe" && facts[key].value === null))
     .map((key) => ({
       key,
-      why: facts[key].source === "default" ? "no probe confirmed choices.md's convention (assumed)" : facts[key].evidence,
+      why: facts[key].source === "default" ? "no probe confirmed docs/choices.md's convention (assumed)" : facts[key].evidence,
       example: FACT_EXAMPLES[key],
     }));
 }

@@ -144,6 +144,6 @@ export function readOpenApi(doc: unknown, where: string): OpenApiFindings | unde
   const groups = new Set(entries.map(([p]) => GROUP.exec(p)?.[1]).filter((g): g is string => g !== undefined && /^[A-Za-z0-9._~-]+$/.test(g)));
   const extra = [...groups].filter((g) => !DEFAULT_REST_SEGMENTS.includes(g)).sort();
   values["restSegments"] = [...DEFAULT_REST_SEGMENTS, ...extra];
-  evidence["restSegments"] = extra.length > 0 ? `the groups ${extra.join(", ")} named in ${where}, beside choices.md's` : `${where} names no group beyond choices.md's`;
+  evidence["restSegments"] = extra.length > 0 ? `the groups ${extra.join(", ")} named in ${where}, beside docs/choices.md's` : `${where} names no group beyond docs/choices.md's`;
   return { values: values as Partial<FactValues>, evidence };
 }

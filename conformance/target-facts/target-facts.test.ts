@@ -160,6 +160,10 @@ t.test("--discover prints a ready profile and exits 0; --target-profile errors e
   const c = capture();
   t.equal(await run(["--target", variant.rest, ...keys, "--discover"], c.io, { startEmbedded }), 0);
   const printed = c.out();
+  // Every line on stderr comes under a heading that names the command (#35: one stray line).
+  const err = c.err().split("\n").filter(Boolean);
+  t.match(err[0], /^cpsim conform --discover: /, `stderr starts with a heading: ${err[0]}`);
+  for (const line of err) t.match(line, /^(cpsim conform --discover: |  )/, `under a heading: ${line}`);
   const profile = JSON.parse(printed) as Record<string, unknown>;
   t.equal(profile["podActionPath"], "/v2/pods/{podId}/{action}");
   t.same(profile["networkVolumes"], { dataCenterField: "volumes" });

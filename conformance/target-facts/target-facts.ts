@@ -117,7 +117,7 @@ export const FACT_MEANING: { readonly [K in FactKey]: string } = {
 
 export function defaultTargetFacts(): TargetFacts {
   const facts = {} as Record<FactKey, Fact>;
-  for (const key of FACT_KEYS) facts[key] = { key, value: DEFAULT_FACTS[key], source: "default", evidence: "choices.md's convention" } as Fact;
+  for (const key of FACT_KEYS) facts[key] = { key, value: DEFAULT_FACTS[key], source: "default", evidence: "docs/choices.md's convention" } as Fact;
   return facts as unknown as TargetFacts;
 }
 

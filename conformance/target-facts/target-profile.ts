@@ -98,7 +98,7 @@ export function parseTargetProfile(text: string, file: string): TargetProfile {
   }
   if (!validate(json)) {
     const lines = describe(validate.errors ?? []);
-    throw new ConformConfigError("CPSIM_ERR_CONFIG", `--target-profile ${file} is not a valid target profile:\n  ${lines.join("\n  ")}\n(print one with: cpsim conform --discover)`);
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `--target-profile ${file} is not a valid target profile:\n  ${lines.join("\n  ")}\n(print one with: npx cpsim conform --discover)`);
   }
   const profile = json as Record<string, unknown>;
   const volumes = profile["networkVolumes"];

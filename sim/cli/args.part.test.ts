@@ -67,11 +67,11 @@ t.test("exit codes per command; a flag that acts alone needs no positional", asy
 
 t.test("reproduceCommand: the flags that differ from their defaults, in table order, quoted", async (t) => {
   const p = parseArgs(spec, ["my file.json", "--only", "a.*", "--json", "--hours", "2", "--profile", "strict"]);
-  t.equal(reproduceCommand(spec, p), "cpsim demo 'my file.json' --hours 2 --json --profile strict --only 'a.*'");
-  t.equal(reproduceCommand(spec, p, { omit: ["json", "only"], always: ["seed"] }), "cpsim demo 'my file.json' --seed 1 --hours 2 --profile strict");
+  t.equal(reproduceCommand(spec, p), "npx cpsim demo 'my file.json' --hours 2 --json --profile strict --only 'a.*'");
+  t.equal(reproduceCommand(spec, p, { omit: ["json", "only"], always: ["seed"] }), "npx cpsim demo 'my file.json' --seed 1 --hours 2 --profile strict");
   const sw: CommandSpec = { ...spec, flags: [{ name: "control", type: "boolean", help: "c", default: true }] };
-  t.equal(reproduceCommand(sw, parseArgs(sw, ["x", "--no-control"])), "cpsim demo x --no-control");
-  t.equal(reproduceCommand(spec, { flags: { only: ["it's"] }, positionals: [] }), "cpsim demo --only 'it'\\''s'");
+  t.equal(reproduceCommand(sw, parseArgs(sw, ["x", "--no-control"])), "npx cpsim demo x --no-control");
+  t.equal(reproduceCommand(spec, { flags: { only: ["it's"] }, positionals: [] }), "npx cpsim demo --only 'it'\\''s'");
 });
 
 t.test("progress: one line redrawn on a terminal, a line per whole percent elsewhere", async (t) => {

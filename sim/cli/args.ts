@@ -273,7 +273,7 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
 }
 
 /**
- * "cpsim NAME ARGS --flag value ..." for the reproduce line of a banner: every flag of the table
+ * "npx cpsim NAME ARGS --flag value ..." for the reproduce line of a banner: every flag of the table
  * whose value is not its default, in table order, quoted for a POSIX shell, so that a flag added
  * to the table shows up without the banner being edited. `omit` leaves out flags that do not
  * shape the run (output, ports, secrets); `always` keeps a flag even at its default (the seed).
@@ -296,7 +296,8 @@ export function reproduceCommand(
     }
     for (const v of Array.isArray(value) ? value : [value]) words.push(`--${f.name}`, String(v));
   }
-  return words.map(shellWord).join(" ");
+  // `npx cpsim`: cpsim is not on PATH after `npm ci` (the README says so), and npx finds it in a clone or a project that installed it.
+  return `npx ${words.map(shellWord).join(" ")}`;
 }
 
 /** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */

@@ -4,7 +4,7 @@
 // TypeScript consumer against the shipped declarations.
 import t from "tap";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -118,6 +118,28 @@ export const wrong: Partial<EmulatorOptions> = { clock: "sometimes" };
     scratch,
   );
   t.equal(checked.code, 0, `tsc on the consumer: ${checked.stdout}${checked.stderr}`);
+  // What docs/library.md says a TypeScript project needs (#35), shown as tsc reports it: without
+  // @types/node the errors are in cpsim's own declarations, and a CommonJS project cannot import it.
+  const noNodeTypes = await run(
+    process.execPath,
+    [tsc, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--typeRoots", join(scratch, "no-types"), "consumer.ts"],
+    scratch,
+  );
+  t.not(noNodeTypes.code, 0, "without @types/node tsc fails");
+  t.match(noNodeTypes.stdout, /node_modules\/cpsim\/dist\/.*\.d\.ts.*Cannot find name 'Buffer'/, "inside cpsim's declarations, as the page says");
+  const library = readFileSync(join(packageRoot, "docs", "library.md"), "utf8");
+  t.match(library, /`@types\/node`/, "docs/library.md names @types/node");
+  mkdirSync(join(scratch, "cjs"));
+  writeFileSync(join(scratch, "cjs", "package.json"), JSON.stringify({ name: "cjs", private: true, type: "commonjs" }));
+  writeFileSync(join(scratch, "cjs", "consumer.ts"), `import { rules } from "cpsim";\nexport const n: number = rules.length;\n`);
+  const cjsProject = await run(
+    process.execPath,
+    [tsc, "--noEmit", "--strict", "--module", "node16", "--moduleResolution", "node16", "--target", "es2022", "--typeRoots", types, "--types", "node", "consumer.ts"],
+    join(scratch, "cjs"),
+  );
+  t.match(cjsProject.stdout, /TS1479/, "a .ts file of a CommonJS project cannot import cpsim (TS1479)");
+  t.match(library, /TS1479/, "docs/library.md says so, and what to do");
+  t.ok(shipped.includes("docs/choices.md"), "the docs pages ship, so a skip reason's docs/choices.md is there in an installed cpsim");
   t.ok(readdirSync(join(scratch, "node_modules", "cpsim", "dist")).includes("index.d.ts"));
   t.match(readFileSync(join(scratch, "node_modules", "cpsim", "package.json"), "utf8"), /"types": "\.\/dist\/index\.d\.ts"/);
 });

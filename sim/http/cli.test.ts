@@ -64,7 +64,7 @@ t.test("the banner names the URLs and every key", async (t) => {
   t.match(text, `official SDKs: ${emulator.serverlessUrl}/v2`);
   t.match(text, "speed 60");
   t.match(text, "control off");
-  t.match(text, /\n  reproduce with: cpsim serve --seed 1 --clock real --speed 60 --no-control\n/, "every flag that shapes the run, none that only prints or listens");
+  t.match(text, /\n  reproduce with: npx cpsim serve --seed 1 --clock real --speed 60 --no-control\n/, "every flag that shapes the run, none that only prints or listens");
   for (const k of testApiKeys) t.match(text, k.key);
   t.equal((await call(emulator.baseUrl, "GET", "/_sim/clock")).status, 404);
   r.stop();

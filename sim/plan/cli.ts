@@ -194,7 +194,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     await mkdir(out, { recursive: true });
     const path = join(out, `plan-shard-${shard.index}-of-${shard.count}.json`);
     await writeFile(path, JSON.stringify(file) + "\n", "utf8");
-    io.stdout(`shard ${shard.index}/${shard.count}: ${file.results.length} of ${file.totalRuns} runs written to ${path}; combine with: cpsim plan --merge ${out}\n`);
+    io.stdout(`shard ${shard.index}/${shard.count}: ${file.results.length} of ${file.totalRuns} runs written to ${path}; combine with: npx cpsim plan --merge ${out}\n`);
     return 0;
   }
   const report = await plan(options);

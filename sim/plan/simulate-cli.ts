@@ -62,7 +62,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   } else {
     progress.done();
     io.stdout(formatSummary(summary));
-    io.stdout(`wall time ${wallMs} ms; reproduce with: cpsim simulate ${args.positionals[0]} --seed ${seed}${hours !== undefined ? ` --hours ${hours}` : ""}\n`);
+    io.stdout(`wall time ${wallMs} ms; reproduce with: npx cpsim simulate ${args.positionals[0]} --seed ${seed}${hours !== undefined ? ` --hours ${hours}` : ""}\n`);
   }
   return 0;
 }

@@ -5,7 +5,7 @@
  * Make sure to inspect the output below.  Do not ignore changes!
  */
 'use strict'
-exports[`reports/summary-table.test.ts > TAP > a narrow terminal cuts the skip reasons to its width, never a failure's diagnosis > width 50 1`] = `
+exports[`reports/summary-table.test.ts > TAP > a narrow terminal folds the skip reasons to its width, whole (#35: "--profile s…"), and never cuts a failure's diagnosis > width 50 1`] = `
 FAIL pods.create.unknown-property: 1 failure
   expected: 400 problem+json naming the unknown property \`bogus\`
   got: HTTP 201

@@ -75,7 +75,7 @@ async function readOnlyForbidden(ctx: CheckContext): Promise<CheckOutcome> {
     if (strict ? !accepts(ctx, res.status) : !is4xx(res.status)) issues.push(`the answer was ${res.status}`);
     else if (w.rest && res.status === 403) issues.push(...problemIssues(res));
     if (issues.length === 0) return undefined;
-    const wanted = strict ? "403 Forbidden" : "a refusal (4xx; this path is choices.md's, so 403 is required only under --profile strict)";
+    const wanted = strict ? "403 Forbidden" : "a refusal (4xx; this path is docs/choices.md's, so 403 is required only under --profile strict)";
     return {
       expected: `${wanted} for ${w.name} with the restricted key, a valid key without write access ("A valid key without access to the resource or action gives 403", Authentication rule 4)${w.rest && strict ? `, with ${problemText(403)}` : ""}; ${issues.join("; ")}`,
       exchange: res.exchange,

@@ -104,7 +104,7 @@ export async function checkRetentionRunsync(ctx: CheckContext): Promise<CheckOut
       ctx,
       session,
       id,
-      `the runsync job's result gone ${limit / 1000 + 1} s after it completed (${strict ? "kept 1 minute (choices.md)" : "kept 1 minute, or up to 5 minutes with wait"})`,
+      `the runsync job's result gone ${limit / 1000 + 1} s after it completed (${strict ? "kept 1 minute (docs/choices.md)" : "kept 1 minute, or up to 5 minutes with wait"})`,
     );
     return undefined;
   });

@@ -104,7 +104,7 @@ export async function checkWaitElapsed(ctx: CheckContext): Promise<CheckOutcome 
           violated(
             session,
             res.exchange,
-            `200 {"id", "status": "IN_QUEUE" | "IN_PROGRESS"} from runsync?wait=${wait} on a job sleeping ${ms} ms, when the wait elapses first (choices.md); got ${res.status} ${show(res.json)}`,
+            `200 {"id", "status": "IN_QUEUE" | "IN_PROGRESS"} from runsync?wait=${wait} on a job sleeping ${ms} ms, when the wait elapses first (docs/choices.md); got ${res.status} ${show(res.json)}`,
           );
         }
       }),
@@ -127,7 +127,7 @@ export async function checkStatusSync(ctx: CheckContext): Promise<CheckOutcome |
           violated(
             session,
             done.exchange,
-            `status-sync/{id}?wait=120000 answers like runsync (choices.md): 200 with the whole COMPLETED job, id ${id} and output ${show(expected)}; got ${done.status} ${show(done.json)}`,
+            `status-sync/{id}?wait=120000 answers like runsync (docs/choices.md): 200 with the whole COMPLETED job, id ${id} and output ${show(expected)}; got ${done.status} ${show(done.json)}`,
           );
         }
         const long = await session.run(sleep(60_000));
@@ -138,7 +138,7 @@ export async function checkStatusSync(ctx: CheckContext): Promise<CheckOutcome |
           violated(
             session,
             early.exchange,
-            `status-sync/{id}?wait=1000 on a job sleeping 60 s answers like a runsync whose wait elapsed (choices.md): 200 {id, status: IN_QUEUE | IN_PROGRESS}; got ${early.status} ${show(early.json)}`,
+            `status-sync/{id}?wait=1000 on a job sleeping 60 s answers like a runsync whose wait elapsed (docs/choices.md): 200 {id, status: IN_QUEUE | IN_PROGRESS}; got ${early.status} ${show(early.json)}`,
           );
         }
       }),

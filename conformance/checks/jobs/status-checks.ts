@@ -71,7 +71,7 @@ export async function checkFailedError(ctx: CheckContext): Promise<CheckOutcome 
           violated(
             session,
             done.res.exchange,
-            `status FAILED with an \`error\` string containing ${show(message)} for a job whose handler raised it (choices.md); got ${done.res.status} ${show(done.res.json)}`,
+            `status FAILED with an \`error\` string containing ${show(message)} for a job whose handler raised it (docs/choices.md); got ${done.res.status} ${show(done.res.json)}`,
           );
         }
       }),
@@ -90,7 +90,7 @@ export async function checkNotFound(ctx: CheckContext): Promise<CheckOutcome | v
       withSession(ctx, async (session) => {
         const method = op === "cancel" || op === "retry" ? "POST" : "GET";
         const res = await session.send({ method, url: session.url(op, id), ...(op === "status-sync" ? { query: { wait: 1000 } } : {}) });
-        if (res.status !== 404) violated(session, res.exchange, `404 for ${op} of an unknown job id ${show(id)} (choices.md); got ${res.status}`);
+        if (res.status !== 404) violated(session, res.exchange, `404 for ${op} of an unknown job id ${show(id)} (docs/choices.md); got ${res.status}`);
       }),
     { numRuns: runsFor(ctx, 10) },
   );
@@ -112,7 +112,7 @@ export async function checkEmptyBody(ctx: CheckContext): Promise<CheckOutcome | 
       const answer = await session.send({ method: r.method, url: r.url, ...empty });
       if (!is2xx(answer)) {
         return ctx.fail(
-          session.evidence(`a 2xx answer to ${r.what} with Content-Type: application/json and an empty body, which reads as {} (choices.md: the official Python client sends it); got ${answer.status}`, answer.exchange),
+          session.evidence(`a 2xx answer to ${r.what} with Content-Type: application/json and an empty body, which reads as {} (docs/choices.md: the official Python client sends it); got ${answer.status}`, answer.exchange),
         );
       }
     }
@@ -130,7 +130,7 @@ export async function checkReservedEndpointIds(ctx: CheckContext): Promise<Check
       const res = await session.send({ method: "GET", url: session.url("health", undefined, segment) });
       if (res.status === 200 && schemaErrors("HealthResponse", res.json).length === 0) {
         return ctx.fail(
-          session.evidence(`GET /v2/${segment}/health is not a job endpoint's health: "${segment}" belongs to the REST interface and is never an endpoint id (choices.md; restSegments: ${ctx.facts.restSegments.source}); got 200 with a health record`, res.exchange),
+          session.evidence(`GET /v2/${segment}/health is not a job endpoint's health: "${segment}" belongs to the REST interface and is never an endpoint id (docs/choices.md; restSegments: ${ctx.facts.restSegments.source}); got 200 with a health record`, res.exchange),
         );
       }
     }

@@ -176,7 +176,7 @@ export async function checkStreamShape(ctx: CheckContext): Promise<CheckOutcome 
     const after = await session.stream(id);
     for (const read of [during, after]) {
       const errors = is2xx(read) ? schemaErrors("StreamResponse", read.json) : [`status ${read.status}`];
-      if (errors.length) violated(session, read.exchange, `a stream answer {"status": <job status>, "stream": [chunk, ...]} (choices.md); ${errors.join("; ")}`);
+      if (errors.length) violated(session, read.exchange, `a stream answer {"status": <job status>, "stream": [chunk, ...]} (docs/choices.md); ${errors.join("; ")}`);
     }
     return undefined;
   });

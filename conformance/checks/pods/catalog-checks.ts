@@ -25,7 +25,7 @@ function shapeProblem(ctx: CheckContext, res: ClientResponse, schema: string): s
   const rule = `("${ctx.rule.spec}")`;
   if (res.status !== 200) return `200 with the catalog ${rule}; got HTTP ${res.status}`;
   const errors = schemaErrors(schema, res.json);
-  return errors.length === 0 ? undefined : `a body shaped as choices.md gives it ${rule}; ${errors.slice(0, 8).join("; ")}`;
+  return errors.length === 0 ? undefined : `a body shaped as docs/choices.md gives it ${rule}; ${errors.slice(0, 8).join("; ")}`;
 }
 
 function shapeCheck(path: string, schema: string) {

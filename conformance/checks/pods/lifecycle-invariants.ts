@@ -97,7 +97,7 @@ export const actionsMatchStatus = viewChecker({
     const want = allowedActions(v.status)!;
     const got = Array.isArray(v.actions) ? v.actions : undefined;
     const same = got !== undefined && got.length === want.length && want.every((a) => got.includes(a));
-    return same ? undefined : `the pod is ${v.status}, so its actions are [${want.join(", ")}] (choices.md's table); got ${show(v.actions)}`;
+    return same ? undefined : `the pod is ${v.status}, so its actions are [${want.join(", ")}] (docs/choices.md's table); got ${show(v.actions)}`;
   },
   notApplicable: "no pod record with a known status was observed",
 });

@@ -23,7 +23,7 @@ import { waitForStatus } from "./lifecycle-wait.ts";
 async function lockedPodRefuses(ctx: CheckContext, pod: FixturePod, evidence: Evidence): Promise<CheckOutcome> {
   const running = await waitForStatus(ctx, pod.id, ["RUNNING"]);
   const lock = await patchPod(ctx, pod.id, { locked: true });
-  if (routeMissing(lock.status)) return ctx.skip(`the pod cannot be locked: PATCH /v2/pods/{id} (choices.md) answered ${lock.status}`);
+  if (routeMissing(lock.status)) return ctx.skip(`the pod cannot be locked: PATCH /v2/pods/{id} (docs/choices.md) answered ${lock.status}`);
   if (!isSuccess(lock.status)) return ctx.skip(`the target refused PATCH {"locked": true} with ${lock.status}, so no locked pod could be had`);
   const locked = await getPod(ctx, pod.id);
   if (jsonObject(locked)?.locked !== true) return ctx.skip(`after PATCH {"locked": true} the pod does not read locked: true, so the lock could not be set`);
@@ -62,7 +62,7 @@ async function lockedPodRefuses(ctx: CheckContext, pod: FixturePod, evidence: Ev
   // 404/405 to the action: a refusal, or no action route at all? Unlocked, the pod tells.
   await patchPod(ctx, pod.id, { locked: false });
   const probe = await podAction(ctx, pod.id, "stop");
-  if (routeMissing(probe.status)) return ctx.skip(`the target has no POST /v2/pods/{id}/action (choices.md; it answered ${probe.status}), so no stop could be tried`);
+  if (routeMissing(probe.status)) return ctx.skip(`the target has no POST /v2/pods/{id}/action (docs/choices.md; it answered ${probe.status}), so no stop could be tried`);
   return ctx.pass();
 }
 

@@ -31,7 +31,7 @@ export const actionAllowedInStatus: InvariantChecker = {
     if (isSuccess(status)) {
       return { expected: `${label}: ${action} is not in the ${obs.statusBefore} pod's actions [${allowedActions(obs.statusBefore)!.join(", ")}], so it answers 409 ("An action not allowed in the current status gives 409"); got ${status}` };
     }
-    return { expected: `${label}: ${action} answers one of ${describeOutcomes(outcomes)} (choices.md's actions table); got ${status}` };
+    return { expected: `${label}: ${action} answers one of ${describeOutcomes(outcomes)} (docs/choices.md's actions table); got ${status}` };
   },
 };
 
@@ -88,7 +88,7 @@ export const listShape: InvariantChecker = {
   check: (obs) => {
     if (obs.kind !== "list") return undefined;
     const { status, json } = obs.response;
-    if (status !== 200) return { expected: `GET /v2/pods answers 200 {"pods": [Pod, ...]} (choices.md listPods); got ${status}` };
+    if (status !== 200) return { expected: `GET /v2/pods answers 200 {"pods": [Pod, ...]} (docs/choices.md listPods); got ${status}` };
     const errors = schemaErrors("PodList", json);
     if (errors.length > 0) return { expected: `GET /v2/pods answers {"pods": [Pod, ...]}; the body is not that: ${errors.slice(0, 3).join("; ")}` };
     const ids = new Set(((json as { pods: { id: string }[] }).pods ?? []).map((p) => p.id));

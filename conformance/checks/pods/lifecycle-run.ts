@@ -161,7 +161,7 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
       if (!support.action) notes.push(missingFact("podActionPath", `${ctx.facts.podActionPath.value} (${ctx.facts.podActionPath.source}) answered as a missing route`));
       else if (support.unservedActions.size > 0) notes.push(`the target serves no ${[...support.unservedActions].sort().join(", ")} action on ${ctx.facts.podActionPath.value}`);
       if (!support.delete) notes.push(missingFact("podDeletePath", `${ctx.facts.podDeletePath.value === null ? "the target has none" : `DELETE ${ctx.facts.podDeletePath.value} answered as a missing route`}`));
-      if (!support.patch) notes.push("the target has no PATCH /v2/pods/{id} (choices.md)");
+      if (!support.patch) notes.push("the target has no PATCH /v2/pods/{id} (docs/choices.md)");
       outcomes.set(rc.ruleId, contextOf(rc.ruleId).skip(`${rc.checker.notApplicable}${notes.length ? ` (${notes.join("; ")})` : ""}`));
       continue;
     }

@@ -43,7 +43,7 @@ export const transitionLegal: InvariantChecker = {
     const allowed = afterAccepted(env.oracle, from, obs.changedBy);
     if (allowed && !allowed.has(to)) {
       const want = [...allowed].join(" or ");
-      return { expected: `${label}: after an accepted ${obs.changedBy} the pod is ${want} (${env.profile === "strict" ? `strict profile: GraphQL podStop's EXITED, choices.md's "pod becomes TERMINATED"` : "the spec"}); it went ${from} → ${to}` };
+      return { expected: `${label}: after an accepted ${obs.changedBy} the pod is ${want} (${env.profile === "strict" ? `strict profile: GraphQL podStop's EXITED, docs/choices.md's "pod becomes TERMINATED"` : "the spec"}); it went ${from} → ${to}` };
     }
     return undefined;
   },

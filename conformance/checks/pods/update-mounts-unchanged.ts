@@ -52,7 +52,7 @@ async function mountsKept(ctx: CheckContext, pool: UpdatePool): Promise<CheckOut
     const hasEmpty = "mounts" in (c.body as object);
     // The pod answered GET a moment ago: 404/405 here is a missing route (choices.md's updatePod).
     if (routeMissing(res.status)) {
-      if (ctx.options.profile === "strict") fail(`PATCH /v2/pods/{id} (choices.md updatePod, strict profile) answers 200 with the Pod; got ${res.status}`);
+      if (ctx.options.profile === "strict") fail(`PATCH /v2/pods/{id} (docs/choices.md updatePod, strict profile) answers 200 with the Pod; got ${res.status}`);
       routeStatus = res.status;
       return false;
     }
@@ -91,7 +91,7 @@ async function mountsKept(ctx: CheckContext, pool: UpdatePool): Promise<CheckOut
     return true;
   });
   if (result.outcome) return result.outcome;
-  if (routeStatus !== undefined && result.judged === 0) return ctx.skip(`the target has no PATCH /v2/pods/{id} (choices.md): it answered ${routeStatus}`);
+  if (routeStatus !== undefined && result.judged === 0) return ctx.skip(`the target has no PATCH /v2/pods/{id} (docs/choices.md): it answered ${routeStatus}`);
   if (result.judged === 0) return ctx.skip(`no PATCH could be judged: ${pool.reasons().join("; ") || "every PATCH was refused for reasons of the target's own"}`);
   return ctx.pass();
 }

@@ -136,7 +136,7 @@ for (const ruleId of Object.keys(updatePodBreakers) as RuleId[]) {
       try {
         return await brokenPatchesRefused(ctx, ruleId, pool);
       } catch (err) {
-        if (err instanceof PatchRouteMissing) return ctx.skip(`the target has no PATCH /v2/pods/{id} (choices.md): a PATCH that changes nothing answered ${err.status}`);
+        if (err instanceof PatchRouteMissing) return ctx.skip(`the target has no PATCH /v2/pods/{id} (docs/choices.md): a PATCH that changes nothing answered ${err.status}`);
         throw err;
       } finally {
         await pool.cleanup();

@@ -16,9 +16,9 @@ export function lenientReading(rule: Rule): string {
     return `The sentence does not state ${rule.strictOnly}: the emulator's reading, not judged under the lenient profile; strict requires it.`;
   }
   if (rule.lenient) return rule.lenient;
-  const strict = rule.strictStatuses ? ` Strict requires ${list(rule.strictStatuses)} (choices.md).` : "";
+  const strict = rule.strictStatuses ? ` Strict requires ${list(rule.strictStatuses)} (docs/choices.md).` : "";
   if (rule.source === "choices") {
-    return "choices.md's answer where the spec is silent, one honest reading among several: not judged under the lenient profile; strict requires it.";
+    return "docs/choices.md's answer where the spec is silent, one honest reading among several: not judged under the lenient profile; strict requires it.";
   }
   switch (rule.kind) {
     case "request":

@@ -34,7 +34,7 @@ export const podRules = [
     section: POD, source: "spec", severity: "error", kind: "response",
   },
   {
-    id: "pods.actions-match-status", title: "`actions` is exactly the list choices.md gives for the status",
+    id: "pods.actions-match-status", title: "`actions` is exactly the list docs/choices.md gives for the status",
     spec: "Allowed actions by status (this is also the Pod's `actions` list):", section: OPS, source: "choices", severity: "error", kind: "invariant",
   },
   {

@@ -6,4 +6,5 @@ import { filesOfGroup } from "./groups.ts";
 import { testSnippetsOf } from "./snippet-tests.ts";
 
 t.setTimeout(600_000);
-testSnippetsOf(t, filesOfGroup("library", docFiles(packageRoot)));
+// As in a project that installed cpsim (#35: an example that read fixtures/ worked only in the clone).
+testSnippetsOf(t, filesOfGroup("library", docFiles(packageRoot)), { installed: true });

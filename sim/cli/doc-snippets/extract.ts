@@ -5,8 +5,9 @@
  *     (exit=1: it must exit 1; exit=0|1: either, where the outcome depends on the machine's load)
  *   <!-- readme-test exit=1 target timeout=90 expect="PASSED" expect='"id"' -->   options, any of them
  *   <!-- readme-test skip: REASON -->                     not run, for the reason given
- * `target`: the test starts an emulator first and exports TARGET (its base URL), CPSIM_API_KEY,
- * CPSIM_RESTRICTED_API_KEY and CPSIM_OTHER_API_KEY, standing in for "your service".
+ * `target`: the snippet is about "your service". Every snippet runs with the variables README.md's
+ * "Check my service" exports (TARGET, CPSIM_API_KEY, CPSIM_RESTRICTED_API_KEY, CPSIM_OTHER_API_KEY),
+ * set to an emulator the test starts first, standing in for that service.
  * `expect="TEXT"` (repeatable): TEXT must appear in the snippet's stdout or stderr.
  * `needs=PROGRAM` (repeatable): skipped, saying so, when PROGRAM (python3, curl) is not on PATH.
  */

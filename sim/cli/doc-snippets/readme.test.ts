@@ -9,7 +9,7 @@ import { bareCpsimCalls, docFiles, extractSnippets, parseMarker, readSnippets, s
 import { filesOfGroup } from "./groups.ts";
 import { brokenLinks, slug } from "./links.ts";
 import { runSnippet } from "./run-snippet.ts";
-import { testSnippetsOf } from "./snippet-tests.ts";
+import { readmeExports, standInTarget, testSnippetsOf } from "./snippet-tests.ts";
 import { makeWorkdir } from "./workdir.ts";
 
 t.setTimeout(600_000);
@@ -59,6 +59,23 @@ t.test("every shell and script block is marked, and calls cpsim through npx", as
       if (shellLanguages.has(s.lang)) t.same(bareCpsimCalls(s.code), [], `${where}: cpsim runs as npx cpsim (it is not on PATH after npm ci)`);
     }
   }
+});
+
+t.test("every snippet runs with the variables the README's \"Check my service\" exports", async (t) => {
+  const target = await standInTarget();
+  try {
+    t.same(readmeExports(packageRoot), Object.keys(target.env), "the README exports TARGET and the three keys, and the snippets get each");
+  } finally {
+    await target.close();
+  }
+});
+
+t.test("npm pack's tarball is not left as an untracked file of the clone (#35)", async (t) => {
+  const { spawnSync } = await import("node:child_process");
+  const name = `cpsim-${(JSON.parse(readFileSync(packagePath("package.json"), "utf8")) as { version: string }).version}.tgz`;
+  const probe = spawnSync("git", ["check-ignore", "--no-index", "-q", name], { cwd: packageRoot });
+  if (probe.error !== undefined || probe.status === 128) return void t.comment("not a git clone: nothing to check");
+  t.equal(probe.status, 0, `.gitignore ignores ${name}`);
 });
 
 t.test("links in the README and docs lead somewhere", async (t) => {

@@ -25,8 +25,12 @@ function userEnv(tmp: string): NodeJS.ProcessEnv {
   return { ...env, ...checked, TMPDIR: tmp };
 }
 
-/** An emulator standing in for "your service", and the variables a `target` snippet reads. */
-async function standInTarget(): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
+/**
+ * An emulator standing in for "your service", and the variables the README tells a user to export
+ * for it ("Check my service": README_EXPORTS), which every snippet runs with: a user who followed
+ * the README has them set when they paste any later snippet.
+ */
+export async function standInTarget(): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
   const emulator = await startEmulator({ clock: "manual", seed: 1 });
   const full = emulator.apiKeys.find((k) => k.access === "full");
   const read = emulator.apiKeys.find((k) => k.access === "read-only" && k.account === full?.account);
@@ -48,7 +52,18 @@ export function runnable(s: Snippet): boolean {
   return typeof s.marker === "object" && s.marker !== null && s.marker.kind === "run" && (shellLanguages.has(s.lang) || scriptLanguages.has(s.lang));
 }
 
-export function testSnippetsOf(t: Test, files: readonly string[]): void {
+/** The variables README.md's own snippets export (`export NAME=...`), in its order. */
+export function readmeExports(root: string): string[] {
+  return readSnippets(root, "README.md")
+    .filter((s) => shellLanguages.has(s.lang))
+    .flatMap((s) => [...s.code.matchAll(/^export (\w+)=/gm)].map((m) => m[1]!));
+}
+
+/**
+ * `installed`: the pages' snippets run as in a project that installed cpsim (node_modules/cpsim
+ * only), not in a clone: no fixtures/ beside them.
+ */
+export function testSnippetsOf(t: Test, files: readonly string[], options: { readonly installed?: boolean } = {}): void {
   const count = files.reduce((n, f) => n + readSnippets(packageRoot, f).filter(runnable).length, 0);
   t.test(`the pages ${files.join(", ")} hold ${count} runnable snippets`, async (t) => { t.pass(); });
   for (const file of files) {
@@ -57,12 +72,13 @@ export function testSnippetsOf(t: Test, files: readonly string[]): void {
       const missing = marker.needs.filter((p) => !onPath(p));
       const skip = missing.length > 0 ? `${missing.join(" and ")} not on PATH` : false;
       t.test(`${s.file}:${s.line}: ${s.code.split("\n")[0]}`, { skip }, async (t) => {
-        const work = makeWorkdir(packageRoot);
-        const target = marker.target ? await standInTarget() : null;
+        const work = makeWorkdir(packageRoot, { clone: !options.installed });
+        // Every snippet, not only a `target` one: the README's exports are set in the user's shell.
+        const target = await standInTarget();
         try {
           const run = await runSnippet(shellLanguages.has(s.lang) ? "shell" : "script", s.code, {
             cwd: work.dir,
-            env: { ...userEnv(work.tmp), ...target?.env },
+            env: { ...userEnv(work.tmp), ...target.env },
             timeoutMs: marker.timeoutS * 1000,
           });
           const output = `${run.stdout}\n${run.stderr}`;
@@ -72,7 +88,7 @@ export function testSnippetsOf(t: Test, files: readonly string[]): void {
           t.same(run.leftovers, [], "leaves no process running");
           t.same(work.strays(), [], "writes nothing into its working directory (the clone)");
         } finally {
-          await target?.close();
+          await target.close();
           work.remove();
         }
       });

@@ -20,7 +20,8 @@ export interface Workdir {
 
 const scaffold = new Set(["node_modules", "fixtures", "package.json"]);
 
-export function makeWorkdir(packageRoot: string): Workdir {
+/** `clone: false`: a project that installed cpsim (node_modules/cpsim only), without the clone's fixtures/. */
+export function makeWorkdir(packageRoot: string, options: { readonly clone?: boolean } = {}): Workdir {
   const base = mkdtempSync(join(tmpdir(), "cpsim-doc-snippet-"));
   const dir = join(base, "work");
   const tmp = join(base, "tmp");
@@ -28,7 +29,7 @@ export function makeWorkdir(packageRoot: string): Workdir {
   mkdirSync(tmp);
   symlinkSync(packageRoot, join(dir, "node_modules", "cpsim"));
   symlinkSync(join("..", "cpsim", "bin", "cpsim.js"), join(dir, "node_modules", ".bin", "cpsim"));
-  symlinkSync(join(packageRoot, "fixtures"), join(dir, "fixtures"));
+  if (options.clone !== false) symlinkSync(join(packageRoot, "fixtures"), join(dir, "fixtures"));
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ private: true })}\n`);
   return {
     dir,

@@ -22,7 +22,7 @@ export interface PodActionsState {
 
 export const podActionsMatchStatus = {
   id: "pods.actions-match-status",
-  title: "`actions` equals the choices.md table for the status",
+  title: "`actions` equals the docs/choices.md table for the status",
   check(state: PodActionsState): string[] {
     const out: string[] = [];
     for (const pod of state.pods.all()) {

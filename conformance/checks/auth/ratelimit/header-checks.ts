@@ -39,7 +39,7 @@ registerCheck(
 );
 registerCheck(
   "ratelimit.structured-fields",
-  headerCheck('both headers as IETF structured-field lists (RFC 8941), e.g. `"minute";r=59;t=12, "hour";r=2999;t=1812` (choices.md, Rate limits)', structuredFieldProblems),
+  headerCheck('both headers as IETF structured-field lists (RFC 8941), e.g. `"minute";r=59;t=12, "hour";r=2999;t=1812` (docs/choices.md, Rate limits)', structuredFieldProblems),
 );
 registerCheck(
   "ratelimit.policy-windows",

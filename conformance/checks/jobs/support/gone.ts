@@ -20,6 +20,6 @@ export function showsGone(ctx: CheckContext, res: ClientResponse): boolean {
 
 export function goneText(ctx: CheckContext): string {
   return ctx.options.profile === "strict"
-    ? "404 (choices.md: an expired result answers 404)"
+    ? "404 (docs/choices.md: an expired result answers 404)"
     : "the job gone: a 4xx, or a record without its input and output";
 }

@@ -135,12 +135,16 @@ export class JobSession {
    * POST run or runsync with any body: a string is sent as it is (payload limits), anything else
    * as JSON (bodies that break a rule).
    */
-  async runRaw(body: unknown, op: "run" | "runsync" = "run", query?: Query): Promise<Submission> {
+  /**
+   * `untilAnswered`: on virtual time, a runsync's clock keeps moving until it is answered, not only
+   * for its wait: a body of megabytes may reach the target after the wait's worth of advances.
+   */
+  async runRaw(body: unknown, op: "run" | "runsync" = "run", query?: Query, options: { readonly untilAnswered?: boolean } = {}): Promise<Submission> {
     const spec: RequestSpec =
       typeof body === "string"
         ? { method: "POST", url: this.url(op), body, headers: { "content-type": "application/json" }, ...(query ? { query } : {}) }
         : { method: "POST", url: this.url(op), json: body, ...(query ? { query } : {}) };
-    if (op === "runsync") return this.waiting(spec, query);
+    if (op === "runsync") return this.waiting(spec, query, undefined, undefined, options.untilAnswered);
     const res = await this.send(spec);
     return this.noteSubmission(res, this.exchanges.length - 1, true);
   }
@@ -170,9 +174,9 @@ export class JobSession {
     return res;
   }
 
-  private async waiting(spec: RequestSpec, query: Query | undefined, stepMs?: number, advanceUpToMs?: number): Promise<Submission> {
+  private async waiting(spec: RequestSpec, query: Query | undefined, stepMs?: number, advanceUpToMs?: number, untilAnswered = false): Promise<Submission> {
     const at = this.exchanges.length;
-    const res = await this.whileAdvancing(spec, advanceUpToMs ?? waitOf(query), stepMs);
+    const res = await this.whileAdvancing(spec, advanceUpToMs ?? waitOf(query), stepMs, untilAnswered);
     return this.noteSubmission(res, at, false);
   }
 
@@ -181,7 +185,11 @@ export class JobSession {
    * it would wait forever, since virtual time only moves when told: so while it is in flight the
    * session advances the clock a step at a time, up to the request's own wait and a step more.
    * Elsewhere it simply waits, bounded by the wait plus a margin. The waiting request is
-   * recorded before the advances it needed, in the order a replay sends them.
+   * recorded before the advances it needed, in the order a replay sends them. `untilAnswered`:
+   * past the wait's worth of advances, one more every UNTIL_ANSWERED_PACE_MS of real time until
+   * the answer comes (bounded by the request's timeout), for a request whose sending alone may
+   * outlast the wait's advances (a 20 MB body on a busy machine, through a target's wrapper, was
+   * not there yet when the clock stopped, and its runsync then waited on a clock nobody moved).
    */
   /** The target's count of waits ever parked (`waits_parked` of the control API's clock), if it keeps one. */
   private async waitsParked(): Promise<number | undefined> {
@@ -202,8 +210,8 @@ export class JobSession {
     }
   }
 
-  private async whileAdvancing(spec: RequestSpec, waitMs: number, stepMs = 1000): Promise<ClientResponse> {
-    const timeoutMs = Math.max(this.ctx.options.timeoutMs, this.virtual ? 0 : waitMs + 30_000);
+  private async whileAdvancing(spec: RequestSpec, waitMs: number, stepMs = 1000, untilAnswered = false): Promise<ClientResponse> {
+    const timeoutMs = waitingRequestTimeoutMs(this.ctx, waitMs, this.virtual);
     if (!this.virtual) return this.send({ ...spec, timeoutMs });
     const slot = this.exchanges.length;
     this.exchanges.push(undefined as unknown as Exchange);
@@ -220,8 +228,8 @@ export class JobSession {
       // Time moves only once the target has parked the request (a 20 MB body can take seconds to
       // arrive on a busy machine): advanced before, the wait's budget ran out before it began.
       if (parkedBefore !== undefined) await this.untilParked(parkedBefore, settled, timeoutMs);
-      for (let waited = 0; !done && !this.ctx.signal.aborted && waited <= waitMs + stepMs; waited += stepMs) {
-        await Promise.race([settled, realSleep(5)]);
+      for (let waited = 0; !done && !this.ctx.signal.aborted && (untilAnswered || waited <= waitMs + stepMs); waited += stepMs) {
+        await Promise.race([settled, realSleep(waited <= waitMs + stepMs ? 5 : UNTIL_ANSWERED_PACE_MS)]);
         if (done) break;
         await this.advance(stepMs);
       }
@@ -348,6 +356,17 @@ export class JobSession {
       }
     }
   }
+}
+
+/** With `untilAnswered`, past the wait: a clock step every this many real milliseconds. */
+const UNTIL_ANSWERED_PACE_MS = 200;
+
+/**
+ * How long the client waits for a request that waits for a job (runsync, status-sync): the run's
+ * --timeout-ms, and in real time the request's own wait plus a margin.
+ */
+export function waitingRequestTimeoutMs(ctx: Pick<CheckContext, "options">, waitMs: number, virtual: boolean): number {
+  return Math.max(ctx.options.timeoutMs, virtual ? 0 : waitMs + 30_000);
 }
 
 function waitOf(query: Query | undefined): number {

@@ -29,6 +29,12 @@ export interface PropertyOptions<T> {
   /** Wall time for the runs and the shrinking; the best counterexample so far is kept. */
   readonly timeLimitMs?: number;
   /**
+   * The most one run may take by the bounds of its own requests (their timeouts): the property's
+   * bound never cuts its first run short of that (plus a margin), so a run that sends much (a 20 MB
+   * body) or waits long is judged, or ends in the request's own timeout, which says what took long.
+   */
+  readonly runMs?: number;
+  /**
    * Runs a precondition (fc.pre) may discard per run before the property gives up and the rule
    * is skipped as inconclusive (default 1: a discarded run costs a whole scenario).
    */
@@ -38,6 +44,20 @@ export interface PropertyOptions<T> {
 /** Runs per property for a check whose runs each cost `cost` requests or more. */
 export function runsFor(ctx: CheckContext, cap: number): number {
   return Math.max(1, Math.min(ctx.options.runs, cap));
+}
+
+/** Margin past one run's own bound: the run's other steps, and shrinking a failure found. */
+const RUN_MARGIN_MS = 15_000;
+
+/**
+ * The property's time bound: the check's own or the run's (45 s per property in real time, 60 s on
+ * virtual time), never below what its first run may take by its requests' own bounds (`runMs`),
+ * and never past --max-duration.
+ */
+export function propertyBoundMs(ctx: Pick<CheckContext, "controlApi" | "deadline">, options: Pick<PropertyOptions<unknown>, "timeLimitMs" | "runMs">): number {
+  const base = options.timeLimitMs ?? (ctx.controlApi ? 60_000 : REALTIME_PROPERTY_LIMIT_MS);
+  const bound = options.runMs === undefined ? base : Math.max(base, options.runMs + RUN_MARGIN_MS);
+  return Math.max(1, Math.min(bound, (ctx.deadline ?? Number.POSITIVE_INFINITY) - Date.now()));
 }
 
 export async function property<T>(
@@ -65,7 +85,7 @@ export async function property<T>(
     ...(options.examples ? { examples: options.examples.map((e) => [e] as [T]) } : {}),
     maxSkipsPerRun: options.maxSkipsPerRun ?? 1,
     // Bounded like every property of the run (45 s in real time, never past --max-duration), or by the check's own limit.
-    plugins: [fc.interruptAfterTimeLimit(Math.max(1, Math.min(options.timeLimitMs ?? (ctx.controlApi ? 60_000 : REALTIME_PROPERTY_LIMIT_MS), (ctx.deadline ?? Number.POSITIVE_INFINITY) - Date.now())))],
+    plugins: [fc.interruptAfterTimeLimit(propertyBoundMs(ctx, options))],
   });
   if (targetError) throw targetError;
   if (!details.failed) return undefined;

@@ -23,7 +23,7 @@ export function readStream(ctx: CheckContext, json: unknown): StreamRead | undef
 
 export function streamShapeText(ctx: CheckContext): string {
   return ctx.options.profile === "strict"
-    ? '`{"status": <job status>, "stream": [chunk, ...]}` (choices.md)'
+    ? '`{"status": <job status>, "stream": [chunk, ...]}` (docs/choices.md)'
     : 'an array of stream chunks (a top-level array, or the `stream` array of `{"status", "stream"}`)';
 }
 
