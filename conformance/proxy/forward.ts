@@ -240,5 +240,20 @@ export function forward(req: IncomingMessage, res: ServerResponse, path: string,
   }
   const capture = new Capture(options.captureBytes);
   requestHead = capture.head;
-  send(req.pipe(capture));
+  const body = req.pipe(capture);
+  // A client that goes away mid-upload ends nothing by itself: pipe() neither ends nor destroys
+  // the capture, and undici would wait for the rest of the body forever, the proxy's stop with it.
+  req.on("close", () => {
+    if (!req.complete && !capture.destroyed) capture.destroy(new Error("the client went away before its request ended"));
+  });
+  // A target that answers before it has read the whole body (a 413 to an oversized upload) makes
+  // undici drop the body stream: the rest of the upload is then read and discarded, as a server
+  // does, else the paused socket holds the connection open with nothing left to wake it (and the
+  // proxy's stop waits on it forever). Registered after pipe()'s own listener, which pauses `req`.
+  capture.on("close", () => {
+    if (req.complete || req.destroyed) return;
+    req.unpipe(capture);
+    req.resume();
+  });
+  send(body);
 }
