@@ -155,6 +155,17 @@ export interface ConformanceReport {
   readonly targetErrors: readonly TargetErrorRecord[];
   /** How this target was read (absent in reports of earlier versions). */
   readonly targetFacts?: readonly TargetFactRecord[];
+  /** `cpsim proxy`: the client findings grouped by client (User-Agent), most findings first. */
+  readonly clients?: readonly ClientFindingsRecord[];
+}
+
+/** One client of the proxy's traffic (by User-Agent) and the rules its requests broke. */
+export interface ClientFindingsRecord {
+  readonly userAgent: string;
+  readonly exchanges: number;
+  readonly findings: number;
+  /** Each rule broken, with how often, the first finding's sentence and its exchange number. */
+  readonly rules: readonly { readonly id: string; readonly count: number; readonly example: string; readonly exchange: number }[];
 }
 
 /** Counts the rule statuses; the writers and the exit code all read the same numbers. */
