@@ -8,3 +8,4 @@ import "./client-findings.part.test.ts";
 import "./transparency.part.test.ts";
 import "./cli.part.test.ts";
 import "./stop.part.test.ts";
+import "./gate.part.test.ts";
