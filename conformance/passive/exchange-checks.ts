@@ -17,6 +17,8 @@ const show = (v: unknown) => (v === undefined ? "absent" : JSON.stringify(v)?.sl
 const POD_STATUSES = ["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"];
 const POD_ACTIONS = ["start", "stop", "restart", "terminate"];
 const JOB_STATUSES = ["IN_QUEUE", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"];
+/** The final job states a job may have reached before a cancel arrived. */
+const FINISHED: ReadonlySet<string> = new Set(["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"]);
 
 export const errorFormat: PassiveCheck = {
   name: "error-format",
@@ -188,6 +190,9 @@ export const jobRecords: PassiveCheck = {
       case "run":
         return idStatus("jobs.run.in-queue", "IN_QUEUE", "JobSubmitResponse", "`{id, status}` with status IN_QUEUE");
       case "cancel":
+        // The spec defines cancel for queued and running jobs: a cancel that raced the job's end
+        // (answered with the job's final status) is no cancel, and the spec fixes no answer for it.
+        if (typeof status === "string" && status !== "CANCELLED" && FINISHED.has(status)) return [];
         return idStatus("jobs.cancel.response", "CANCELLED", "CancelResponse", "`{id, status}` with status CANCELLED");
       case "retry":
         return idStatus("jobs.retry.in-queue", "IN_QUEUE", "RetryResponse", "`{id, status}` with status IN_QUEUE");

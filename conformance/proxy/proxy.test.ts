@@ -9,3 +9,4 @@ import "./transparency.part.test.ts";
 import "./cli.part.test.ts";
 import "./stop.part.test.ts";
 import "./gate.part.test.ts";
+import "./cut-answer.part.test.ts";
