@@ -55,8 +55,8 @@ export const graphqlAnswers: PassiveCheck = {
 };
 
 /**
- * Two rules of a request and its answer: a request that carries no key at all, refused, is
- * refused with 401 ("A missing, malformed or unknown key gives 401"), not 403; a createPod that
+ * Two rules of a request and its answer: a request that carries no key at all, is refused
+ * with 401 ("A missing, malformed or unknown key gives 401"), neither served nor refused with 403; a createPod that
  * names no `cloud` creates a SECURE pod ("Default `SECURE`").
  */
 export const keyAndDefaults: PassiveCheck = {
@@ -71,8 +71,8 @@ export const keyAndDefaults: PassiveCheck = {
     if (!a || op.kind === "unknown" || op.kind === "graphql") return [];
     const out: Judgement[] = [];
     const keyless = r.headers["authorization"] === undefined && !r.query.has("api_key");
-    if (keyless && (a.status === 401 || a.status === 403)) {
-      out.push(verdict("auth.missing-key", a.status === 401 ? undefined : `401 for a request without a key ("A missing, malformed or unknown key gives 401"); got 403`));
+    if (keyless && (a.status === 401 || a.status === 403 || (a.status >= 200 && a.status < 300))) {
+      out.push(verdict("auth.missing-key", a.status === 401 ? undefined : `401 for a request without a key ("A missing, malformed or unknown key gives 401"); got ${a.status}`));
     }
     if (op.kind === "createPod" && a.status >= 200 && a.status < 300 && !a.truncated && isObj(r.json) && !Object.hasOwn(r.json, "cloud") && isObj(a.json)) {
       const cloud = a.json.cloud;
