@@ -174,6 +174,17 @@ export interface ConformanceReport {
   readonly schedule?: ScheduleLines;
   /** The rules that decided the run's length (absent in earlier reports, and when no rule ran). */
   readonly criticalPath?: CriticalPath;
+  /** `cpsim proxy`: the client findings grouped by client (User-Agent), most findings first. */
+  readonly clients?: readonly ClientFindingsRecord[];
+}
+
+/** One client of the proxy's traffic (by User-Agent) and the rules its requests broke. */
+export interface ClientFindingsRecord {
+  readonly userAgent: string;
+  readonly exchanges: number;
+  readonly findings: number;
+  /** Each rule broken, with how often, the first finding's sentence and its exchange number. */
+  readonly rules: readonly { readonly id: string; readonly count: number; readonly example: string; readonly exchange: number }[];
 }
 
 /**

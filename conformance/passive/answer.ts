@@ -52,6 +52,20 @@ export interface SeenExchange {
   readonly keyId?: string;
   /** The exchange as reports record it (redacted), for evidence and the curl line. */
   readonly recorded: Exchange;
+  /**
+   * The same exchange with its bodies cut to a few KiB and nothing parsed: what a follower keeps
+   * to quote later. Absent: the exchange is already small (one read back from a report).
+   */
+  readonly slim?: () => SeenExchange;
+}
+
+/**
+ * What a follower keeps of an exchange it may quote later (the evidence of a later finding): its
+ * slim form, so the memory the followers hold grows with the jobs, pods and keys they follow and
+ * never with the size of the bodies.
+ */
+export function kept(x: SeenExchange): SeenExchange {
+  return x.slim ? x.slim() : x;
 }
 
 export function parseJson(text: string | undefined): unknown {

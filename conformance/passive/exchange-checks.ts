@@ -8,6 +8,8 @@ import type { SeenAnswer } from "./answer.ts";
 import { isRest, type Operation } from "./classify.ts";
 import { jsonIssue, problemFormatProblem, statusMatchesProblem, titleJudgeable, titleProblem, type Profile } from "./error-body.ts";
 import { verdict, type CheckInput, type Judgement, type PassiveCheck } from "./judgement.ts";
+import { podInvariants } from "./pod-invariants.ts";
+import { graphqlAnswers, keyAndDefaults } from "./graphql-answers.ts";
 import { policyWindowProblems, presenceProblem, structuredFieldProblems, wellFormedProblems } from "./ratelimit-headers.ts";
 
 const is2xx = (a: SeenAnswer) => a.status >= 200 && a.status < 300;
@@ -17,6 +19,8 @@ const show = (v: unknown) => (v === undefined ? "absent" : JSON.stringify(v)?.sl
 const POD_STATUSES = ["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"];
 const POD_ACTIONS = ["start", "stop", "restart", "terminate"];
 const JOB_STATUSES = ["IN_QUEUE", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"];
+/** The final job states a job may have reached before a cancel arrived. */
+const FINISHED: ReadonlySet<string> = new Set(["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"]);
 
 export const errorFormat: PassiveCheck = {
   name: "error-format",
@@ -188,6 +192,9 @@ export const jobRecords: PassiveCheck = {
       case "run":
         return idStatus("jobs.run.in-queue", "IN_QUEUE", "JobSubmitResponse", "`{id, status}` with status IN_QUEUE");
       case "cancel":
+        // The spec defines cancel for queued and running jobs: a cancel that raced the job's end
+        // (answered with the job's final status) is no cancel, and the spec fixes no answer for it.
+        if (typeof status === "string" && status !== "CANCELLED" && FINISHED.has(status)) return [];
         return idStatus("jobs.cancel.response", "CANCELLED", "CancelResponse", "`{id, status}` with status CANCELLED");
       case "retry":
         return idStatus("jobs.retry.in-queue", "IN_QUEUE", "RetryResponse", "`{id, status}` with status IN_QUEUE");
@@ -200,7 +207,10 @@ export const jobRecords: PassiveCheck = {
           if (!JOB_STATUSES.includes(status as string)) errors.push(`status ${show(status)} is not a job state`);
           out.push(verdict("jobs.status.values", errors.length ? `a Job with one of the job states and an optional output; found ${errors.join("; ")}` : undefined));
         }
-        if (status === "COMPLETED" && isObj(j)) out.push(verdict("jobs.completed-output", Object.hasOwn(j, "output") ? undefined : "a COMPLETED job with its output (\"executionTime and output are present\"); found no `output`"));
+        if (status === "COMPLETED" && isObj(j)) {
+          const missing = ["executionTime", "output"].filter((k) => !Object.hasOwn(j, k));
+          out.push(verdict("jobs.completed-output", missing.length ? `a COMPLETED job with its executionTime and output ("executionTime and output are present"); found no ${missing.map((k) => `\`${k}\``).join(" and no ")}` : undefined));
+        }
         if (status === "FAILED" && isObj(j)) out.push(verdict("jobs.failed-error", typeof j.error === "string" ? undefined : `a FAILED job with an \`error\` string; found error ${show(j.error)}`));
         return out;
       }
@@ -244,4 +254,4 @@ export const catalogRecords: PassiveCheck = {
   },
 };
 
-export const exchangeChecks: readonly PassiveCheck[] = [errorFormat, jsonBodies, rateLimitHeaders, podRecords, jobRecords, catalogRecords];
+export const exchangeChecks: readonly PassiveCheck[] = [errorFormat, jsonBodies, rateLimitHeaders, podRecords, podInvariants, jobRecords, catalogRecords, graphqlAnswers, keyAndDefaults];

@@ -8,7 +8,7 @@
  * again (client.poll-finished-job). Only observations ordered by the traffic are compared.
  */
 import { NONE, transitionKey } from "../spec-transitions.ts";
-import type { SeenExchange } from "./answer.ts";
+import { kept, type SeenExchange } from "./answer.ts";
 import { BoundedMap } from "./bounded-map.ts";
 import { verdict, type Judgement, type PassiveCheck } from "./judgement.ts";
 
@@ -25,7 +25,7 @@ interface JobSeen {
   status: string;
   exchange: SeenExchange;
   /** The retry answer that requeued the job, until an observation judged its output. */
-  retried?: { exchange: SeenExchange; output: unknown };
+  retried?: { exchange: SeenExchange };
   finalReads: number;
   pollFlagged: boolean;
 }
@@ -75,8 +75,8 @@ export function createJobFollower(exercised: (key: string) => void, options: Job
       if (a.status < 200 || a.status >= 300 || !isObj(a.json)) return out;
       const status = typeof a.json.status === "string" ? a.json.status : undefined;
       if (op.op === "retry") {
-        const output = before ? (before.exchange.answer?.json as Record<string, unknown> | undefined)?.output : undefined;
-        const seen: JobSeen = { status: status ?? "IN_QUEUE", exchange, retried: { exchange, output }, finalReads: 0, pollFlagged: false };
+        const slim = kept(exchange);
+        const seen: JobSeen = { status: status ?? "IN_QUEUE", exchange: slim, retried: { exchange: slim }, finalReads: 0, pollFlagged: false };
         if (before && before.status !== seen.status) exercised(transitionKey("job", before.status, seen.status));
         jobs.set(id, seen);
         return out;
@@ -85,7 +85,7 @@ export function createJobFollower(exercised: (key: string) => void, options: Job
       if (status === undefined || !JOB_STATES.has(status)) return out;
       if (!before) {
         exercised(transitionKey("job", NONE, status));
-        jobs.set(id, { status, exchange, finalReads: 0, pollFlagged: false });
+        jobs.set(id, { status, exchange: kept(exchange), finalReads: 0, pollFlagged: false });
         return out;
       }
       if (!ordered) return out;
@@ -113,7 +113,7 @@ export function createJobFollower(exercised: (key: string) => void, options: Job
         out.push({ ruleId: "jobs.cancel.never-completes", side: "target" });
       }
       const keepsRetry = before.retried && !FINAL_JOB_STATES.has(status) ? before.retried : undefined;
-      jobs.set(id, { status, exchange, finalReads: status === before.status ? before.finalReads : 0, pollFlagged: before.pollFlagged && status === before.status, ...(keepsRetry ? { retried: keepsRetry } : {}) });
+      jobs.set(id, { status, exchange: kept(exchange), finalReads: status === before.status ? before.finalReads : 0, pollFlagged: before.pollFlagged && status === before.status, ...(keepsRetry ? { retried: keepsRetry } : {}) });
       return out;
     },
   };

@@ -10,7 +10,7 @@
  */
 import { limitsOf } from "../checks/auth/ratelimit/read-rate-limit.ts";
 import { describeStep, windowSteps } from "../checks/auth/ratelimit/window-steps.ts";
-import type { SeenExchange } from "./answer.ts";
+import { kept, type SeenExchange } from "./answer.ts";
 import { BoundedMap } from "./bounded-map.ts";
 import { retryAfterMs } from "../retry-after.ts";
 import type { Judgement, PassiveCheck } from "./judgement.ts";
@@ -62,7 +62,7 @@ export function createKeyFollower(capacity = 1000): PassiveCheck {
       if (!a) return out;
       if (a.status === 429) {
         const wait = retryAfterMs(a.headers["retry-after"], exchange.answeredAt);
-        if (wait !== undefined && wait > 0) k.blockedUntil = { until: exchange.answeredAt + wait, exchange, flagged: false };
+        if (wait !== undefined && wait > 0) k.blockedUntil = { until: exchange.answeredAt + wait, exchange: kept(exchange), flagged: false };
         return out;
       }
       if (a.status < 200 || a.status >= 300) return out;
@@ -75,7 +75,7 @@ export function createKeyFollower(capacity = 1000): PassiveCheck {
           k.pairs++;
           if (exchange.request.method !== "GET") k.writes++;
           if (steps.some((s) => s.after !== s.before)) k.moved = true;
-          k.lastPair = [prev, exchange];
+          k.lastPair = [prev, kept(exchange)];
           const rose = steps.filter((s) => s.after > s.before);
           out.push(
             rose.length
@@ -89,7 +89,7 @@ export function createKeyFollower(capacity = 1000): PassiveCheck {
           );
         }
       }
-      if (!prev || exchange.answeredAt >= prev.answeredAt) k.last = exchange;
+      if (!prev || exchange.answeredAt >= prev.answeredAt) k.last = kept(exchange);
       return out;
     },
     finish() {

@@ -6,7 +6,7 @@
  * the later request was sent after the earlier answer arrived.
  */
 import { NONE, transitionKey } from "../spec-transitions.ts";
-import type { SeenExchange } from "./answer.ts";
+import { kept, type SeenExchange } from "./answer.ts";
 import { BoundedMap } from "./bounded-map.ts";
 import { verdict, type Judgement, type PassiveCheck } from "./judgement.ts";
 
@@ -48,7 +48,7 @@ export function createPodFollower(exercised: (key: string) => void, capacity = 1
             ),
           );
         }
-        if (!before || exchange.sentAt >= before.exchange.answeredAt) pods.set(pod.id, { status: pod.status, exchange });
+        if (!before || exchange.sentAt >= before.exchange.answeredAt) pods.set(pod.id, { status: pod.status, exchange: kept(exchange) });
       }
       return out;
     },

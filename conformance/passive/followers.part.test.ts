@@ -74,3 +74,18 @@ t.test("RateLimit: remaining counts never rise within a window; a drop of severa
   t.same(failed(j, [x("GET", "/v2/ep/health", 200, { jobs: {}, workers: {} }, rl(90)), x("GET", "/v2/ep/health", 200, { jobs: {}, workers: {} }, rl(80))]).filter((f) => f.startsWith("ratelimit.remaining")), []);
   t.same(failed(j, [x("GET", "/v2/ep/health", 200, { jobs: {}, workers: {} }, rl(85))]).filter((f) => f.startsWith("ratelimit.remaining")), ["ratelimit.remaining-decreases [target]"]);
 });
+
+t.test("a follower keeps the slim form of an exchange (bodies cut, nothing parsed), never the exchange itself", async (t) => {
+  const j = new PassiveJudge();
+  const slimmed: SeenExchange[] = [];
+  const withSlim = (e: SeenExchange): SeenExchange => ({ ...e, slim: () => (slimmed.push({ ...e, seq: e.seq + 1000 }), slimmed[slimmed.length - 1]) });
+  const findings = [
+    x("POST", "/v2/ep/run", 200, { id: "j9", status: "IN_QUEUE" }),
+    x("POST", "/v2/ep/cancel/j9", 200, { id: "j9", status: "CANCELLED" }),
+    x("GET", "/v2/ep/status/j9", 200, { id: "j9", status: "COMPLETED", output: 1 }),
+  ].flatMap((e) => j.judge(withSlim(e)));
+  const hit = findings.find((f) => f.rule.id === "jobs.cancel.never-completes");
+  t.ok(slimmed.length >= 2, "the follower asked for the slim forms");
+  t.ok(hit?.failure?.evidence.sequence?.length, "the finding quotes the earlier exchange");
+  t.ok(slimmed.some((s) => s.seq > 1000), "what it kept is the slim form");
+});

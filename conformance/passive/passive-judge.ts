@@ -31,7 +31,9 @@ export interface RuleTally {
   /** Exchanges that judged the rule (on either side). */
   judged: number;
   failed: number;
-  /** The first failures, up to the judge's bound. */
+  /** Failures by side: the proxy's gate counts the side --fail-on names. */
+  readonly failedBySide: Record<Side, number>;
+  /** The first failures of each side, up to the judge's bound per side. */
   readonly failures: ReportFailure[];
 }
 
@@ -112,7 +114,7 @@ export class PassiveJudge {
     for (const j of judgements) {
       const rule = this.options.catalog.get(j.ruleId);
       if (!rule || (isStrictOnly(rule) && this.options.profile !== "strict")) continue;
-      const tally = this.tallies.get(j.ruleId) ?? { judged: 0, failed: 0, failures: [] };
+      const tally = this.tallies.get(j.ruleId) ?? { judged: 0, failed: 0, failedBySide: { target: 0, client: 0 }, failures: [] };
       this.tallies.set(j.ruleId, tally);
       if (count && !counted.includes(j.ruleId)) {
         counted.push(j.ruleId);
@@ -122,9 +124,11 @@ export class PassiveJudge {
       const shown = j.exchange ?? exchange;
       const expected = `${j.side === "client" ? "[client] " : ""}${j.problem}`;
       tally.failed++;
+      tally.failedBySide[j.side]++;
       let failure: ReportFailure | undefined;
       // A repeated failure is counted, not described again: the curl script costs more than judging.
-      if (tally.failures.length < this.options.maxFailuresPerRule) {
+      // The first ones of each side are kept, so neither side's crowd the other's out of the report.
+      if (tally.failedBySide[j.side] <= this.options.maxFailuresPerRule) {
         const base = makeFailure(
           { rule, seed: 0, command: this.options.command, redactions: [] },
           { expected, exchange: shown.recorded, ...(j.sequence?.length ? { sequence: j.sequence.map((s) => s.recorded) } : {}) },

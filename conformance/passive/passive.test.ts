@@ -5,3 +5,4 @@
 import "./followers.part.test.ts";
 import "./request-checks.part.test.ts";
 import "./bounded-map.part.test.ts";
+import "./no-false-findings.part.test.ts";

@@ -25,11 +25,11 @@ t.test("a refused body: the client's finding; accepted, the target's too; refuse
     "pods.create.vcpu-power-of-two [client]",
     "pods.create.vcpu-power-of-two [target]",
   ]);
-  t.same(judge("POST", "/v2/ep/runsync?wait=999999", text({ input: {} }), 200, { id: "j", status: "COMPLETED", output: 1 }, "strict"), [
+  t.same(judge("POST", "/v2/ep/runsync?wait=999999", text({ input: {} }), 200, { id: "j", status: "COMPLETED", executionTime: 3, output: 1 }, "strict"), [
     "jobs.runsync.wait-range [client]",
     "jobs.runsync.wait-range [target]",
   ]);
-  t.same(judge("POST", "/v2/ep/runsync?wait=999999", text({ input: {} }), 200, { id: "j", status: "COMPLETED", output: 1 }), ["jobs.runsync.wait-range [client]"], "lenient: a wait clamped by the target is its reading");
+  t.same(judge("POST", "/v2/ep/runsync?wait=999999", text({ input: {} }), 200, { id: "j", status: "COMPLETED", executionTime: 3, output: 1 }), ["jobs.runsync.wait-range [client]"], "lenient: a wait clamped by the target is its reading");
   t.same(judge("POST", "/v2/pods", { kind: "text", text: "{not json" }, 400, problem(400, "Bad Request")), ["errors.malformed-request [client]"]);
   t.same(judge("POST", "/v2/pods", { kind: "text", text: "{not json" }, 422, problem(422, "Unprocessable Entity")), [
     "errors.malformed-request [client]",
@@ -41,7 +41,7 @@ t.test("a body above the capture bound is judged on its size: a run over 10 MB a
   const big: RecordedBody = { kind: "truncated", size: 11 * 1024 * 1024, head: '{"input":{"data":"' };
   t.same(judge("POST", "/v2/ep/run", big, 200, { id: "j", status: "IN_QUEUE" }), ["jobs.payload.run-limit [client]", "jobs.payload.run-limit [target]"]);
   t.same(judge("POST", "/v2/ep/run", big, 413, problem(413, "Payload Too Large")), ["jobs.payload.run-limit [client]"]);
-  t.same(judge("POST", "/v2/ep/runsync", big, 200, { id: "j", status: "COMPLETED", output: 1 }), [], "runsync takes 20 MB");
+  t.same(judge("POST", "/v2/ep/runsync", big, 200, { id: "j", status: "COMPLETED", executionTime: 3, output: 1 }), [], "runsync takes 20 MB");
 });
 
 t.test("a stream chunk over 1 MB is the target's finding; under it, none", async (t) => {

@@ -68,6 +68,13 @@ export function requestViolations(x: SeenExchange, input: Pick<CheckInput, "op">
  */
 const LENIENT_ACCEPTS = new Set(["jobs.runsync.wait-range", "jobs.status.ttl-query"]);
 
+/** Whether a request's Content-Type is JSON (application/json, any +json); absent counts as JSON, as the spec's clients send it. */
+export function isJsonMedia(contentType: string | undefined): boolean {
+  if (contentType === undefined || contentType.trim() === "") return true;
+  const type = contentType.split(";")[0].trim().toLowerCase();
+  return type === "application/json" || type.endsWith("+json");
+}
+
 /** Which statuses say nothing about the body: the key, the rate limit, a server error. */
 const UNRELATED = new Set([401, 403, 404, 429]);
 
@@ -104,7 +111,10 @@ export const requestBodies: PassiveCheck = {
       const a = exchange.answer;
       // Judged on the target only when the request breaks this one rule: the status then speaks of it.
       const clamped = profile === "lenient" && LENIENT_ACCEPTS.has(v.ruleId) && a !== undefined && a.status >= 200 && a.status < 300;
-      if (a && !clamped && !UNRELATED.has(a.status) && a.status < 500 && violations.every((w) => w.ruleId === v.ruleId)) {
+      // A body sent as another media type than JSON may be refused for that (415, or any 4xx): the
+      // spec fixes the status for a JSON body that breaks a rule, not for a body of another type.
+      const otherMedia = !isJsonMedia(exchange.request.headers["content-type"]) && a !== undefined && a.status >= 400;
+      if (a && !clamped && !otherMedia && !UNRELATED.has(a.status) && a.status < 500 && violations.every((w) => w.ruleId === v.ruleId)) {
         const problem = targetVerdict(v.ruleId, a.status, profile);
         out.push(problem === undefined ? { ruleId: v.ruleId, side: "target" } : { ruleId: v.ruleId, side: "target", problem });
       }

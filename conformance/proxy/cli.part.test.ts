@@ -20,7 +20,7 @@ t.test("usage and configuration errors exit 2 with a message", async (t) => {
     [["proxy"], /--target is required/],
     [["proxy", "--target", "not a url"], /--target must be an http\(s\) URL/],
     [["proxy", "--target", "ftp://x"], /http or https/],
-    [["proxy", "--target", "http://127.0.0.1:1", "--fail-on", "sometimes"], /--fail-on must be one of error, warning, never/],
+    [["proxy", "--target", "http://127.0.0.1:1", "--fail-on", "sometimes"], /--fail-on must be one of target, client, any, never/],
     [["proxy", "--target", "http://127.0.0.1:1", "--serverless-prefix", "/jobs"], /--serverless-prefix needs --serverless-url/],
   ] as const) {
     const c = capture();
@@ -51,11 +51,12 @@ t.test("a target that accepts no connection is a configuration error before the 
   t.match(s.err.join(""), /--serverless-url http:\/\/127\.0\.0\.1:\d+ is unreachable \(ECONNREFUSED/);
 });
 
-t.test("--json, --max-exchanges and --fail-on: announced, stopped after N exchanges, reports written, exit by severity", async (t) => {
+t.test("--json, --max-exchanges and --fail-on: announced, stopped after N exchanges, reports written, exit by the side the gate counts", async (t) => {
   const emulator = await startEmulator({ clock: "manual", seed: 3, logger: false, defects: [] });
   t.teardown(() => emulator.close());
   const key = emulator.apiKeys.find((k) => k.access === "full")!.key;
-  for (const [failOn, code] of [["error", 1], ["never", 0]] as const) {
+  // The only finding is the client's: --fail-on target (the default) passes, client and any fail.
+  for (const [failOn, code] of [["client", 1], ["any", 1], ["target", 0], ["never", 0]] as const) {
     const dir = t.testdir();
     const c = capture();
     let proxy: ProxyHandle | undefined;

@@ -7,10 +7,13 @@
 import { rmSync } from "node:fs";
 import { parseArgs, renderHelp, UsageError, type CliIo, type CommandModule, type CommandSpec } from "../../sim/cli/args.ts";
 import { processStopSignals } from "../../sim/cli/stop-signals.ts";
-import { writeConformanceReports } from "../../reports/write-reports.ts";
 import { proxyExitCode } from "./exit-code.ts";
 import { findingLines } from "./finding-line.ts";
-import { defaultOptions, resolveOptions, type FailOn, type ProxyOptions } from "./options.ts";
+import { defaultOptions, FAIL_ON, resolveOptions, type FailOn, type FailSeverity, type ProxyOptions } from "./options.ts";
+import { DEFAULT_FLUSH_EVERY, describeFlushEvery, parseFlushEvery } from "./flush-every.ts";
+import { writeProxyReports } from "./write-proxy-reports.ts";
+import { processCrashes } from "./crash-stop.ts";
+import { clientSummaryLines } from "./client-summary.ts";
 import { assertTargetsReachable } from "./target-reachable.ts";
 import { outputFileRefusal } from "../../reports/output-dir.ts";
 import { startProxy, type ProxyHandle } from "./proxy.ts";
@@ -22,14 +25,15 @@ export const spec: CommandSpec = {
   summary: "a transparent proxy that judges the live traffic between any client and any target, rule by rule, on both sides",
   usage:
     "cpsim proxy --target URL [--serverless-url URL] [--host ADDR] [--port N] [--serverless-port N] [--serverless-prefix PATH] [--report-dir DIR] [--junit FILE] " +
-    "[--profile lenient|strict] [--fail-on error|warning|never] [--json] [--ready-file FILE] [--max-exchanges N] [--max-duration S] [--capture-kb N] " +
-    "[--upstream-timeout S] [--max-final-polls N] [--quiet]",
+    "[--profile lenient|strict] [--fail-on target|client|any|never] [--fail-severity error|warning] [--json] [--ready-file FILE] [--max-exchanges N] [--max-duration S] " +
+    "[--capture-kb N] [--max-capture-mb N] [--flush-every N|Ns|off] [--upstream-timeout S] [--max-final-polls N] [--quiet]",
   description:
     "Point your client (its base URL, and its serverless URL for the job endpoints) at the proxy instead of the target: every request goes to the target " +
     "unchanged and every answer comes back unchanged (streamed as it comes, long polls held). Each exchange is judged against every rule one exchange can " +
     "judge, and each pod and job is followed across exchanges with the spec's state machines. A finding is the target's (its answer breaks a rule) or the " +
-    "client's (its request does). One line per finding as it happens; at the stop (SIGINT, SIGTERM, --max-exchanges, --max-duration) report.json, " +
-    "junit.xml and report.html as `conform` writes them, then exit 1 when a finding of --fail-on's severity was made, else 0.\n" +
+    "client's (its request does). One line per finding as it happens; at the stop (SIGINT, SIGTERM, --max-exchanges, --max-duration, an internal error) " +
+    "report.json, junit.xml and report.html as `conform` writes them (and every --flush-every while it runs), then exit 1 when a finding of the side " +
+    "--fail-on names was made, 2 when the target never answered, else 0. Client findings are grouped by client (User-Agent) in the report.\n" +
     "Keys pass through untouched and never reach a report. With --serverless-url, the job endpoints are served on a second port " +
     "(--serverless-port), or under --serverless-prefix of the first.",
   flags: [
@@ -42,25 +46,28 @@ export const spec: CommandSpec = {
     { name: "report-dir", type: "string", value: "DIR", help: "where report.json, junit.xml and report.html go (default: reports/proxy)" },
     { name: "junit", type: "string", value: "FILE", help: "also write the JUnit XML here (where CI collects test results)" },
     { name: "profile", type: "enum", choices: ["lenient", "strict"], help: "lenient: the spec alone; strict: also docs/choices.md's answers", default: defaultOptions.profile },
-    { name: "fail-on", type: "enum", choices: ["error", "warning", "never"], help: "exit 1 at the stop when a finding of this severity or worse was made", default: defaultOptions.failOn },
+    { name: "fail-on", type: "enum", choices: [...FAIL_ON], help: "whose findings fail the gate (exit 1, the JUnit file): the target's, the client's, either side's, none", default: defaultOptions.failOn },
+    { name: "fail-severity", type: "enum", choices: ["error", "warning"], help: "the least severity of a finding that fails the gate", default: defaultOptions.failSeverity },
     { name: "json", type: "boolean", help: "print one JSON object {baseUrl, serverlessUrl, target, serverlessTarget} as the first line of stdout; finding lines go to stderr" },
     { name: "ready-file", type: "string", value: "FILE", help: "once listening, write that JSON object and the pid to FILE (complete when it appears; removed at the stop)" },
     { name: "max-exchanges", type: "integer", value: "N", help: "stop after N exchanges", min: 1, max: 1_000_000_000 },
     { name: "max-duration", type: "number", value: "S", help: "stop after S seconds", min: 0.001, max: 604_800 },
     { name: "capture-kb", type: "integer", value: "N", help: "body bytes kept per request and answer for judging, in KiB; larger bodies are judged on their head and size", default: defaultOptions.captureBytes / 1024, min: 1, max: 262_144 },
+    { name: "max-capture-mb", type: "integer", value: "N", help: "body bytes all exchanges in flight may hold at once, in MiB: past it a body is judged on its head and size (memory stays bounded in bytes)", default: defaultOptions.maxCaptureBytes / (1024 * 1024), min: 1, max: 65_536 },
+    { name: "flush-every", type: "string", value: "N|Ns|off", help: "write the reports while running, every N exchanges or N seconds, so a killed proxy leaves its last state", default: DEFAULT_FLUSH_EVERY },
     { name: "upstream-timeout", type: "number", value: "S", help: "longest wait for the target's answer to start or go on (runsync waits up to 300 s)", default: defaultOptions.upstreamTimeoutMs / 1000, min: 1, max: 3600 },
     { name: "max-final-polls", type: "integer", value: "N", help: "reads of a finished job before the client counts as polling it forever", default: defaultOptions.maxFinalPolls, min: 1, max: 1_000_000 },
     { name: "quiet", type: "boolean", help: "no banner and no summary; finding lines only" },
   ],
   exitCodes: [
-    [0, "stopped, and no finding of --fail-on's severity or worse was made"],
-    [1, "a finding of --fail-on's severity or worse was made"],
-    [2, "usage or configuration error: a --target that accepts no connection, a port in use, a --report-dir that cannot be written"],
+    [0, "stopped, and no finding of the side --fail-on names (of --fail-severity or worse) was made"],
+    [1, "a finding of the side --fail-on names (of --fail-severity or worse) was made"],
+    [2, "usage or configuration error (a --target that accepts no connection, a port in use, a --report-dir that cannot be written); the target never answered (every exchange a transport error); an internal error stopped the proxy (reports written)"],
   ],
   examples: [
     "cpsim proxy --target http://127.0.0.1:8080 --json",
     "cpsim proxy --target https://rest.example.com --serverless-url https://api.example.com --ready-file /tmp/proxy.json &",
-    "cpsim proxy --target http://127.0.0.1:8080 --max-duration 600 --fail-on warning --junit results/proxy.xml",
+    "cpsim proxy --target http://127.0.0.1:8080 --max-duration 600 --fail-on any --fail-severity warning --junit results/proxy.xml",
   ],
 };
 
@@ -82,6 +89,8 @@ export function optionsFromFlags(flags: Flags): Partial<ProxyOptions> & { target
     ...(str("report-dir") !== undefined ? { reportDir: str("report-dir") } : {}),
     profile: (str("profile") ?? defaultOptions.profile) as Profile,
     failOn: (str("fail-on") ?? defaultOptions.failOn) as FailOn,
+    failSeverity: (str("fail-severity") ?? defaultOptions.failSeverity) as FailSeverity,
+    maxCaptureBytes: (num("max-capture-mb") ?? defaultOptions.maxCaptureBytes / (1024 * 1024)) * 1024 * 1024,
     ...(num("max-exchanges") !== undefined ? { maxExchanges: num("max-exchanges") } : {}),
     ...(num("max-duration") !== undefined ? { maxDurationS: num("max-duration") } : {}),
     captureBytes: (num("capture-kb") ?? defaultOptions.captureBytes / 1024) * 1024,
@@ -94,6 +103,8 @@ export interface ProxyDeps {
   /** How a stop signal arrives (default: SIGINT and SIGTERM); returns the function that removes it. */
   readonly onStopSignal?: (stop: () => void) => () => void;
   readonly onListening?: (proxy: ProxyHandle) => void;
+  /** How an internal error arrives (default, with the default stop signal: uncaught exceptions and rejections); returns the function that removes it. */
+  readonly onCrash?: (stop: (err: unknown) => void) => () => void;
 }
 
 export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
@@ -115,20 +126,49 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
         { flag: "--target", url: resolved.target },
         ...(resolved.serverlessUrl !== undefined ? [{ flag: "--serverless-url", url: resolved.serverlessUrl }] : []),
       ]);
+      const flushEvery = parseFlushEvery((flags["flush-every"] as string | undefined) ?? DEFAULT_FLUSH_EVERY);
+      const junit = flags.junit as string | undefined;
       const json = flags.json === true;
       const quiet = flags.quiet === true;
       const say = json ? io.stderr : io.stdout;
       const judged = { target: 0, client: 0 };
+      let handle: ProxyHandle | undefined;
+      // The reports of the traffic so far, written while the proxy runs; one write at a time.
+      let flushing: Promise<void> = Promise.resolve();
+      let flushedAt = -1;
+      let flushWarned = false;
+      const flush = () => {
+        const p = handle;
+        if (p === undefined || p.exchanges() === flushedAt) return flushing;
+        flushing = flushing.then(async () => {
+          if (p.exchanges() === flushedAt) return;
+          const n = p.exchanges();
+          try {
+            await writeProxyReports(p.snapshot(), { dir: p.options.reportDir, failOn: p.options.failOn, ...(junit ? { junit } : {}) });
+            flushedAt = n;
+          } catch (err) {
+            if (!flushWarned) io.stderr(`cpsim proxy: cannot write the reports while running: ${(err as Error).message}\n`);
+            flushWarned = true;
+          }
+        });
+        return flushing;
+      };
       const proxy = await startProxy(given, {
         onFinding: (f) => {
           judged[f.side]++;
           say(findingLines(f));
         },
+        ...(flushEvery !== "off" && "exchanges" in flushEvery ? { onExchange: (n: number) => void (n % flushEvery.exchanges === 0 && flush()) } : {}),
       });
+      handle = proxy;
+      const flushTimer = flushEvery !== "off" && "seconds" in flushEvery ? setInterval(() => void flush(), flushEvery.seconds * 1000) : undefined;
+      flushTimer?.unref();
       const readyFile = flags["ready-file"] as string | undefined;
       const ready = { baseUrl: proxy.baseUrl, serverlessUrl: proxy.serverlessUrl, target: proxy.options.target, serverlessTarget: proxy.options.serverlessUrl ?? proxy.options.target };
       let signals = 0;
+      let crash: unknown;
       let removeSignals = () => {};
+      let removeCrashes = () => {};
       const stopped = new Promise<string>((resolve) => {
         removeSignals = (deps.onStopSignal ?? processStopSignals)(() => {
           signals++;
@@ -136,6 +176,15 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
           // A second signal: stop waiting for slow clients and long polls.
           else proxy.forceClose();
         });
+        // An error nothing caught (a socket's, say) stops the proxy as a signal does: the reports are written.
+        const onCrash = deps.onCrash ?? (deps.onStopSignal === undefined ? processCrashes : undefined);
+        if (onCrash) {
+          removeCrashes = onCrash((err) => {
+            if (crash === undefined) crash = err ?? new Error("an internal error");
+            io.stderr(`cpsim proxy: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+            resolve("internal error");
+          });
+        }
         proxy.limitReached.then((r) => resolve(r));
       });
       if (readyFile !== undefined) {
@@ -143,6 +192,8 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
           writeReadyFile(readyFile, `${JSON.stringify({ ...ready, pid: process.pid })}\n`);
         } catch (err) {
           removeSignals();
+          removeCrashes();
+          if (flushTimer) clearInterval(flushTimer);
           await proxy.stop();
           io.stderr(`cpsim proxy: cannot write --ready-file ${readyFile}: ${(err as Error).message}; give a path in a writable directory\n`);
           return 2;
@@ -152,30 +203,47 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
       else if (!quiet) {
         io.stdout(
           [
-            `cpsim proxy: listening on ${proxy.baseUrl} (profile ${proxy.options.profile}, fail on ${proxy.options.failOn})`,
+            `cpsim proxy: listening on ${proxy.baseUrl} (profile ${proxy.options.profile}, fail on ${proxy.options.failOn} findings of severity ${proxy.options.failSeverity}${proxy.options.failSeverity === "warning" ? " or worse" : ""})`,
             `  base URL        ${proxy.baseUrl}  ->  ${proxy.options.target}`,
             `  serverless URL  ${proxy.serverlessUrl}  ->  ${ready.serverlessTarget}   (official SDKs: ${proxy.serverlessUrl}/v2)`,
-            "  stop with Ctrl-C (SIGINT) or SIGTERM: the reports are written then",
+            `  stop with Ctrl-C (SIGINT) or SIGTERM: the reports are written then (and ${describeFlushEvery(flushEvery)} while running)`,
             "",
           ].join("\n"),
         );
       }
       deps.onListening?.(proxy);
       const reason = await stopped;
+      if (flushTimer) clearInterval(flushTimer);
       if (!quiet) io.stderr(`cpsim proxy: stopping (${reason}); in-flight exchanges finish (signal again to drop them)\n`);
-      const { report } = await proxy.stop();
+      if (crash !== undefined) proxy.forceClose();
+      const { report, answered } = await proxy.stop();
       removeSignals();
       if (readyFile !== undefined) rmSync(readyFile, { force: true });
-      const written = await writeConformanceReports(report, { dir: proxy.options.reportDir, ...(flags.junit ? { junit: flags.junit as string } : {}) });
-      const code = proxyExitCode(report, proxy.options.failOn);
+      await flushing;
+      let written: Awaited<ReturnType<typeof writeProxyReports>> | undefined;
+      try {
+        written = await writeProxyReports(report, { dir: proxy.options.reportDir, failOn: proxy.options.failOn, ...(junit ? { junit } : {}) });
+      } catch (err) {
+        io.stderr(`cpsim proxy: cannot write the reports into ${proxy.options.reportDir}: ${(err as Error).message}\n`);
+      }
+      removeCrashes();
+      const gate = proxyExitCode(report, proxy.options.failOn, proxy.options.failSeverity);
       if (!quiet) {
         const s = report.summary;
         say(
-          `cpsim proxy: ${report.requests} exchanges; rules judged ${report.coverage.rules.checked} of ${report.coverage.rules.total} (pass ${s.passed}, fail ${s.failed}); ` +
-            `findings: ${judged.target} of the target, ${judged.client} of the client; reports: ${written.json}, ${written.junit}, ${written.html}\n`,
+          `cpsim proxy: ${report.requests} exchanges (${answered} answered by the target); rules judged ${report.coverage.rules.checked} of ${report.coverage.rules.total} (pass ${s.passed}, fail ${s.failed}); ` +
+            `findings: ${judged.target} of the target, ${judged.client} of the client${written ? `; reports: ${written.json}, ${written.junit}, ${written.html}` : ""}\n`,
         );
+        for (const line of clientSummaryLines(report.clients ?? [])) say(`${line}\n`);
       }
-      return code;
+      if (report.requests > 0 && answered === 0) {
+        const first = report.targetErrors[0]?.message ?? "a transport error";
+        io.stderr(`cpsim proxy: the target never answered: ${report.requests} exchange(s), each a transport error (first: ${first}); nothing was judged on the target's side, so the gate cannot pass (exit 2)\n`);
+        return 2;
+      }
+      if (crash !== undefined) return 2;
+      if (written === undefined) return 2;
+      return gate;
     },
   };
 }

@@ -1,10 +1,24 @@
-/** The exit code at shutdown, by --fail-on: 1 when a finding of that severity or worse was made (on either side), else 0. */
-import type { ConformanceReport } from "../../reports/conformance-report.ts";
-import type { FailOn } from "./options.ts";
+/**
+ * The gate at the stop, by --fail-on (whose findings count: the target's, the client's, either
+ * side's, none) and --fail-severity (error, or warnings too): 1 when such a finding was made,
+ * else 0. A rule fails on a side when one of its kept failures is that side's: the judge keeps
+ * the first failures of each side apart, so a side's failures are never crowded out by the other's.
+ */
+import type { ConformanceReport, RuleResult } from "../../reports/conformance-report.ts";
+import type { FailOn, FailSeverity } from "./options.ts";
 
-export function proxyExitCode(report: ConformanceReport, failOn: FailOn): number {
-  if (failOn === "never") return 0;
-  const failed = report.rules.filter((r) => r.status === "fail");
-  const counts = failOn === "warning" ? failed : failed.filter((r) => r.severity === "error");
-  return counts.length > 0 ? 1 : 0;
+export function gatedSides(failOn: FailOn): readonly string[] {
+  return failOn === "any" ? ["target", "client"] : failOn === "never" ? [] : [failOn];
+}
+
+/** Whether this rule's failures fail the gate. */
+export function ruleGated(rule: RuleResult, failOn: FailOn, severity: FailSeverity = "error"): boolean {
+  if (rule.status !== "fail" || (severity === "error" && rule.severity !== "error")) return false;
+  const sides = gatedSides(failOn);
+  // A failure without a side is the target's (conform's failures are).
+  return rule.failures.some((f) => sides.includes(f.side ?? "target"));
+}
+
+export function proxyExitCode(report: ConformanceReport, failOn: FailOn, severity: FailSeverity = "error"): number {
+  return report.rules.some((r) => ruleGated(r, failOn, severity)) ? 1 : 0;
 }

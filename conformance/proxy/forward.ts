@@ -13,7 +13,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher } from "undici";
-import { BodyHead, Capture, now } from "./capture.ts";
+import { BodyHead, Capture, now, type ByteBudget } from "./capture.ts";
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "proxy-authorization", "proxy-authenticate", "expect", "host"]);
 
@@ -50,6 +50,8 @@ export interface Flow {
 
 export interface ForwardOptions {
   readonly captureBytes: number;
+  /** The bytes all body heads may hold at once; absent: no bound but captureBytes per body. */
+  readonly budget?: ByteBudget;
   readonly timeoutMs: number;
 }
 
@@ -143,20 +145,26 @@ export function forward(req: IncomingMessage, res: ServerResponse, path: string,
 
   let status = 0;
   let answerHeaders: IncomingHttpHeaders | undefined;
-  const answerHead = new BodyHead(options.captureBytes);
+  const answerHead = new BodyHead(options.captureBytes, options.budget);
   let declaredLength = -1;
   let whole: Buffer | undefined;
   const report = (answeredAt: number, error?: string) => {
     if (reported) return;
     reported = true;
-    onExchange({
-      ...base,
-      ...requestPart(),
-      sentAt,
-      answeredAt,
-      ...(answerHeaders ? { response: { status, headers: joined(answerHeaders), text: answerHead.text(), size: answerHead.size, truncated: answerHead.truncated } } : {}),
-      ...(error ? { error } : {}),
-    });
+    try {
+      onExchange({
+        ...base,
+        ...requestPart(),
+        sentAt,
+        answeredAt,
+        ...(answerHeaders ? { response: { status, headers: joined(answerHeaders), text: answerHead.text(), size: answerHead.size, truncated: answerHead.truncated } } : {}),
+        ...(error ? { error } : {}),
+      });
+    } finally {
+      // Judged: the heads' bytes go back to the budget.
+      requestHead?.release();
+      answerHead.release();
+    }
   };
   const fail = (err: Error) => {
     if (!answerHeaders) {
@@ -231,14 +239,29 @@ export function forward(req: IncomingMessage, res: ServerResponse, path: string,
   }
   if (smallLength(req) !== undefined) {
     readWhole(req, (body) => {
-      requestHead = new BodyHead(options.captureBytes);
+      requestHead = new BodyHead(options.captureBytes, options.budget);
       if (body) requestHead.add(body);
       if (body && !clientGone) send(body);
       else fail(new Error("the client went away before its request ended"));
     });
     return;
   }
-  const capture = new Capture(options.captureBytes);
+  const capture = new Capture(options.captureBytes, options.budget);
   requestHead = capture.head;
-  send(req.pipe(capture));
+  const body = req.pipe(capture);
+  // A client that goes away mid-upload ends nothing by itself: pipe() neither ends nor destroys
+  // the capture, and undici would wait for the rest of the body forever, the proxy's stop with it.
+  req.on("close", () => {
+    if (!req.complete && !capture.destroyed) capture.destroy(new Error("the client went away before its request ended"));
+  });
+  // A target that answers before it has read the whole body (a 413 to an oversized upload) makes
+  // undici drop the body stream: the rest of the upload is then read and discarded, as a server
+  // does, else the paused socket holds the connection open with nothing left to wake it (and the
+  // proxy's stop waits on it forever). Registered after pipe()'s own listener, which pauses `req`.
+  capture.on("close", () => {
+    if (req.complete || req.destroyed) return;
+    req.unpipe(capture);
+    req.resume();
+  });
+  send(body);
 }

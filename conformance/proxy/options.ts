@@ -8,7 +8,12 @@ import { outputDirRefusal } from "../../reports/output-dir.ts";
 import type { Profile } from "../passive/error-body.ts";
 import { ProxyConfigError } from "./errors.ts";
 
-export type FailOn = "error" | "warning" | "never";
+/** Whose findings fail the gate: the target's (the default), the client's, either side's, or none. */
+export type FailOn = "target" | "client" | "any" | "never";
+/** The least severity of a finding that fails the gate. */
+export type FailSeverity = "error" | "warning";
+
+export const FAIL_ON: readonly FailOn[] = ["target", "client", "any", "never"];
 
 export interface ProxyOptions {
   /** {base_url} of the target: REST v2 and GraphQL (and the job endpoints when no serverlessUrl is given). */
@@ -29,12 +34,19 @@ export interface ProxyOptions {
   readonly reportDir: string;
   readonly profile: Profile;
   readonly failOn: FailOn;
+  readonly failSeverity: FailSeverity;
   /** Stop after this many exchanges (default: no bound). */
   readonly maxExchanges?: number;
   /** Stop after this many seconds (default: no bound). */
   readonly maxDurationS?: number;
   /** Body bytes kept per request and per answer for judging; larger bodies are judged on their head and size. */
   readonly captureBytes: number;
+  /**
+   * Body bytes all exchanges in flight may hold at once (--max-capture-mb): past it, a body is
+   * judged on the head it got and its size. What the followers keep of past exchanges is cut to a
+   * few KiB each, so the proxy's memory is bounded in bytes whatever the traffic.
+   */
+  readonly maxCaptureBytes: number;
   /** How long an answer may take to start and to go quiet (long polls, runsync waits up to 300 s are held). */
   readonly upstreamTimeoutMs: number;
   /** Reads of a finished job before a client counts as polling it forever. */
@@ -48,8 +60,10 @@ export const defaultOptions: Omit<ProxyOptions, "target" | "reportDir"> & { repo
   port: 0,
   serverlessPort: 0,
   profile: "lenient",
-  failOn: "error",
+  failOn: "target",
+  failSeverity: "error",
   captureBytes: 4 * 1024 * 1024,
+  maxCaptureBytes: 64 * 1024 * 1024,
   upstreamTimeoutMs: 600_000,
   maxFinalPolls: 10,
   connections: 128,
@@ -80,6 +94,7 @@ export function resolveOptions(given: Partial<ProxyOptions> & { target?: string 
     ["--port", o.port, 0, 65535],
     ["--serverless-port", o.serverlessPort, 0, 65535],
     ["--capture-bytes", o.captureBytes, 1024, 256 * 1024 * 1024],
+    ["--max-capture-bytes", o.maxCaptureBytes, 1024 * 1024, 64 * 1024 * 1024 * 1024],
     ["--upstream-timeout-ms", o.upstreamTimeoutMs, 1000, 3_600_000],
     ["--max-final-polls", o.maxFinalPolls, 1, 1_000_000],
     ["--connections", o.connections, 1, 10_000],
@@ -91,7 +106,8 @@ export function resolveOptions(given: Partial<ProxyOptions> & { target?: string 
     throw new ProxyConfigError(`--max-duration must be seconds above 0 and at most 604800, got ${o.maxDurationS}`);
   }
   if (!["lenient", "strict"].includes(o.profile)) throw new ProxyConfigError(`--profile must be lenient or strict, got ${o.profile}`);
-  if (!["error", "warning", "never"].includes(o.failOn)) throw new ProxyConfigError(`--fail-on must be error, warning or never, got ${o.failOn}`);
+  if (!FAIL_ON.includes(o.failOn)) throw new ProxyConfigError(`--fail-on must be one of ${FAIL_ON.join(", ")}, got ${o.failOn}`);
+  if (!["error", "warning"].includes(o.failSeverity)) throw new ProxyConfigError(`--fail-severity must be error or warning, got ${o.failSeverity}`);
   if (given.serverlessPort !== undefined && serverlessUrl === undefined) throw new ProxyConfigError("--serverless-port needs --serverless-url: the second port leads there");
   if (given.serverlessPort !== undefined && o.serverlessPrefix !== undefined) throw new ProxyConfigError("give --serverless-port (a second port) or --serverless-prefix (a path of the first), not both");
   // The reports are written at the stop: a folder that cannot take them is found now, not then.

@@ -5,7 +5,7 @@
  * traffic (it needs requests of its own), choices.md's under the lenient profile, or no exchange
  * of the traffic concerned it.
  */
-import type { ConformanceReport, ReportFailure, RuleResult, TargetErrorRecord } from "../../reports/conformance-report.ts";
+import type { ClientFindingsRecord, ConformanceReport, ReportFailure, RuleResult, TargetErrorRecord } from "../../reports/conformance-report.ts";
 import { summarize } from "../../reports/conformance-report.ts";
 import { packageVersion } from "../../sim/package-root.ts";
 import { isStrictOnly, lenientReading } from "../../sim/api/rules/index.ts";
@@ -23,6 +23,7 @@ export interface ProxyReportMeta {
   readonly startedAt: number;
   readonly endedAt: number;
   readonly targetErrors: readonly TargetErrorRecord[];
+  readonly clients?: readonly ClientFindingsRecord[];
 }
 
 function version(): string {
@@ -62,5 +63,6 @@ export function proxyReport(judge: PassiveJudge, meta: ProxyReportMeta): Conform
     },
     summary: summarize(rules, meta.targetErrors.length),
     targetErrors: meta.targetErrors,
+    ...(meta.clients ? { clients: meta.clients } : {}),
   };
 }

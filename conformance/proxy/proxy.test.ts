@@ -7,3 +7,6 @@ import "./defect-traffic.part.test.ts";
 import "./client-findings.part.test.ts";
 import "./transparency.part.test.ts";
 import "./cli.part.test.ts";
+import "./stop.part.test.ts";
+import "./gate.part.test.ts";
+import "./cut-answer.part.test.ts";

@@ -11,6 +11,8 @@ import { Agent } from "undici";
 import type { ConformanceReport, TargetErrorRecord } from "../../reports/conformance-report.ts";
 import type { Surface } from "../passive/answer.ts";
 import { PassiveJudge, type Finding } from "../passive/passive-judge.ts";
+import { ByteBudget } from "./capture.ts";
+import { ClientBook } from "./client-book.ts";
 import { ProxyListenError } from "./errors.ts";
 import { forward, type Flow, type Upstream } from "./forward.ts";
 import { proxyCommand, resolveOptions, type ProxyOptions } from "./options.ts";
@@ -28,6 +30,12 @@ export interface ProxyHandle {
   readonly judge: PassiveJudge;
   /** Exchanges seen so far. */
   readonly exchanges: () => number;
+  /** Exchanges the target answered (a status came back), as against transport errors. */
+  readonly answered: () => number;
+  /** The bytes of body heads held now, and at most, against --max-capture-mb. */
+  readonly captureBytes: () => { readonly now: number; readonly peak: number; readonly bound: number };
+  /** The report of the traffic so far, without the findings only the whole traffic shows (a flush while running). */
+  snapshot(): ConformanceReport;
   /** Resolves when --max-exchanges or --max-duration is reached (the caller then stops the proxy). */
   readonly limitReached: Promise<StopReason>;
   /** Stops listening, lets in-flight exchanges end, and answers the report of the whole traffic. */
@@ -38,6 +46,8 @@ export interface ProxyHandle {
 
 export interface ProxyResult {
   readonly report: ConformanceReport;
+  /** Exchanges the target answered; 0 with exchanges made means the target never answered. */
+  readonly answered: number;
   /** Findings only the whole traffic shows, found at the stop. */
   readonly lateFindings: readonly Finding[];
 }
@@ -75,7 +85,10 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
   const judge = new PassiveJudge({ profile: options.profile, maxFinalPolls: options.maxFinalPolls, command: proxyCommand(options) });
   const agent = new Agent({ connections: options.connections, headersTimeout: options.upstreamTimeoutMs, bodyTimeout: options.upstreamTimeoutMs, keepAliveTimeout: 10_000 });
   const targetErrors: TargetErrorRecord[] = [];
+  const budget = new ByteBudget(options.maxCaptureBytes);
+  const clients = new ClientBook();
   let seq = 0;
+  let answered = 0;
   let settleLimit: (r: StopReason) => void = () => {};
   const limitReached = new Promise<StopReason>((resolve) => (settleLimit = resolve));
 
@@ -83,10 +96,15 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
     const n = ++seq;
     events.onExchange?.(n, flow);
     const seen = seenFromFlow(flow, n, surface);
+    if (flow.response) answered++;
     if (flow.error && !flow.response && targetErrors.length < MAX_TARGET_ERRORS) {
       targetErrors.push({ code: "CPSIM_ERR_TARGET", message: flow.error, request: seen.recorded.request });
     }
-    for (const f of judge.judge(seen)) events.onFinding?.(f);
+    clients.exchange(flow.requestHeaders);
+    for (const f of judge.judge(seen)) {
+      clients.finding(f);
+      events.onFinding?.(f);
+    }
     if (options.maxExchanges !== undefined && n >= options.maxExchanges) settleLimit("max-exchanges");
   };
 
@@ -95,7 +113,7 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
   // A serverless URL of its own, even the target's: the job endpoints get a listener (or prefix) of their own, as asked.
   const split = options.serverlessUrl !== undefined;
   const prefix = split ? options.serverlessPrefix : undefined;
-  const forwardOptions = { captureBytes: options.captureBytes, timeoutMs: options.upstreamTimeoutMs };
+  const forwardOptions = { captureBytes: options.captureBytes, timeoutMs: options.upstreamTimeoutMs, budget };
   const handler = (surface: Surface, upstream: Upstream) => (req: IncomingMessage, res: ServerResponse) => {
     let path = req.url ?? "/";
     let target = upstream;
@@ -128,39 +146,71 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
   const timer = options.maxDurationS !== undefined ? setTimeout(() => settleLimit("max-duration"), options.maxDurationS * 1000) : undefined;
   timer?.unref();
 
+  const snapshot = (): ConformanceReport =>
+    proxyReport(judge, {
+      target: options.target,
+      serverlessUrl: options.serverlessUrl ?? options.target,
+      profile: options.profile,
+      startedAt,
+      endedAt: Date.now(),
+      targetErrors,
+      clients: clients.records(),
+    });
+
+  let forced = false;
   let result: Promise<ProxyResult> | undefined;
   const stop = (): Promise<ProxyResult> => {
     if (result) return result;
     if (timer) clearTimeout(timer);
+    // Held until the stop ends: whatever it waits on (a socket, undici), the process never runs
+    // out of work with the report unwritten.
+    const hold = setInterval(() => {}, 1 << 30);
     result = (async () => {
-      await Promise.all(
-        servers.map(
-          (s) =>
-            new Promise<void>((resolve) => {
-              s.close(() => resolve());
-              s.closeIdleConnections();
-            }),
-        ),
-      );
-      await agent.close();
+      try {
+        await Promise.all(
+          servers.map(
+            (s) =>
+              new Promise<void>((resolve) => {
+                s.close(() => resolve());
+                s.closeIdleConnections();
+              }),
+          ),
+        );
+        // Every client has its answer: what undici still holds (a body the target never took) is dropped.
+        if (forced) await agent.destroy();
+        else await agent.close();
+      } catch {
+        // A listener or the agent that fails to close changes nothing of the report.
+      } finally {
+        clearInterval(hold);
+      }
       const lateFindings = judge.finish();
-      for (const f of lateFindings) events.onFinding?.(f);
-      const report = proxyReport(judge, {
-        target: options.target,
-        serverlessUrl: options.serverlessUrl ?? options.target,
-        profile: options.profile,
-        startedAt,
-        endedAt: Date.now(),
-        targetErrors,
-      });
+      for (const f of lateFindings) {
+        clients.finding(f);
+        events.onFinding?.(f);
+      }
       settleLimit("closed");
-      return { report, lateFindings };
+      return { report: snapshot(), lateFindings, answered };
     })();
     return result;
   };
 
   const forceClose = () => {
+    forced = true;
     for (const s of servers) s.closeAllConnections();
+    void agent.destroy().catch(() => {});
   };
-  return { options, baseUrl, serverlessUrl, judge, exchanges: () => seq, limitReached, stop, forceClose };
+  return {
+    options,
+    baseUrl,
+    serverlessUrl,
+    judge,
+    exchanges: () => seq,
+    answered: () => answered,
+    captureBytes: () => ({ now: budget.used, peak: budget.peak, bound: budget.total }),
+    snapshot,
+    limitReached,
+    stop,
+    forceClose,
+  };
 }

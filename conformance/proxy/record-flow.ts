@@ -78,11 +78,33 @@ function recordedFlow(flow: Flow, secrets: readonly string[]): Exchange {
   return { request, ...(response ? { response } : {}) };
 }
 
-export function seenFromFlow(flow: Flow, seq: number, surface: Surface): SeenExchange {
+/** Characters of each body a follower keeps of an exchange it may quote later (its slim form). */
+export const SLIM_BODY_CHARS = 2 * 1024;
+
+/** A copy of the first `n` characters that holds nothing of `s` (a slice of a long string keeps the whole string alive). */
+function headCopy(s: string, n: number): string {
+  return s.length <= n ? s : Buffer.from(s.slice(0, n), "utf8").toString("utf8");
+}
+
+/** The flow with its bodies cut to SLIM_BODY_CHARS, copied: what a follower may keep for as long as it follows a job. */
+function slimFlow(flow: Flow): Flow {
+  const r = flow.response;
+  return {
+    ...flow,
+    requestText: headCopy(flow.requestText, SLIM_BODY_CHARS),
+    requestTruncated: flow.requestTruncated || flow.requestText.length > SLIM_BODY_CHARS,
+    ...(r ? { response: { ...r, text: headCopy(r.text, SLIM_BODY_CHARS), truncated: r.truncated || r.text.length > SLIM_BODY_CHARS } } : {}),
+  };
+}
+
+export function seenFromFlow(flow: Flow, seq: number, surface: Surface, slim = false): SeenExchange {
   const url = new URL(flow.path, "http://proxy.invalid");
   const secrets = credentialsOf(flow, url.searchParams);
   const r = flow.response;
+  // An answer cut short (the client left, the connection broke) is judged on its head, as one above the capture bound.
+  const cut = r !== undefined && (r.truncated || flow.error !== undefined);
   let recorded: Exchange | undefined;
+  let slimmed: SeenExchange | undefined;
   return {
     seq,
     surface,
@@ -92,11 +114,11 @@ export function seenFromFlow(flow: Flow, seq: number, surface: Surface): SeenExc
       query: url.searchParams,
       headers: flow.requestHeaders,
       ...(flow.requestSize > 0 && !flow.requestTruncated ? { text: flow.requestText } : {}),
-      json: flow.requestTruncated ? undefined : parseJson(flow.requestText),
+      json: flow.requestTruncated || slim ? undefined : parseJson(flow.requestText),
       size: flow.requestSize,
       truncated: flow.requestTruncated,
     },
-    ...(r ? { answer: { status: r.status, headers: r.headers, text: r.text, json: r.truncated ? undefined : parseJson(r.text), size: r.size, truncated: r.truncated } } : {}),
+    ...(r ? { answer: { status: r.status, headers: r.headers, text: r.text, json: cut || slim ? undefined : parseJson(r.text), size: r.size, truncated: cut } } : {}),
     sentAt: flow.sentAt,
     answeredAt: flow.answeredAt,
     ...(secrets.length ? { keyId: digestOf(secrets[0]) } : {}),
@@ -104,5 +126,6 @@ export function seenFromFlow(flow: Flow, seq: number, surface: Surface): SeenExc
     get recorded(): Exchange {
       return (recorded ??= recordedFlow(flow, secrets));
     },
+    ...(slim ? {} : { slim: () => (slimmed ??= seenFromFlow(slimFlow(flow), seq, surface, true)) }),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The proxy side of `npm run bench:proxy`, forked so that it has a process (and core) of its own
  * like a deployed proxy: `startProxy` in front of the URL it is given, judging every exchange.
- * Speaks IPC: → {type: "ready", url}; ← {type: "cpu"} → {type: "cpu", cpuUs, systemUs, exchanges} (its
+ * Speaks IPC: → {type: "ready", url}; ← {type: "mem"} → {type: "mem", rssMb, rssBeforeGcMb, heapMb, exchanges, capturePeakMb} (after a GC); ← {type: "cpu"} → {type: "cpu", cpuUs, systemUs, exchanges} (its
  * CPU time so far, user + system, and the system part); ← {type: "stop"} → {type: "stopped", exchanges, findings}.
  */
 import { startProxy } from "../proxy.ts";
@@ -12,6 +12,13 @@ async function main(): Promise<void> {
   const proxy = await startProxy({ target, reportDir }, { onFinding: () => void findings++ });
   process.send?.({ type: "ready", url: proxy.baseUrl });
   process.on("message", (m: { type: string }) => {
+    if (m.type === "mem") {
+      const before = process.memoryUsage().rss;
+      (globalThis as { gc?: () => void }).gc?.();
+      const after = process.memoryUsage();
+      process.send?.({ type: "mem", rssMb: after.rss / 2 ** 20, rssBeforeGcMb: before / 2 ** 20, heapMb: after.heapUsed / 2 ** 20, exchanges: proxy.exchanges(), capturePeakMb: proxy.captureBytes().peak / 2 ** 20 });
+      return;
+    }
     if (m.type === "cpu") {
       const c = process.cpuUsage();
       process.send?.({ type: "cpu", cpuUs: c.user + c.system, systemUs: c.system, exchanges: proxy.exchanges() });

@@ -12,9 +12,12 @@
  * of its two runs, so that a burst of other load on the machine does not decide it. The proxy's
  * CPU time per exchange over the measured phases (user + system, from its own process) is the
  * figure the machine's other load moves least.
+ *   3. memory (memory-phase.ts, first): a proxy of its own before a stub job target, 2,000 jobs with
+ *      300 KB outputs: its RSS idle and after them (after a full GC).
  * Last line: proxy_added_p50_ms=A proxy_added_p99_ms=B proxy_vs_direct_throughput=R direct_rps=D proxy_rps=P findings=F proxy_cpu_us_per_exchange=C
+ *   rss_mb_idle=I rss_mb_after_2000_jobs_300kb=M
  *
- * Options: --latency-requests N (default 3000) --throughput-requests N (default 20000) --connections N (default 16)
+ * Options: --memory-only (phase 3 alone) --latency-requests N (default 3000) --throughput-requests N (default 20000) --connections N (default 16)
  * CPSIM_BENCH_PROF=DIR writes a CPU profile of the proxy child there (node --cpu-prof).
  */
 import { type ChildProcess, fork } from "node:child_process";
@@ -24,15 +27,18 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BackendApiKey } from "../../../sim/http/backend.ts";
 import { type LoadResult, runLoad } from "../../../sim/http/bench/load.ts";
+import { runJobs, stubJobTarget } from "./memory-phase.ts";
 
 interface Options {
+  memoryOnly: boolean;
   latencyRequests: number;
   throughputRequests: number;
   connections: number;
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const o: Options = { latencyRequests: 3000, throughputRequests: 20_000, connections: 16 };
+  const o: Options = { memoryOnly: argv.includes("--memory-only"), latencyRequests: 3000, throughputRequests: 20_000, connections: 16 };
+  argv = argv.filter((a) => a !== "--memory-only");
   for (let i = 0; i < argv.length; i += 2) {
     const n = Number(argv[i + 1]);
     if (!Number.isSafeInteger(n) || n < 1 || n > 10_000_000) throw new Error(`${argv[i]} must be a whole number 1..1e7, got ${argv[i + 1]}`);
@@ -52,7 +58,7 @@ interface Child {
 
 function forkChild(path: string, args: readonly string[]): Promise<Child> {
   const prof = process.env.CPSIM_BENCH_PROF && path.includes("proxy-child") ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPSIM_BENCH_PROF}`] : [];
-  const child = fork(path, [...args], { execArgv: ["--import", "tsx", ...prof], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(path, [...args], { execArgv: ["--import", "tsx", "--expose-gc", ...prof], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`${path} exited with code ${code} before it was ready`)));
     child.on("message", (m: { type: string; url?: string; apiKeys?: BackendApiKey[]; message?: string }) => {
@@ -90,8 +96,51 @@ function line(name: string, r: LoadResult): string {
   return `${name.padEnd(30)} ${r.count} req  ${Math.round(r.rps)} req/s  p50 ${r.p50Ms.toFixed(3)} ms  p99 ${r.p99Ms.toFixed(3)} ms  [${statuses}]`;
 }
 
+interface Mem {
+  rssMb: number;
+  rssBeforeGcMb: number;
+  heapMb: number;
+  exchanges: number;
+  capturePeakMb: number;
+}
+
+function memOf(c: Child): Promise<Mem> {
+  return new Promise((resolve) => {
+    const on = (m: Mem & { type: string }) => {
+      if (m.type !== "mem") return;
+      c.process.off("message", on);
+      resolve(m);
+    };
+    c.process.on("message", on);
+    c.process.send({ type: "mem" });
+  });
+}
+
+/** The memory phase: a proxy of its own in front of a stub job target, 2,000 jobs with 300 KB outputs. */
+async function memoryPhase(): Promise<string> {
+  const stub = await stubJobTarget();
+  const reportDir = mkdtempSync(join(tmpdir(), "cpsim-bench-proxy-mem-"));
+  const proxy = await forkChild(fileURLToPath(new URL("./proxy-child.ts", import.meta.url)), [stub.url, reportDir]);
+  const idle = await memOf(proxy);
+  await runJobs(proxy.url, 2000, 8, "cpsim_bench_key_0123456789");
+  const after = await memOf(proxy);
+  await stopChild(proxy);
+  stub.server.close();
+  rmSync(reportDir, { recursive: true, force: true });
+  console.log(
+    `bench:proxy memory: idle ${idle.rssMb.toFixed(0)} MB RSS; after 2000 jobs with 300 KB outputs (${after.exchanges} exchanges): ${after.rssMb.toFixed(0)} MB RSS after a GC ` +
+      `(${after.rssBeforeGcMb.toFixed(0)} MB before it), heap ${after.heapMb.toFixed(0)} MB, body heads at most ${after.capturePeakMb.toFixed(1)} MB at once`,
+  );
+  return `rss_mb_idle=${idle.rssMb.toFixed(0)} rss_mb_after_2000_jobs_300kb=${after.rssMb.toFixed(0)}`;
+}
+
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
+  const memory = await memoryPhase();
+  if (o.memoryOnly) {
+    console.log(memory);
+    return;
+  }
   const emulator = await forkChild(fileURLToPath(new URL("./emulator-child.ts", import.meta.url)), []);
   const reportDir = mkdtempSync(join(tmpdir(), "cpsim-bench-proxy-"));
   const proxy = await forkChild(fileURLToPath(new URL("./proxy-child.ts", import.meta.url)), [emulator.url, reportDir]);
@@ -137,7 +186,7 @@ async function main(): Promise<void> {
   console.log(
     `proxy_added_p50_ms=${p50.toFixed(3)} proxy_added_p99_ms=${p99.toFixed(3)} proxy_vs_direct_throughput=${(proxyRps / directRps).toFixed(3)} ` +
       `direct_rps=${Math.round(directRps)} proxy_rps=${Math.round(proxyRps)} findings=${String(stopped.findings)} ` +
-      `proxy_cpu_us_per_exchange=${cpuPerExchange.toFixed(1)}`,
+      `proxy_cpu_us_per_exchange=${cpuPerExchange.toFixed(1)} ${memory}`,
   );
 }
 

@@ -54,3 +54,20 @@ export async function jobSession(s: Setup): Promise<void> {
     console.log = log;
   }
 }
+
+/** GraphQL as a plain client sends it (the key in the `api_key` query): its pods with their env and runtime, the GPU types' stock. */
+export async function graphqlSession(s: Setup): Promise<void> {
+  const url = `${s.proxy.baseUrl}/graphql?api_key=${encodeURIComponent(s.key)}`;
+  // A pod of its own, with an environment, for the pod reads to show.
+  const headers = { authorization: `Bearer ${s.key}`, "content-type": "application/json" };
+  await (await fetch(`${s.proxy.baseUrl}/v2/pods`, { method: "POST", headers, body: JSON.stringify({ name: "gql", image: "ubuntu:22.04", cpu: { id: "cpu3c", vcpuCount: 2 }, env: { MODE: "test" } }) })).arrayBuffer();
+  const ask = async (query: string) => void (await (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) })).arrayBuffer());
+  await ask("{ myself { pods { id name env runtime { uptimeInSeconds } } } }");
+  await ask("{ gpuTypes { id lowestPrice(input: {gpuCount: 1}) { uninterruptablePrice stockStatus availableGpuCounts } } }");
+}
+
+/** A client that forgot its key once, on a REST read and on a job endpoint. */
+export async function keylessSession(s: Setup): Promise<void> {
+  await (await fetch(`${s.proxy.baseUrl}/v2/pods`)).arrayBuffer();
+  await (await fetch(`${s.proxy.serverlessUrl}/v2/conformance/health`)).arrayBuffer();
+}

@@ -1,0 +1,48 @@
+/**
+ * The invariants every Pod record keeps, judged on each record the traffic shows (create, get,
+ * list, update, an action's answer) with the very checkers `conform` applies to the records it
+ * observes (conformance/checks/pods/lifecycle-invariants.ts): runtime null outside RUNNING, cost
+ * 0.0 when EXITED or TERMINATED. Only the checkers that read the record alone are used here; the
+ * others need what the pod was created with, which a proxy sees only for pods created through it.
+ */
+import { costZeroWhenStopped, runtimeNullUnlessRunning } from "../checks/pods/lifecycle-invariants.ts";
+import type { CheckerEnv, InvariantChecker, Observation } from "../checks/pods/lifecycle-observation.ts";
+import type { Operation } from "./classify.ts";
+import { verdict, type Judgement, type PassiveCheck } from "./judgement.ts";
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const CHECKERS: readonly (readonly [string, InvariantChecker])[] = [
+  ["pods.runtime-null-unless-running", runtimeNullUnlessRunning],
+  ["pods.cost-zero-when-stopped", costZeroWhenStopped],
+];
+
+/** The Pod records of an answer. */
+export function podRecordsOf(op: Operation, json: unknown): Record<string, unknown>[] {
+  let records: unknown[] = [];
+  if (op.kind === "listPods") records = isObj(json) && Array.isArray(json.pods) ? json.pods : Array.isArray(json) ? json : [];
+  else if (op.kind === "createPod" || op.kind === "getPod" || op.kind === "updatePod" || op.kind === "podAction") records = [json];
+  return records.filter(isObj);
+}
+
+export const podInvariants: PassiveCheck = {
+  name: "pod-invariants",
+  rules: CHECKERS.map(([id]) => ({ id, side: "target" as const })),
+  judge({ exchange, op, profile }) {
+    const a = exchange.answer;
+    if (!a || a.status < 200 || a.status >= 300 || a.truncated) return [];
+    const out: Judgement[] = [];
+    // These checkers read the record alone: the environment and the tracked pod are only named.
+    const env = { profile } as unknown as CheckerEnv;
+    for (const view of podRecordsOf(op, a.json)) {
+      const label = typeof view.id === "string" ? view.id : "(no id)";
+      const obs = { kind: "view", view, pod: { label, id: label }, exchange: exchange.recorded, previous: undefined } as unknown as Observation;
+      for (const [id, checker] of CHECKERS) {
+        if (!checker.applies(obs, env)) continue;
+        const v = checker.check(obs, env) as { expected: string } | undefined;
+        out.push(verdict(id, v?.expected));
+      }
+    }
+    return out;
+  },
+};
