@@ -215,7 +215,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     const transitions = new Set<string>();
     const progress = new Progress(options.quiet ? "quiet" : run.tty ? "tty" : "lines", selected.length, run.say, run.terminalWidth ?? 100);
     const oracle = run.embedded?.oracle ?? run.oracle ?? platformOracle(options.profile);
-    const plan = planLanes(selected, run.registry, !controlApi);
+    const plan = planLanes(selected, run.registry, !controlApi, options.failFast ? 1 : undefined);
     const lanes = await runLanes(plan, {
       client,
       options,

@@ -125,7 +125,7 @@ t.test("GITHUB_STEP_SUMMARY: the verdict, each failure with its reproduce line, 
   t.match(md, /^# earlier step\n## ❌ cpsim conform: FAILED \(1 failed; 2 of 3 rules judged\)/, "appended after what the file held, verdict first");
   t.match(md, /#### `jobs\.run\.in-queue` \(error\)/);
   t.match(md, /- expected: a 2xx answer \{id, status: "IN_QUEUE"\} to run/);
-  t.match(md, new RegExp(`\`\`\`sh\\ncpsim conform --target ${target.url} --api-key "\\$CPSIM_API_KEY" --seed 22 --only jobs\\.run\\.in-queue\\n\`\`\``));
+  t.match(md, new RegExp(`\`\`\`sh\\nnpx cpsim conform --target ${target.url} --api-key '<your --api-key>' --seed 22 --only jobs\\.run\\.in-queue\\n\`\`\``));
   t.match(md, /\| 1: `auth\.read-only-forbidden` \| needs --restricted-api-key \|/);
   t.notMatch(md, KEY);
   t.notMatch(c.out(), /…/, "no diagnosis cut in the terminal either");

@@ -171,7 +171,8 @@ export function describePlan(plan: Plan): string[] {
   ];
 }
 
-export function planLanes(selected: readonly string[], registry: CheckRegistry, concurrent: boolean): Plan {
+/** `jobWidth`: job rules at a time in the jobs lane (1 under --fail-fast: a rule started beside the failing one would still run). */
+export function planLanes(selected: readonly string[], registry: CheckRegistry, concurrent: boolean, jobWidth = JOB_LANE_WIDTH): Plan {
   const all = units(selected, registry);
   if (!concurrent) {
     // Taking turns, the registration order stands (rate limits last); the clock is the suite's, so no window is waited for in real time.
@@ -193,7 +194,7 @@ export function planLanes(selected: readonly string[], registry: CheckRegistry, 
   if (jobs) {
     const exclusive = jobs.units.filter((u) => JOB_EXCLUSIVE.has(u.ids[0]!));
     const shared = slowFirst(jobs.units.filter((u) => !JOB_EXCLUSIVE.has(u.ids[0]!)));
-    lanes.set("jobs", { name: "jobs", units: shared, width: JOB_LANE_WIDTH, ...(exclusive.length ? { exclusive: { units: exclusive, why: JOB_EXCLUSIVE_WHY } } : {}) });
+    lanes.set("jobs", { name: "jobs", units: shared, width: jobWidth, ...(exclusive.length ? { exclusive: { units: exclusive, why: JOB_EXCLUSIVE_WHY } } : {}) });
   }
   return { before: alone, concurrent: [...lanes.values()], after: last.length ? [{ name: "endpoint-alone", units: last }] : [] };
 }

@@ -98,7 +98,7 @@ t.test("every command's help: a usage line naming every flag of its table, and i
   }
   const proxy = capture();
   await main(["proxy", "--help"], proxy.io);
-  t.match(proxy.out.join(""), /\n  2   usage or configuration error: a --target that accepts no connection/, "proxy: its own exit codes");
+  t.match(proxy.out.join(""), /\n  2   usage or configuration error \(a --target that accepts no connection/, "proxy: its own exit codes");
   for (const name of ["serve", "rules"]) {
     const c = capture();
     await main([name, "--help"], c.io);

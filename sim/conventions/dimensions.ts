@@ -38,7 +38,7 @@ export const DIMENSIONS = [
     title: "List envelopes and pagination",
     spec: OTHER_OPERATIONS,
     values: [
-      { value: "choices", means: "one page in choices.md's envelope: `{\"pods\": [...]}`, `{\"gpus\": [...]}` ..." },
+      { value: "choices", means: "one page in docs/choices.md's envelope: `{\"pods\": [...]}`, `{\"gpus\": [...]}` ..." },
       { value: "bare", means: "one page, a bare JSON array" },
       { value: "items-cursor", means: "`{\"items\": [...], \"nextCursor\": token|null}`, the next page at `?cursor=token`" },
       { value: "page-token", means: "`{\"items\": [...], \"nextPageToken\": token}` (absent on the last page), the next page at `?pageToken=token`" },
@@ -63,7 +63,7 @@ export const DIMENSIONS = [
     title: "Paths and methods of pod actions",
     spec: OTHER_OPERATIONS,
     values: [
-      { value: "body", means: "`POST /v2/pods/{podId}/action` with `{\"action\": ...}` (choices.md)" },
+      { value: "body", means: "`POST /v2/pods/{podId}/action` with `{\"action\": ...}` (docs/choices.md)" },
       { value: "verb", means: "`POST /v2/pods/{podId}/{start|stop|restart|terminate}`" },
       { value: "custom", means: "a custom method `POST /v2/pods/{podId}:{start|stop|restart}`; `DELETE` terminates" },
       { value: "desired-status", means: "`PATCH /v2/pods/{podId}` with `{\"desiredStatus\": RUNNING|EXITED|TERMINATED}` alone (no restart); stated in the profile" },
@@ -74,7 +74,7 @@ export const DIMENSIONS = [
     title: "Path of the GPU type catalog",
     spec: RECORDS,
     values: [
-      { value: "/v2/catalog/gpus", means: "choices.md's path" },
+      { value: "/v2/catalog/gpus", means: "docs/choices.md's path" },
       { value: "/v2/gpu-types", means: "a path a probe tries" },
       { value: "/v2/hardware/gpu-types", means: "a path nobody guesses: stated in the profile" },
     ],
@@ -84,7 +84,7 @@ export const DIMENSIONS = [
     title: "Where network volumes are listed",
     spec: RECORDS,
     values: [
-      { value: "/v2/networkvolumes", means: "listed at choices.md's path" },
+      { value: "/v2/networkvolumes", means: "listed at docs/choices.md's path" },
       { value: "/v2/network-volumes", means: "listed at a path a probe tries" },
       { value: "/v2/storage/volumes", means: "listed at a path stated in the profile" },
       { value: "unlisted", means: "listed nowhere; the profile names the account's volume ids" },
@@ -117,7 +117,7 @@ export const DIMENSIONS = [
     title: "Answer to the deletion of a pod",
     spec: OTHER_OPERATIONS,
     values: [
-      { value: "204", means: "204 without a body (choices.md)" },
+      { value: "204", means: "204 without a body (docs/choices.md)" },
       { value: "200-pod", means: "200 with the terminated pod" },
       { value: "202-pod", means: "202 with the pod (its termination accepted)" },
     ],
@@ -127,7 +127,7 @@ export const DIMENSIONS = [
     title: "Status for an unknown job id",
     spec: JOB_ERRORS,
     values: [
-      { value: 404, means: "404 (choices.md)" },
+      { value: 404, means: "404 (docs/choices.md)" },
       { value: 400, means: "400" },
       { value: 410, means: "410 Gone" },
     ],
@@ -137,7 +137,7 @@ export const DIMENSIONS = [
     title: "Status for a retry of a job that is not FAILED or TIMED_OUT",
     spec: JOB_ERRORS,
     values: [
-      { value: 409, means: "409 (choices.md)" },
+      { value: 409, means: "409 (docs/choices.md)" },
       { value: 400, means: "400" },
       { value: 422, means: "422" },
     ],

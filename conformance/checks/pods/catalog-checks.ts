@@ -92,7 +92,7 @@ registerCheck(
       for (const entry of list) {
         const value = (entry as { globalNetwork?: unknown } | null)?.globalNetwork;
         if (value !== undefined && typeof value !== "boolean") {
-          return ctx.fail({ expected: `\`globalNetwork\` as a boolean on each data center that carries it (choices.md's catalog, strict profile); found ${JSON.stringify(value)}`, exchange: res.exchange });
+          return ctx.fail({ expected: `\`globalNetwork\` as a boolean on each data center that carries it (docs/choices.md's catalog, strict profile); found ${JSON.stringify(value)}`, exchange: res.exchange });
         }
       }
     }

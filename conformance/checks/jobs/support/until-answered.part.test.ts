@@ -24,6 +24,11 @@ t.test("a runsync whose body arrives after the wait's advances is answered: the 
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
       return;
     }
+    // A clock read (the session's waits_parked probe): this target keeps no such count.
+    if (req.url === "/_sim/clock") {
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      return;
+    }
     // The runsync: "received" once 10 advances have passed (its wait of 3 s is 4 or 5), answered one advance later.
     while (advances < arrivedAfter + 1) await new Promise((r) => setTimeout(r, 5));
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: "j-1", status: "COMPLETED", output: {} }));
