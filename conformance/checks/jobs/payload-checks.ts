@@ -33,9 +33,9 @@ const RUNSYNC_WAIT_MS = 60_000;
  * one body of up to 21 MB. On a busy machine, through a target family's wrapper, that body reached
  * the target after the runsync's wait's worth of clock advances had been spent (#35): the runsync
  * then waited on a stopped clock and the property's bound (60 s on virtual time, 45 s in real
- * time) cut the run before it judged anything. The clock now moves until the answer comes
- * (runRaw's `untilAnswered`), and the property's bound follows the request's timeout
- * (property.ts `runMs`), so the rule is judged however long the sending takes.
+ * time) cut the run before it judged anything. The clock now moves once the request is parked and
+ * until it is answered (job-session.ts `whileAdvancing`), and the property's bound follows the
+ * request's timeout (property.ts `runMs`), so the rule is judged however long the sending takes.
  */
 export function payloadRunMs(ctx: Pick<CheckContext, "options" | "controlApi">, op: "run" | "runsync"): number {
   return op === "runsync" ? waitingRequestTimeoutMs(ctx, RUNSYNC_WAIT_MS, ctx.controlApi) : ctx.options.timeoutMs;
@@ -51,7 +51,7 @@ function payloadCheck(op: "run" | "runsync") {
       fc.integer({ min: 1_000, max: 2_000_000 }),
       (size) =>
         withSession(ctx, async (session) => {
-          const { res } = await session.runRaw(paddedBody(size), op, op === "runsync" ? { wait: RUNSYNC_WAIT_MS } : undefined, { untilAnswered: true });
+          const { res } = await session.runRaw(paddedBody(size), op, op === "runsync" ? { wait: RUNSYNC_WAIT_MS } : undefined);
           if (is2xx(res)) return;
           violated(
             session,
@@ -67,7 +67,7 @@ function payloadCheck(op: "run" | "runsync") {
       fc.integer({ min: band.refuse, max: band.refuse + 1_000_000 }),
       (size) =>
         withSession(ctx, async (session) => {
-          const { res } = await session.runRaw(paddedBody(size), op, op === "runsync" ? { wait: RUNSYNC_WAIT_MS } : undefined, { untilAnswered: true });
+          const { res } = await session.runRaw(paddedBody(size), op, op === "runsync" ? { wait: RUNSYNC_WAIT_MS } : undefined);
           if (await acceptsServed(ctx, res)) return;
           violated(
             session,

@@ -135,16 +135,12 @@ export class JobSession {
    * POST run or runsync with any body: a string is sent as it is (payload limits), anything else
    * as JSON (bodies that break a rule).
    */
-  /**
-   * `untilAnswered`: on virtual time, a runsync's clock keeps moving until it is answered, not only
-   * for its wait: a body of megabytes may reach the target after the wait's worth of advances.
-   */
-  async runRaw(body: unknown, op: "run" | "runsync" = "run", query?: Query, options: { readonly untilAnswered?: boolean } = {}): Promise<Submission> {
+  async runRaw(body: unknown, op: "run" | "runsync" = "run", query?: Query): Promise<Submission> {
     const spec: RequestSpec =
       typeof body === "string"
         ? { method: "POST", url: this.url(op), body, headers: { "content-type": "application/json" }, ...(query ? { query } : {}) }
         : { method: "POST", url: this.url(op), json: body, ...(query ? { query } : {}) };
-    if (op === "runsync") return this.waiting(spec, query, undefined, undefined, options.untilAnswered);
+    if (op === "runsync") return this.waiting(spec, query);
     const res = await this.send(spec);
     return this.noteSubmission(res, this.exchanges.length - 1, true);
   }
@@ -174,23 +170,12 @@ export class JobSession {
     return res;
   }
 
-  private async waiting(spec: RequestSpec, query: Query | undefined, stepMs?: number, advanceUpToMs?: number, untilAnswered = false): Promise<Submission> {
+  private async waiting(spec: RequestSpec, query: Query | undefined, stepMs?: number, advanceUpToMs?: number): Promise<Submission> {
     const at = this.exchanges.length;
-    const res = await this.whileAdvancing(spec, advanceUpToMs ?? waitOf(query), stepMs, untilAnswered);
+    const res = await this.whileAdvancing(spec, advanceUpToMs ?? waitOf(query), stepMs);
     return this.noteSubmission(res, at, false);
   }
 
-  /**
-   * Sends a request that waits for a job (runsync, status-sync). On the emulator's manual clock
-   * it would wait forever, since virtual time only moves when told: so while it is in flight the
-   * session advances the clock a step at a time, up to the request's own wait and a step more.
-   * Elsewhere it simply waits, bounded by the wait plus a margin. The waiting request is
-   * recorded before the advances it needed, in the order a replay sends them. `untilAnswered`:
-   * past the wait's worth of advances, one more every UNTIL_ANSWERED_PACE_MS of real time until
-   * the answer comes (bounded by the request's timeout), for a request whose sending alone may
-   * outlast the wait's advances (a 20 MB body on a busy machine, through a target's wrapper, was
-   * not there yet when the clock stopped, and its runsync then waited on a clock nobody moved).
-   */
   /** The target's count of waits ever parked (`waits_parked` of the control API's clock), if it keeps one. */
   private async waitsParked(): Promise<number | undefined> {
     const res = await this.ctx.client.request({ method: "GET", url: new URL("/_sim/clock", this.ctx.target.rest).href });
@@ -210,7 +195,17 @@ export class JobSession {
     }
   }
 
-  private async whileAdvancing(spec: RequestSpec, waitMs: number, stepMs = 1000, untilAnswered = false): Promise<ClientResponse> {
+  /**
+   * Sends a request that waits for a job (runsync, status-sync). On the emulator's manual clock
+   * it would wait forever, since virtual time only moves when told: so while it is in flight the
+   * session advances the clock a step at a time, up to the request's own wait and a step more,
+   * from the moment the target shows the request parked (`waits_parked`), and past that a step
+   * every 250 ms of real time until the answer comes (a target that keeps no count of its parked
+   * waits, or a request that reached it late). Elsewhere it simply waits, bounded by the wait plus
+   * a margin. The waiting request is recorded before the advances it needed, in the order a
+   * replay sends them.
+   */
+  private async whileAdvancing(spec: RequestSpec, waitMs: number, stepMs = 1000): Promise<ClientResponse> {
     const timeoutMs = waitingRequestTimeoutMs(this.ctx, waitMs, this.virtual);
     if (!this.virtual) return this.send({ ...spec, timeoutMs });
     const slot = this.exchanges.length;
@@ -228,8 +223,8 @@ export class JobSession {
       // Time moves only once the target has parked the request (a 20 MB body can take seconds to
       // arrive on a busy machine): advanced before, the wait's budget ran out before it began.
       if (parkedBefore !== undefined) await this.untilParked(parkedBefore, settled, timeoutMs);
-      for (let waited = 0; !done && !this.ctx.signal.aborted && (untilAnswered || waited <= waitMs + stepMs); waited += stepMs) {
-        await Promise.race([settled, realSleep(waited <= waitMs + stepMs ? 5 : UNTIL_ANSWERED_PACE_MS)]);
+      for (let waited = 0; !done && !this.ctx.signal.aborted && waited <= waitMs + stepMs; waited += stepMs) {
+        await Promise.race([settled, realSleep(5)]);
         if (done) break;
         await this.advance(stepMs);
       }
@@ -357,9 +352,6 @@ export class JobSession {
     }
   }
 }
-
-/** With `untilAnswered`, past the wait: a clock step every this many real milliseconds. */
-const UNTIL_ANSWERED_PACE_MS = 200;
 
 /**
  * How long the client waits for a request that waits for a job (runsync, status-sync): the run's
