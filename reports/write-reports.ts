@@ -3,7 +3,7 @@
  * default `reports/<command>/` under the working directory), plus a JUnit copy wherever CI
  * wants it. Folders are created as needed; the paths written are returned for the summary.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { ConformanceReport } from "./conformance-report.ts";
 import { renderHtmlReport } from "./html-report.ts";
@@ -15,6 +15,8 @@ export interface WriteReportsOptions {
   readonly dir: string;
   /** A further path for the JUnit XML, e.g. where CI collects test results. */
   readonly junit?: string;
+  /** The report the JUnit files render, when a gate counts less than the whole (the proxy's --fail-on); default the report. */
+  readonly junitReport?: ConformanceReport;
 }
 
 export interface WrittenReports {
@@ -31,13 +33,16 @@ export function defaultReportDir(command: string, cwd: string = process.cwd()): 
 
 async function write(path: string, text: string): Promise<string> {
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text, "utf8");
+  // Written beside and renamed over: a process killed mid-write leaves the previous file whole.
+  const partial = `${path}.partial`;
+  await writeFile(partial, text, "utf8");
+  await rename(partial, path);
   return path;
 }
 
 export async function writeConformanceReports(report: ConformanceReport, options: WriteReportsOptions): Promise<WrittenReports> {
   const dir = resolve(options.dir);
-  const junitXml = renderJUnit(report);
+  const junitXml = renderJUnit(options.junitReport ?? report);
   const written = {
     json: await write(join(dir, "report.json"), renderJsonReport(report)),
     junit: await write(join(dir, "junit.xml"), junitXml),

@@ -4,13 +4,8 @@
  * only by the findings of the sides the gate counts, and a rule whose findings are all of the
  * other side passes, its reason saying how many were left out and where they are.
  */
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
 import { summarize, type ConformanceReport, type RuleResult } from "../../reports/conformance-report.ts";
-import { renderHtmlReport } from "../../reports/html-report.ts";
-import { renderJsonReport } from "../../reports/json-report.ts";
-import { renderJUnit } from "../../reports/junit.ts";
-import type { WrittenReports } from "../../reports/write-reports.ts";
+import { writeConformanceReports, type WrittenReports } from "../../reports/write-reports.ts";
 import { gatedSides } from "./exit-code.ts";
 import type { FailOn } from "./options.ts";
 
@@ -29,23 +24,6 @@ export function gatedReport(report: ConformanceReport, failOn: FailOn): Conforma
   return { ...report, rules, summary: summarize(rules, report.targetErrors.length) };
 }
 
-async function write(path: string, text: string): Promise<string> {
-  await mkdir(dirname(path), { recursive: true });
-  // Written beside and renamed over: a proxy killed mid-write leaves the previous file whole.
-  const partial = `${path}.partial`;
-  await writeFile(partial, text, "utf8");
-  await rename(partial, path);
-  return path;
-}
-
 export async function writeProxyReports(report: ConformanceReport, options: { readonly dir: string; readonly junit?: string; readonly failOn: FailOn }): Promise<WrittenReports> {
-  const dir = resolve(options.dir);
-  const junitXml = renderJUnit(gatedReport(report, options.failOn));
-  const written = {
-    json: await write(join(dir, "report.json"), renderJsonReport(report)),
-    junit: await write(join(dir, "junit.xml"), junitXml),
-    html: await write(join(dir, "report.html"), renderHtmlReport(report)),
-  };
-  if (options.junit === undefined) return written;
-  return { ...written, extraJunit: await write(resolve(options.junit), junitXml) };
+  return writeConformanceReports(report, { dir: options.dir, ...(options.junit !== undefined ? { junit: options.junit } : {}), junitReport: gatedReport(report, options.failOn) });
 }
