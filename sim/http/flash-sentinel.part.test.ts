@@ -50,9 +50,11 @@ t.test("SentinelTarget.invoke and submit reach the endpoint deployed under that 
 
   // invoke: runsync, then status polls until final.
   // The manual clock moves while runsync waits.
-  const pending = call(emu.serverlessUrl, "POST", "/v2/flash/runsync", { headers, body: { input: { op: "echo", value: 7 } } });
-  // Advance once the runsync is parked (a count, not a time).
-  while (emu.stats().waits === 0) await new Promise((r) => setTimeout(r, 5));
+  let settled = false;
+  const pending = call(emu.serverlessUrl, "POST", "/v2/flash/runsync", { headers, body: { input: { op: "echo", value: 7 } } })
+    .finally(() => { settled = true; });
+  // Advance once the runsync is parked (a count, not a time); an early answer ends the loop too.
+  while (emu.stats().waits === 0 && !settled) await new Promise((r) => setTimeout(r, 5));
   await call(emu.baseUrl, "POST", "/_sim/clock/advance", { headers: { authorization: `Bearer ${KEY}` }, body: { ms: 60_000 } });
   const sync = await pending;
   t.equal(sync.status, 200, JSON.stringify(sync.body));
