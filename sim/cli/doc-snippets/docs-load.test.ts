@@ -1,4 +1,4 @@
-// The snippets of the pages snippet group "load-plan" names (groups.ts) run as written: snippet-tests.ts.
+// The snippets of the pages snippet group "load" names (groups.ts) run as written: snippet-tests.ts.
 import t from "tap";
 import { packageRoot } from "../../package-root.ts";
 import { docFiles } from "./extract.ts";
@@ -6,4 +6,4 @@ import { filesOfGroup } from "./groups.ts";
 import { testSnippetsOf } from "./snippet-tests.ts";
 
 t.setTimeout(600_000);
-testSnippetsOf(t, filesOfGroup("load-plan", docFiles(packageRoot)));
+testSnippetsOf(t, filesOfGroup("load", docFiles(packageRoot)));
