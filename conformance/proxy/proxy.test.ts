@@ -10,3 +10,4 @@ import "./cli.part.test.ts";
 import "./stop.part.test.ts";
 import "./gate.part.test.ts";
 import "./cut-answer.part.test.ts";
+import "./shadow.part.test.ts";
