@@ -131,7 +131,7 @@ t.test("a shadow that never answers: the client's traffic goes on, the exchanges
   const { report } = await s.proxy.stop();
   const rec = report.shadow!;
   t.equal(rec.dropped.queueFull, 4, "past the queue, dropped at once");
-  t.equal(rec.dropped.atStop, 2, `the one at the shadow and the one waiting, dropped at the stop");
+  t.equal(rec.dropped.atStop, 2, "the one at the shadow and the one waiting, dropped at the stop");
   t.equal(rec.compared, 0);
 });
 
@@ -152,4 +152,15 @@ t.test("a shadow slower than --shadow-timeout: dropped as timed out", async (t) 
   await s.proxy.shadow!.settled();
   const { report } = await s.proxy.stop();
   t.equal(report.shadow!.dropped.timeout, 1);
+});
+
+t.test("--shadow emulator: the proxy starts an embedded emulator as the shadow, and a correct target shows no difference", async (t) => {
+  const target = await emulator(t);
+  const s = await proxied(t, target, "emulator", { shadowWrites: true });
+  t.match(s.proxy.shadow!.target.name, /^the embedded emulator \(http:\/\/127\.0\.0\.1:\d+\)$/);
+  await traffic(s.proxy, s.key);
+  const { report } = await s.proxy.stop();
+  t.same(s.differences, [], "no difference");
+  t.equal(report.shadow!.skipped.unknownObject, 0, "ids mapped");
+  t.ok(report.shadow!.compared >= 8, `${report.shadow!.compared} compared`);
 });
