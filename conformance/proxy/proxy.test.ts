@@ -12,3 +12,4 @@ import "./gate.part.test.ts";
 import "./cut-answer.part.test.ts";
 import "./shadow.part.test.ts";
 import "./conventions-traffic.part.test.ts";
+import "./official-client-quirks.part.test.ts";
