@@ -3,7 +3,7 @@
  * each get a core, and a run that is CPU-bound on both sides (the embedded target moves no real
  * time) takes about two thirds of the time it takes in one process. Speaks IPC:
  * → {type: "ready", rest, serverless, keys} or {type: "error", message}; ← {type: "stop"}.
- * argv: the run's seed.
+ * argv: the run's seed, then the clock ("manual", the default; "real" for the proxy's shadow).
  */
 import { startEmbeddedEmulator } from "./embedded-emulator.ts";
 
@@ -17,7 +17,7 @@ export interface EmbeddedChildMessage {
 
 async function main(): Promise<void> {
   const seed = Number(process.argv[2] ?? 1);
-  const { emulator, keys } = await startEmbeddedEmulator(seed);
+  const { emulator, keys } = await startEmbeddedEmulator(seed, undefined, process.argv[3] === "real" ? "real" : "manual");
   const send = (m: EmbeddedChildMessage) => process.send?.(m);
   send({ type: "ready", rest: emulator.baseUrl, serverless: emulator.serverlessUrl, keys: { ...keys } });
   const stop = async () => {

@@ -9,13 +9,15 @@ import { PlatformBackend } from "../sim/http/platform-backend.ts";
 import { embeddedCatalog, embeddedKeys } from "./embedded.ts";
 
 /** `wrap` may replace the emulator's backend (the broken targets of the checks' tests do). */
-export async function startEmbeddedEmulator(seed: number, wrap: (backend: EmulatorBackend) => EmulatorBackend = (b) => b) {
+/** `clock`: manual for conform (the suite moves time); real for the proxy's shadow, whose clients move nothing. */
+export async function startEmbeddedEmulator(seed: number, wrap: (backend: EmulatorBackend) => EmulatorBackend = (b) => b, clock: "manual" | "real" = "manual") {
   const catalog = embeddedCatalog();
   const emulator = await startEmulator({
     host: "127.0.0.1",
     port: 0,
     seed,
-    clock: "manual",
+    clock,
+    ...(clock === "real" ? { speed: 1 } : {}),
     control: true,
     createBackend: (o) => wrap(new PlatformBackend({ ...o, catalog })),
   });

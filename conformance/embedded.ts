@@ -41,8 +41,13 @@ export function embeddedCatalog(base: Catalog = loadCatalog()): Catalog {
 
 /** The emulator in a forked child process: the default embedded target. */
 export async function startEmbedded(options: ResolvedOptions): Promise<EmbeddedTarget> {
+  return forkEmbedded(options.seed, "manual");
+}
+
+/** The emulator in a forked child process, with the clock given (the proxy's shadow runs it on the wall clock). */
+export async function forkEmbedded(seed: number, clock: "manual" | "real"): Promise<EmbeddedTarget> {
   const file = fileURLToPath(siblingModule(import.meta.url, "./embedded-child"));
-  const child = fork(file, [String(options.seed)], { execArgv: loaderArgs(file), stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(file, [String(seed), clock], { execArgv: loaderArgs(file), stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const ready = await new Promise<EmbeddedChildMessage>((resolve, reject) => {
     // A bound on a hang, not on speed: on a machine busy with other work a start can take a minute.
     const timer = setTimeout(() => reject(new Error("the embedded emulator did not start within 180 s")), 180_000);
@@ -61,7 +66,7 @@ export async function startEmbedded(options: ResolvedOptions): Promise<EmbeddedT
     serverless: ready.serverless!,
     keys: ready.keys as Keys,
     endpoint: "conformance",
-    controlApi: true,
+    controlApi: clock === "manual",
     close: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

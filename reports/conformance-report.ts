@@ -176,6 +176,43 @@ export interface ConformanceReport {
   readonly criticalPath?: CriticalPath;
   /** `cpsim proxy`: the client findings grouped by client (User-Agent), most findings first. */
   readonly clients?: readonly ClientFindingsRecord[];
+  /** `cpsim proxy --shadow`: where a second implementation answered the same requests otherwise, on what the spec fixes. */
+  readonly shadow?: ShadowRecord;
+}
+
+/** One request the target and the shadow answered differently on a rule: what each answer did with it. */
+export interface ShadowDifferenceRecord {
+  /** The exchange's number in the proxy's traffic. */
+  readonly exchange: number;
+  readonly method: string;
+  /** Path and query as the client sent them (keys redacted). */
+  readonly path: string;
+  /** The rule id, or `shadow.outcome` (one accepted what the other refused). */
+  readonly rule: string;
+  readonly targetStatus: number;
+  readonly shadowStatus: number;
+  /** "keeps it", or what the answer broke. */
+  readonly target: string;
+  readonly shadow: string;
+}
+
+/** Shadow mode's account: what was sent, compared, skipped and dropped, and the differences. */
+export interface ShadowRecord {
+  /** The shadow's base URL (the embedded emulator's, said so). */
+  readonly shadow: string;
+  readonly writes: boolean;
+  /** Exchanges sent to the shadow, answered by it and compared, and those with at least one difference. */
+  readonly sent: number;
+  readonly compared: number;
+  readonly differing: number;
+  /** Exchanges not sent: writes without --shadow-writes, an object the shadow never saw, a body too large to copy, no answer from the target. */
+  readonly skipped: { readonly writes: number; readonly unknownObject: number; readonly largeBody: number; readonly noTargetAnswer: number };
+  /** Exchanges given up: the queue was full, the shadow too slow or failing, the proxy stopping. */
+  readonly dropped: { readonly queueFull: number; readonly timeout: number; readonly error: number; readonly atStop: number };
+  /** Each rule that differed, how often, and its first difference. */
+  readonly rules: readonly { readonly id: string; readonly count: number; readonly first: ShadowDifferenceRecord }[];
+  /** The first differences (up to a bound), in the order found. */
+  readonly differences: readonly ShadowDifferenceRecord[];
 }
 
 /** One client of the proxy's traffic (by User-Agent) and the rules its requests broke. */

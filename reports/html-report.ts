@@ -10,6 +10,7 @@ import { describeBody } from "./failure-text.ts";
 import { formatDuration, requestsPerSecond } from "./format.ts";
 import { HTML_SCRIPT, HTML_STYLE } from "./html-assets.ts";
 import { targetFactsSection } from "./target-facts-section.ts";
+import { shadowSection } from "./shadow-section.ts";
 import { verdict } from "./verdict.ts";
 
 /** No network at all: only the inline style and script of the page itself may run. */
@@ -174,7 +175,7 @@ ${summary(report)}
 ${failures(report)}
 ${rulesTable(report)}
 ${coverage(report)}
-${targetFactsSection(report.targetFacts)}${targetErrors(report.targetErrors)}
+${shadowSection(report.shadow)}${targetFactsSection(report.targetFacts)}${targetErrors(report.targetErrors)}
 <script>${HTML_SCRIPT}</script>
 </body>
 </html>

@@ -16,6 +16,7 @@ import { createKeyFollower } from "./follow-keys.ts";
 import { createPodFollower } from "./follow-pods.ts";
 import type { Judgement, PassiveCheck, Side } from "./judgement.ts";
 import { requestChecks } from "./request-checks.ts";
+import { createRunsyncWaitCheck } from "./runsync-wait.ts";
 
 export interface Finding {
   readonly rule: Rule;
@@ -58,7 +59,7 @@ export const defaultPassiveOptions: PassiveOptions = {
 
 /** The passive checks, in the order they judge; the followers hold state, so each judge has its own. */
 export function passiveChecks(options: Pick<PassiveOptions, "maxFinalPolls">, exercised: (key: string) => void): PassiveCheck[] {
-  return [...requestChecks, ...exchangeChecks, createPodFollower(exercised), createJobFollower(exercised, { maxFinalPolls: options.maxFinalPolls }), createKeyFollower()];
+  return [...requestChecks, ...exchangeChecks, createPodFollower(exercised), createJobFollower(exercised, { maxFinalPolls: options.maxFinalPolls }), createRunsyncWaitCheck(), createKeyFollower()];
 }
 
 /** Every rule the passive checks can judge, with the sides they judge it on. */

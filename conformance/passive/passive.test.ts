@@ -3,6 +3,7 @@
  * parts). same-verdict.test.ts, which runs conform through the proxy, is a file of its own.
  */
 import "./followers.part.test.ts";
+import "./runsync-wait.part.test.ts";
 import "./request-checks.part.test.ts";
 import "./bounded-map.part.test.ts";
 import "./no-false-findings.part.test.ts";

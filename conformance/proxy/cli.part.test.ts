@@ -6,6 +6,7 @@ import { join } from "node:path";
 import t from "tap";
 import { main } from "../../sim/cli/main.ts";
 import { startEmulator } from "../../sim/http/index.ts";
+import { defectsNamed } from "../../sim/defects/index.ts";
 import { createProxyCommand } from "./cli.ts";
 import type { ProxyHandle } from "./proxy.ts";
 
@@ -22,6 +23,9 @@ t.test("usage and configuration errors exit 2 with a message", async (t) => {
     [["proxy", "--target", "ftp://x"], /http or https/],
     [["proxy", "--target", "http://127.0.0.1:1", "--fail-on", "sometimes"], /--fail-on must be one of target, client, any, never/],
     [["proxy", "--target", "http://127.0.0.1:1", "--serverless-prefix", "/jobs"], /--serverless-prefix needs --serverless-url/],
+    [["proxy", "--target", "http://127.0.0.1:1", "--shadow-writes"], /need --shadow/],
+    [["proxy", "--target", "http://127.0.0.1:1", "--shadow", "emulator", "--shadow-serverless-url", "http://127.0.0.1:2"], /for a shadow given by URL/],
+    [["proxy", "--target", "http://127.0.0.1:1", "--shadow", "nowhere"], /--shadow must be an http\(s\) URL/],
   ] as const) {
     const c = capture();
     t.equal(await main([...argv], c.io), 2, argv.join(" "));
@@ -105,4 +109,34 @@ t.test("a stop signal ends it; --serverless-url gives the job endpoints a second
     t.equal(await exit, 0, "no finding: exit 0");
     t.equal(proxy.exchanges(), 1);
   }
+});
+
+t.test("--shadow from the command line: a line per difference as found, the account in the summary, the section in report.json and report.html; the exit code is the target's", async (t) => {
+  const target = await startEmulator({ clock: "real", seed: 3, logger: false });
+  const shadow = await startEmulator({ clock: "real", seed: 3, logger: false, defects: defectsNamed(["health-counters-strings"]) });
+  t.teardown(async () => {
+    await target.close();
+    await shadow.close();
+  });
+  const key = target.apiKeys.find((k) => k.access === "full")!.key;
+  const dir = t.testdir();
+  const c = capture();
+  let signal: () => void = () => {};
+  let exit: Promise<number> = Promise.resolve(-1);
+  const proxy = await new Promise<ProxyHandle>((resolve) => {
+    const cmd = createProxyCommand({ onStopSignal: (stop) => ((signal = stop), () => {}), onListening: resolve });
+    exit = cmd.run(["--target", target.baseUrl, "--shadow", shadow.baseUrl, "--shadow-timeout", "30", "--report-dir", dir], c.io);
+  });
+  const res = await fetch(`${proxy.serverlessUrl}/v2/conformance/health`, { headers: { authorization: `Bearer ${key}` } });
+  t.equal(typeof ((await res.json()) as { jobs: { completed: unknown } }).jobs.completed, "number", "the client got the target's answer");
+  await proxy.shadow!.settled();
+  signal();
+  t.equal(await exit, 0, "a difference is not a finding: the target's gate passes");
+  const out = c.out.join("");
+  t.match(out, /shadow +http:\/\/127\.0\.0\.1:\d+ \(reads only; --shadow-writes sends writes too\)/, "the banner names the shadow");
+  t.match(out, /SHADOW jobs\.health\.shape #1 GET \/v2\/conformance\/health: target 200 keeps it; shadow 200 /, "the difference's line");
+  t.match(out, /shadow http:\/\/127\.0\.0\.1:\d+: 1 sent, 1 compared, 1 differing/, "the account at the stop");
+  const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) as { shadow?: { rules: { id: string; count: number }[] } };
+  t.same(report.shadow?.rules.map((r) => [r.id, r.count]), [["jobs.health.shape", 1]]);
+  t.match(readFileSync(join(dir, "report.html"), "utf8"), /<section id="shadow"><h2>Shadow differences<\/h2>[^]*jobs\.health\.shape/);
 });

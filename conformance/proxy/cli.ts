@@ -14,6 +14,7 @@ import { DEFAULT_FLUSH_EVERY, describeFlushEvery, parseFlushEvery } from "./flus
 import { writeProxyReports } from "./write-proxy-reports.ts";
 import { processCrashes } from "./crash-stop.ts";
 import { clientSummaryLines } from "./client-summary.ts";
+import { shadowDifferenceLine, shadowSummaryLines } from "./shadow-summary.ts";
 import { assertTargetsReachable } from "./target-reachable.ts";
 import { outputFileRefusal } from "../../reports/output-dir.ts";
 import { startProxy, type ProxyHandle } from "./proxy.ts";
@@ -26,7 +27,8 @@ export const spec: CommandSpec = {
   usage:
     "cpsim proxy --target URL [--serverless-url URL] [--host ADDR] [--port N] [--serverless-port N] [--serverless-prefix PATH] [--report-dir DIR] [--junit FILE] " +
     "[--profile lenient|strict] [--fail-on target|client|any|never] [--fail-severity error|warning] [--json] [--ready-file FILE] [--max-exchanges N] [--max-duration S] " +
-    "[--capture-kb N] [--max-capture-mb N] [--flush-every N|Ns|off] [--upstream-timeout S] [--max-final-polls N] [--quiet]",
+    "[--capture-kb N] [--max-capture-mb N] [--flush-every N|Ns|off] [--upstream-timeout S] [--max-final-polls N] " +
+    "[--shadow URL|emulator] [--shadow-serverless-url URL] [--shadow-writes] [--shadow-endpoint ID] [--shadow-queue N] [--shadow-timeout S] [--quiet]",
   description:
     "Point your client (its base URL, and its serverless URL for the job endpoints) at the proxy instead of the target: every request goes to the target " +
     "unchanged and every answer comes back unchanged (streamed as it comes, long polls held). Each exchange is judged against every rule one exchange can " +
@@ -35,7 +37,11 @@ export const spec: CommandSpec = {
     "report.json, junit.xml and report.html as `conform` writes them (and every --flush-every while it runs), then exit 1 when a finding of the side " +
     "--fail-on names was made, 2 when the target never answered, else 0. Client findings are grouped by client (User-Agent) in the report.\n" +
     "Keys pass through untouched and never reach a report. With --serverless-url, the job endpoints are served on a second port " +
-    "(--serverless-port), or under --serverless-prefix of the first.",
+    "(--serverless-port), or under --serverless-prefix of the first.\n" +
+    "With --shadow, each read (and with --shadow-writes each write) is also sent, after the client has its answer, to a second implementation " +
+    "(`emulator`: an embedded emulator the proxy starts), and where the two answers differ on a rule the spec fixes it is reported in a section of " +
+    "its own; the client only ever sees the target's answer, and a slow or dead shadow drops exchanges (counted), never delays one. " +
+    "CPSIM_SHADOW_API_KEY, when set, is the key sent to a shadow given by URL in place of the client's.",
   flags: [
     { name: "target", type: "string", value: "URL", help: "{base_url} of the target: REST v2 and GraphQL (required)" },
     { name: "serverless-url", type: "string", value: "URL", help: "{serverless_url} of the target's job endpoints (default: --target, on the same port)" },
@@ -57,6 +63,12 @@ export const spec: CommandSpec = {
     { name: "flush-every", type: "string", value: "N|Ns|off", help: "write the reports while running, every N exchanges or N seconds, so a killed proxy leaves its last state", default: DEFAULT_FLUSH_EVERY },
     { name: "upstream-timeout", type: "number", value: "S", help: "longest wait for the target's answer to start or go on (runsync waits up to 300 s)", default: defaultOptions.upstreamTimeoutMs / 1000, min: 1, max: 3600 },
     { name: "max-final-polls", type: "integer", value: "N", help: "reads of a finished job before the client counts as polling it forever", default: defaultOptions.maxFinalPolls, min: 1, max: 1_000_000 },
+    { name: "shadow", type: "string", value: "URL|emulator", help: "also send each read to this second implementation and report where its answers differ from the target's on what the spec fixes (emulator: an embedded emulator the proxy starts)" },
+    { name: "shadow-serverless-url", type: "string", value: "URL", help: "{serverless_url} of the shadow's job endpoints (default: the --shadow URL)" },
+    { name: "shadow-writes", type: "boolean", help: "also send writes (pod create/update/delete/actions, job run/runsync/cancel/retry/purge-queue, GraphQL mutations) to the shadow" },
+    { name: "shadow-endpoint", type: "string", value: "ID", help: "the endpoint id job requests use at the shadow (default: the client's)" },
+    { name: "shadow-queue", type: "integer", value: "N", help: "exchanges waiting for or at the shadow at once; past it an exchange is dropped (counted)", default: defaultOptions.shadowQueue, min: 1, max: 100_000 },
+    { name: "shadow-timeout", type: "number", value: "S", help: "longest wait for the shadow's answer; past it the exchange is dropped (counted)", default: defaultOptions.shadowTimeoutMs / 1000, min: 0.1, max: 3600 },
     { name: "quiet", type: "boolean", help: "no banner and no summary; finding lines only" },
   ],
   exitCodes: [
@@ -96,6 +108,13 @@ export function optionsFromFlags(flags: Flags): Partial<ProxyOptions> & { target
     captureBytes: (num("capture-kb") ?? defaultOptions.captureBytes / 1024) * 1024,
     upstreamTimeoutMs: Math.round((num("upstream-timeout") ?? defaultOptions.upstreamTimeoutMs / 1000) * 1000),
     maxFinalPolls: num("max-final-polls") ?? defaultOptions.maxFinalPolls,
+    ...(str("shadow") !== undefined ? { shadow: str("shadow") } : {}),
+    ...(str("shadow-serverless-url") !== undefined ? { shadowServerlessUrl: str("shadow-serverless-url") } : {}),
+    ...(flags["shadow-writes"] === true ? { shadowWrites: true } : {}),
+    ...(str("shadow-endpoint") !== undefined ? { shadowEndpoint: str("shadow-endpoint") } : {}),
+    ...(num("shadow-queue") !== undefined ? { shadowQueue: num("shadow-queue") } : {}),
+    ...(num("shadow-timeout") !== undefined ? { shadowTimeoutMs: Math.round(num("shadow-timeout")! * 1000) } : {}),
+    ...(process.env.CPSIM_SHADOW_API_KEY ? { shadowKey: process.env.CPSIM_SHADOW_API_KEY } : {}),
   };
 }
 
@@ -125,6 +144,8 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
       await assertTargetsReachable([
         { flag: "--target", url: resolved.target },
         ...(resolved.serverlessUrl !== undefined ? [{ flag: "--serverless-url", url: resolved.serverlessUrl }] : []),
+        ...(resolved.shadow !== undefined && resolved.shadow !== "emulator" ? [{ flag: "--shadow", url: resolved.shadow }] : []),
+        ...(resolved.shadowServerlessUrl !== undefined ? [{ flag: "--shadow-serverless-url", url: resolved.shadowServerlessUrl }] : []),
       ]);
       const flushEvery = parseFlushEvery((flags["flush-every"] as string | undefined) ?? DEFAULT_FLUSH_EVERY);
       const junit = flags.junit as string | undefined;
@@ -158,6 +179,7 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
           judged[f.side]++;
           say(findingLines(f));
         },
+        onShadowDifference: (d) => say(shadowDifferenceLine(d)),
         ...(flushEvery !== "off" && "exchanges" in flushEvery ? { onExchange: (n: number) => void (n % flushEvery.exchanges === 0 && flush()) } : {}),
       });
       handle = proxy;
@@ -206,6 +228,7 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
             `cpsim proxy: listening on ${proxy.baseUrl} (profile ${proxy.options.profile}, fail on ${proxy.options.failOn} findings of severity ${proxy.options.failSeverity}${proxy.options.failSeverity === "warning" ? " or worse" : ""})`,
             `  base URL        ${proxy.baseUrl}  ->  ${proxy.options.target}`,
             `  serverless URL  ${proxy.serverlessUrl}  ->  ${ready.serverlessTarget}   (official SDKs: ${proxy.serverlessUrl}/v2)`,
+            ...(proxy.shadow ? [`  shadow          ${proxy.shadow.target.name}${proxy.options.shadowWrites ? " (reads and writes)" : " (reads only; --shadow-writes sends writes too)"}`] : []),
             `  stop with Ctrl-C (SIGINT) or SIGTERM: the reports are written then (and ${describeFlushEvery(flushEvery)} while running)`,
             "",
           ].join("\n"),
@@ -235,6 +258,7 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
             `findings: ${judged.target} of the target, ${judged.client} of the client${written ? `; reports: ${written.json}, ${written.junit}, ${written.html}` : ""}\n`,
         );
         for (const line of clientSummaryLines(report.clients ?? [])) say(`${line}\n`);
+        if (report.shadow) for (const line of shadowSummaryLines(report.shadow)) say(`${line}\n`);
       }
       if (report.requests > 0 && answered === 0) {
         const first = report.targetErrors[0]?.message ?? "a transport error";

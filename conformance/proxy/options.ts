@@ -53,6 +53,26 @@ export interface ProxyOptions {
   readonly maxFinalPolls: number;
   /** Connections kept to each upstream origin. */
   readonly connections: number;
+  /**
+   * Shadow mode (--shadow): a second implementation each read and job read is also sent to, its
+   * answers compared with the target's on what the spec fixes. "emulator": an embedded emulator
+   * the proxy starts (a real clock, the catalog `cpsim serve` uses); otherwise its {base_url}.
+   */
+  readonly shadow?: string;
+  /** {serverless_url} of the shadow's job endpoints (default: the shadow's base URL). */
+  readonly shadowServerlessUrl?: string;
+  /** Also send writes (pod create/update/delete/actions, job run/runsync/cancel/retry/purge, GraphQL mutations) to the shadow. */
+  readonly shadowWrites: boolean;
+  /** Exchanges waiting for, or at, the shadow at once; past it an exchange is dropped (counted), never waited for. */
+  readonly shadowQueue: number;
+  /** Requests at the shadow at once. */
+  readonly shadowConcurrency: number;
+  /** How long the shadow may take to answer; past it the exchange is dropped (counted). */
+  readonly shadowTimeoutMs: number;
+  /** The endpoint id job requests use at the shadow (default: the client's). */
+  readonly shadowEndpoint?: string;
+  /** The key sent to the shadow in place of the client's (default: the client's own; the embedded shadow: its own key for one it does not know). */
+  readonly shadowKey?: string;
 }
 
 export const defaultOptions: Omit<ProxyOptions, "target" | "reportDir"> & { reportDir?: string } = {
@@ -67,6 +87,10 @@ export const defaultOptions: Omit<ProxyOptions, "target" | "reportDir"> & { repo
   upstreamTimeoutMs: 600_000,
   maxFinalPolls: 10,
   connections: 128,
+  shadowWrites: false,
+  shadowQueue: 128,
+  shadowConcurrency: 8,
+  shadowTimeoutMs: 120_000,
 };
 
 function baseUrl(value: string, flag: string): string {
@@ -98,6 +122,9 @@ export function resolveOptions(given: Partial<ProxyOptions> & { target?: string 
     ["--upstream-timeout-ms", o.upstreamTimeoutMs, 1000, 3_600_000],
     ["--max-final-polls", o.maxFinalPolls, 1, 1_000_000],
     ["--connections", o.connections, 1, 10_000],
+    ["--shadow-queue", o.shadowQueue, 1, 100_000],
+    ["--shadow-concurrency", o.shadowConcurrency, 1, 1_000],
+    ["--shadow-timeout-ms", o.shadowTimeoutMs, 100, 3_600_000],
   ] as const) {
     if (!Number.isInteger(v) || v < min || v > max) throw new ProxyConfigError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
   }
@@ -110,6 +137,13 @@ export function resolveOptions(given: Partial<ProxyOptions> & { target?: string 
   if (!["error", "warning"].includes(o.failSeverity)) throw new ProxyConfigError(`--fail-severity must be error or warning, got ${o.failSeverity}`);
   if (given.serverlessPort !== undefined && serverlessUrl === undefined) throw new ProxyConfigError("--serverless-port needs --serverless-url: the second port leads there");
   if (given.serverlessPort !== undefined && o.serverlessPrefix !== undefined) throw new ProxyConfigError("give --serverless-port (a second port) or --serverless-prefix (a path of the first), not both");
+  const shadow = o.shadow === undefined || o.shadow === "emulator" ? o.shadow : baseUrl(o.shadow, "--shadow");
+  const shadowServerlessUrl = o.shadowServerlessUrl ? baseUrl(o.shadowServerlessUrl, "--shadow-serverless-url") : undefined;
+  if (shadow === undefined && (shadowServerlessUrl !== undefined || given.shadowWrites || given.shadowEndpoint !== undefined)) {
+    throw new ProxyConfigError("--shadow-serverless-url, --shadow-writes and --shadow-endpoint need --shadow: the second implementation they are about");
+  }
+  if (shadow === "emulator" && shadowServerlessUrl !== undefined) throw new ProxyConfigError("--shadow-serverless-url is for a shadow given by URL; the embedded emulator serves its job endpoints itself");
+  if (o.shadowEndpoint !== undefined && !/^[A-Za-z0-9._~-]+$/.test(o.shadowEndpoint)) throw new ProxyConfigError(`--shadow-endpoint is an endpoint id such as conformance, got ${JSON.stringify(o.shadowEndpoint)}`);
   // The reports are written at the stop: a folder that cannot take them is found now, not then.
   const reportDir = resolve(cwd, given.reportDir ?? defaultReportDir("proxy", cwd));
   const refusal = outputDirRefusal("--report-dir", reportDir);
@@ -118,6 +152,8 @@ export function resolveOptions(given: Partial<ProxyOptions> & { target?: string 
     ...o,
     target,
     ...(serverlessUrl ? { serverlessUrl } : {}),
+    ...(shadow !== undefined ? { shadow } : {}),
+    ...(shadowServerlessUrl !== undefined ? { shadowServerlessUrl } : {}),
     reportDir,
   };
 }
@@ -129,5 +165,8 @@ export function proxyCommand(o: ProxyOptions): string {
     `--target ${o.target}`,
     ...(o.serverlessUrl ? [`--serverless-url ${o.serverlessUrl}`] : []),
     ...(o.profile !== "lenient" ? [`--profile ${o.profile}`] : []),
+    ...(o.shadow !== undefined ? [`--shadow ${o.shadow}`] : []),
+    ...(o.shadowServerlessUrl !== undefined ? [`--shadow-serverless-url ${o.shadowServerlessUrl}`] : []),
+    ...(o.shadowWrites ? ["--shadow-writes"] : []),
   ].join(" ");
 }

@@ -5,7 +5,7 @@
  * traffic (it needs requests of its own), choices.md's under the lenient profile, or no exchange
  * of the traffic concerned it.
  */
-import type { ClientFindingsRecord, ConformanceReport, ReportFailure, RuleResult, TargetErrorRecord } from "../../reports/conformance-report.ts";
+import type { ClientFindingsRecord, ConformanceReport, ReportFailure, RuleResult, ShadowRecord, TargetErrorRecord } from "../../reports/conformance-report.ts";
 import { summarize } from "../../reports/conformance-report.ts";
 import { packageVersion } from "../../sim/package-root.ts";
 import { isStrictOnly, lenientReading } from "../../sim/api/rules/index.ts";
@@ -24,6 +24,7 @@ export interface ProxyReportMeta {
   readonly endedAt: number;
   readonly targetErrors: readonly TargetErrorRecord[];
   readonly clients?: readonly ClientFindingsRecord[];
+  readonly shadow?: ShadowRecord;
 }
 
 function version(): string {
@@ -64,5 +65,6 @@ export function proxyReport(judge: PassiveJudge, meta: ProxyReportMeta): Conform
     summary: summarize(rules, meta.targetErrors.length),
     targetErrors: meta.targetErrors,
     ...(meta.clients ? { clients: meta.clients } : {}),
+    ...(meta.shadow ? { shadow: meta.shadow } : {}),
   };
 }

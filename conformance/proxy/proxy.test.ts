@@ -10,3 +10,6 @@ import "./cli.part.test.ts";
 import "./stop.part.test.ts";
 import "./gate.part.test.ts";
 import "./cut-answer.part.test.ts";
+import "./shadow.part.test.ts";
+import "./conventions-traffic.part.test.ts";
+import "./official-client-quirks.part.test.ts";

@@ -18,6 +18,10 @@ import { forward, type Flow, type Upstream } from "./forward.ts";
 import { proxyCommand, resolveOptions, type ProxyOptions } from "./options.ts";
 import { proxyReport } from "./proxy-report.ts";
 import { seenFromFlow } from "./record-flow.ts";
+import { operationOf } from "../passive/classify.ts";
+import type { ShadowDifferenceRecord } from "../../reports/conformance-report.ts";
+import { Shadow, type ShadowTarget } from "./shadow.ts";
+import { forkEmbedded } from "../embedded.ts";
 
 export type StopReason = "signal" | "max-exchanges" | "max-duration" | "closed";
 
@@ -42,6 +46,8 @@ export interface ProxyHandle {
   stop(): Promise<ProxyResult>;
   /** Drops every open connection now (a second Ctrl-C): a stop under way then ends promptly. */
   forceClose(): void;
+  /** Shadow mode's second implementation (--shadow), absent without it. */
+  readonly shadow?: Shadow;
 }
 
 export interface ProxyResult {
@@ -55,6 +61,29 @@ export interface ProxyResult {
 export interface ProxyEvents {
   onFinding?(finding: Finding): void;
   onExchange?(seq: number, flow: Flow): void;
+  /** Shadow mode: the target and the shadow answered the same request differently on a rule. */
+  onShadowDifference?(difference: ShadowDifferenceRecord): void;
+  /** Starts the embedded shadow (--shadow emulator); default: the emulator in a child process, on the wall clock. */
+  startEmbeddedShadow?(): Promise<ShadowTarget>;
+}
+
+/** The emulator in a child process on the wall clock (its clients move no clock), with the catalog `cpsim serve` uses. */
+export async function embeddedShadow(): Promise<ShadowTarget> {
+  const e = await forkEmbedded(1, "real");
+  const keys = Object.values(e.keys ?? {}).filter((k): k is string => typeof k === "string");
+  return { rest: e.rest, serverless: e.serverless ?? e.rest, name: `the embedded emulator (${e.rest})`, knownKeys: keys, ...(e.keys?.api ? { key: e.keys.api } : {}), close: () => e.close() };
+}
+
+async function shadowTargetOf(options: ProxyOptions, events: ProxyEvents): Promise<ShadowTarget | undefined> {
+  if (options.shadow === undefined) return undefined;
+  if (options.shadow === "emulator") return (events.startEmbeddedShadow ?? embeddedShadow)();
+  return {
+    rest: options.shadow,
+    serverless: options.shadowServerlessUrl ?? options.shadow,
+    name: options.shadow,
+    ...(options.shadowKey !== undefined ? { key: options.shadowKey } : {}),
+    close: async () => {},
+  };
 }
 
 const MAX_TARGET_ERRORS = 100;
@@ -89,6 +118,22 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
   const clients = new ClientBook();
   let seq = 0;
   let answered = 0;
+  const shadowTarget = await shadowTargetOf(options, events);
+  const shadow = shadowTarget
+    ? new Shadow(
+        shadowTarget,
+        {
+          writes: options.shadowWrites,
+          queue: options.shadowQueue,
+          concurrency: options.shadowConcurrency,
+          timeoutMs: options.shadowTimeoutMs,
+          ...(options.shadowEndpoint !== undefined ? { endpoint: options.shadowEndpoint } : {}),
+          profile: options.profile,
+          captureBytes: options.captureBytes,
+        },
+        (d) => events.onShadowDifference?.(d),
+      )
+    : undefined;
   let settleLimit: (r: StopReason) => void = () => {};
   const limitReached = new Promise<StopReason>((resolve) => (settleLimit = resolve));
 
@@ -105,6 +150,8 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
       clients.finding(f);
       events.onFinding?.(f);
     }
+    // After the client has its answer: the shadow never delays it.
+    shadow?.offer(flow, seen, operationOf(seen), surface);
     if (options.maxExchanges !== undefined && n >= options.maxExchanges) settleLimit("max-exchanges");
   };
 
@@ -129,7 +176,13 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
   const servers: Server[] = [];
   const main = createServer({ keepAliveTimeout: 5_000, requestTimeout: 0, headersTimeout: 60_000 }, handler("rest", rest));
   servers.push(main);
-  const port = await listen(main, options.port, options.host);
+  let port: number;
+  try {
+    port = await listen(main, options.port, options.host);
+  } catch (err) {
+    await shadow?.stop(true);
+    throw err;
+  }
   const baseUrl = urlOf(options.host, port);
   let serverlessUrl = baseUrl;
   if (split && prefix) serverlessUrl = `${baseUrl}${prefix}`;
@@ -140,6 +193,7 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
       serverlessUrl = urlOf(options.host, await listen(second, options.serverlessPort, options.host));
     } catch (err) {
       main.close();
+      await shadow?.stop(true);
       throw err;
     }
   }
@@ -155,6 +209,7 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
       endedAt: Date.now(),
       targetErrors,
       clients: clients.records(),
+      ...(shadow ? { shadow: shadow.record() } : {}),
     });
 
   let forced = false;
@@ -181,6 +236,12 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
         else await agent.close();
       } catch {
         // A listener or the agent that fails to close changes nothing of the report.
+      }
+      try {
+        // The shadow last: what is at it gets a short grace, what waits is dropped (counted).
+        await shadow?.stop(forced);
+      } catch {
+        // Nor does a shadow that fails to close.
       } finally {
         clearInterval(hold);
       }
@@ -212,5 +273,6 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
     limitReached,
     stop,
     forceClose,
+    ...(shadow ? { shadow } : {}),
   };
 }

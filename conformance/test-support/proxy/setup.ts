@@ -4,6 +4,7 @@
  */
 import type { Test } from "tap";
 import { defectsNamed } from "../../../sim/defects/index.ts";
+import type { Conventions } from "../../../sim/conventions/index.ts";
 import { startEmulator, type EmulatorHandle } from "../../../sim/http/index.ts";
 import type { Finding } from "../../passive/passive-judge.ts";
 import { startProxy, type ProxyHandle } from "../../proxy/proxy.ts";
@@ -17,13 +18,14 @@ export interface Setup {
   readonly key: string;
 }
 
-export async function emulatorBehindProxy(t: Test, opts: { defects?: string[]; proxy?: Partial<ProxyOptions>; speed?: number } = {}): Promise<Setup> {
+export async function emulatorBehindProxy(t: Test, opts: { defects?: string[]; proxy?: Partial<ProxyOptions>; speed?: number; conventions?: Conventions } = {}): Promise<Setup> {
   const emulator = await startEmulator({
     clock: "real",
     speed: opts.speed ?? 1,
     seed: 7,
     logger: false,
     ...(opts.defects?.length ? { defects: defectsNamed(opts.defects) } : {}),
+    ...(opts.conventions ? { conventions: opts.conventions } : {}),
   });
   const findings: Finding[] = [];
   const proxy = await startProxy({ target: emulator.baseUrl, reportDir: t.testdir(), ...opts.proxy }, { onFinding: (f) => findings.push(f) });
