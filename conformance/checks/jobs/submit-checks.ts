@@ -72,6 +72,8 @@ export async function checkSubmitBodyRule(ctx: CheckContext): Promise<CheckOutco
       withSession(ctx, async (session) => {
         const query = op === "runsync" ? { wait: 1000 } : undefined;
         const { res } = await session.runRaw(body, op, query);
+        // First whether the refusal was served at all (a route the target lacks is no verdict, and says so).
+        const refusedAsRuled = await acceptsServed(ctx, res);
         if (res.status < 200 || res.status >= 300) {
           const credit = await refusalCredited(ctx, {
             controls: [control],
@@ -83,7 +85,7 @@ export async function checkSubmitBodyRule(ctx: CheckContext): Promise<CheckOutco
           if (!credit.credited) return tally.notCredited(`${op} ${show(body)}`, credit);
         }
         tally.judgedOne();
-        if (await acceptsServed(ctx, res)) return;
+        if (refusedAsRuled) return;
         violated(session, res.exchange, `${acceptedText(ctx)} for a ${op} body that breaks ${ctx.rule.id} (${ctx.rule.title}): ${show(body)}; got ${res.status}`);
       }),
     { numRuns: runsFor(ctx, 8) },
