@@ -9,6 +9,8 @@ import { pathToFileURL } from "node:url";
 import {
   type DefectResult,
   type MutationReport,
+  familyFigureLine,
+  judgedEscapes,
   mutationFigureLine,
   mutationPassed,
   renderMutationHtml,
@@ -93,4 +95,14 @@ t.test("the page renders in headless Chromium, runs its script, logs nothing", {
   t.match(dom, /<strong>pods\.create\.name-min-length<\/strong>/, "the broken rule is marked among the catching ones");
   t.match(dom, /A pod name has at least 1 character/, "spec sentence");
   t.notMatch(dom, /<script>alert/, "defect text stayed text");
+});
+
+t.test("a seed's line counts apart the escapes whose rule was judged and passed (observable there, not seen)", async (t) => {
+  const skipped = { ...defect("gpus-bare-array", "catalog.gpus.shape", []), ruleStatus: "skip" };
+  const passed = { ...defect("runsync-wait-unchecked", "jobs.runsync.wait-range", []), ruleStatus: "pass" };
+  const caught = defect("create-accepts-empty-name", "pods.create.name-min-length", ["pods.create.name-min-length"]);
+  const defects = [skipped, passed, caught];
+  t.same(judgedEscapes(defects).map((d) => d.name), ["runsync-wait-unchecked"]);
+  const line = familyFigureLine({ family: 4, conventions: "lists bare", clean: { failing: [], wallTimeMs: 1 }, defects, summary: summarizeMutation(defects, 0) });
+  t.equal(line, "mutation_conventions=4 defects=3 caught=1 precise=1 escaped=2 clean_failures=0 judged_escaped=1");
 });

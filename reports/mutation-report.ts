@@ -74,10 +74,24 @@ export interface FamilyScore {
   readonly summary: MutationSummary;
 }
 
-/** One line per seed of the open-choice space: `mutation_conventions=N defects=D caught=C precise=P escaped=E clean_failures=F`. */
+/**
+ * The escapes whose broken rule was judged on the run and passed: the defect was observable there
+ * (its rule neither skipped, as a rule of choices.md or a strict-only one is under the lenient
+ * profile, nor left without a set-up) and the rule did not see it. The other escapes are defects
+ * those conventions and that profile do not make observable.
+ */
+export function judgedEscapes(defects: readonly DefectResult[]): DefectResult[] {
+  return defects.filter((d) => d.verdict === "escaped" && d.ruleStatus === "pass");
+}
+
+/**
+ * One line per seed of the open-choice space: `mutation_conventions=N defects=D caught=C
+ * precise=P escaped=E clean_failures=F judged_escaped=J`, J the escapes whose rule was judged and
+ * passed (judgedEscapes).
+ */
 export function familyFigureLine(f: FamilyScore): string {
   const s = f.summary;
-  return `mutation_conventions=${f.family} defects=${s.defects} caught=${s.caught} precise=${s.precise} escaped=${s.escaped} clean_failures=${s.cleanFailures}`;
+  return `mutation_conventions=${f.family} defects=${s.defects} caught=${s.caught} precise=${s.precise} escaped=${s.escaped} clean_failures=${s.cleanFailures} judged_escaped=${judgedEscapes(f.defects).length}`;
 }
 
 export function verdictOf(rule: string, failing: readonly string[]): DefectVerdict {

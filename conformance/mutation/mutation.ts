@@ -17,6 +17,7 @@ import {
   type DefectResult,
   type FamilyScore,
   familyFigureLine,
+  judgedEscapes,
   type MutationReport,
   mutationFigureLine,
   mutationPassed,
@@ -247,7 +248,10 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
     if (onlySome.size) say(`escaped only under some conventions: ${[...onlySome].map(([name, seeds]) => `${name} (seeds ${seeds.join(", ")})`).join(", ")}\n`);
     for (const f of families) {
       const escaped = f.defects.filter((d) => d.verdict === "escaped").map((d) => d.name);
-      say(`${familyFigureLine(f)}${f.clean.failing.length ? ` (FALSE FAILURES, a bug of the suite: ${f.clean.failing.join(", ")})` : ""}${escaped.length ? ` (escaped: ${escaped.join(", ")})` : ""}\n`);
+      const judged = judgedEscapes(f.defects).map((d) => d.name);
+      say(
+        `${familyFigureLine(f)}${f.clean.failing.length ? ` (FALSE FAILURES, a bug of the suite: ${f.clean.failing.join(", ")})` : ""}${escaped.length ? ` (escaped: ${escaped.join(", ")})` : ""}${judged.length ? ` (judged and passed: ${judged.join(", ")})` : ""}\n`,
+      );
     }
     say(`${mutationFigureLine(report)}\n`);
     // A seed's escapes say what the suite cannot see there; a seed's clean failure is a bug of the suite.

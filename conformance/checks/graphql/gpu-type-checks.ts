@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { STOCK_STATUSES } from "../../../sim/api/schemas/graphql.ts";
 import { registerCheck } from "../../check-registry.ts";
 import type { CheckContext, FailureInput } from "../../check.ts";
-import { schemaErrors } from "../support/schema.ts";
+import { schemaErrors, statedOnly } from "../support/schema.ts";
 import { gqlString } from "./graphql-literal.ts";
 import { describe, gql, type GqlAnswer } from "./graphql-request.ts";
 import { isObj, nonEmptyString, show, type Obj } from "./json-shape.ts";
@@ -118,13 +118,19 @@ registerCheck(
   { needs: { keys: ["api"] } },
 );
 
+/**
+ * The GPU type's members whose type the sentence states; under the lenient profile only these are
+ * judged (id, displayName and memoryInGb are named without a type: strict alone types them).
+ */
+const STATED_GPU_TYPE = /^\/(secureCloud|communityCloud|lowestPrice\/uninterruptablePrice|lowestPrice\/availableGpuCounts(\/\d+)?):/;
+
 registerCheck(
   "graphql.gpu-type.types",
   (ctx) =>
     overPrices(ctx, (read, ask) => {
       const problems: string[] = [];
       read.types.forEach((t, i) => {
-        for (const e of schemaErrors("GraphqlGpuType", t)) problems.push(`gpuTypes[${i}]${e}`);
+        for (const e of statedOnly(ctx, schemaErrors("GraphqlGpuType", t), STATED_GPU_TYPE)) problems.push(`gpuTypes[${i}]${e}`);
         const lp = t.lowestPrice;
         // A price may be absent where nothing is offered; where GPUs are offered it is a number.
         const offered = isObj(lp) && Array.isArray(lp.availableGpuCounts) && lp.availableGpuCounts.length > 0;

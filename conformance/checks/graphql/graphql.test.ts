@@ -28,7 +28,7 @@ for (const profile of ["lenient", "strict"] as const) {
     t.same(byStatus(rules, "fail"), [], "no rule fails");
     const skipped = rules.filter((r) => r.status === "skip");
     if (profile === "strict") t.same(skipped.map((r) => [r.id, r.reason]), [], "nothing skipped under strict");
-    else t.same(byStatus(rules, "skip"), ["graphql.auth-bearer", "graphql.client-fields", "graphql.errors-envelope"], "only choices.md rules skipped");
+    else t.same(byStatus(rules, "skip"), ["graphql.auth-bearer", "graphql.client-fields", "graphql.errors-envelope", "graphql.pod.types"], "only choices.md rules and the strict-only pod types skipped");
     t.ok(rules.length >= 22, "all graphql rules ran");
   });
 }
@@ -102,7 +102,8 @@ const cases: BrokenCase[] = [
           for (const g of Array.isArray(data.gpuTypes) ? data.gpuTypes : []) if (g?.lowestPrice?.stockStatus) g.lowestPrice.stockStatus = g.lowestPrice.stockStatus.toLowerCase();
         }),
     },
-    fails: ["graphql.gpu-type.types", "graphql.stock-status-enum"],
+    // Under lenient, gpu-type.types judges only the types its sentence states; the values are stock-status-enum's.
+    fails: ["graphql.stock-status-enum"],
     shows: /"stockStatus":"(high|medium|low|none)"/,
   },
   {
@@ -147,3 +148,35 @@ for (const c of cases) {
     t.match(out, c.shows, "replaying the reproduction shows the failure");
   });
 }
+
+/** Types the spec does not state, written otherwise than the emulator's schema: strict fails them, lenient does not. */
+const unstatedTypes: Breakage = {
+  response: (res, req) =>
+    editData(res, req, (data) => {
+      for (const g of Array.isArray(data.gpuTypes) ? data.gpuTypes : []) if (g && typeof g.memoryInGb === "number") g.memoryInGb = `${g.memoryInGb}`;
+      const pods = [data.pod, data.podFindAndDeployOnDemand, ...(Array.isArray(data.myself?.pods) ? data.myself.pods : [])];
+      for (const p of pods) {
+        if (p && typeof p.machineId === "string") p.machineId = 7;
+        if (p?.runtime && typeof p.runtime.uptimeInSeconds === "number") p.runtime.uptimeInSeconds = `${p.runtime.uptimeInSeconds}`;
+      }
+    }),
+};
+const TYPE_RULES = ["graphql.gpu-type.types", "graphql.pod.types", "graphql.runtime.types"];
+
+t.test("types the sentences do not state (memoryInGb, machineId, uptimeInSeconds) are judged under strict only", async (t) => {
+  const only = async (profile: "lenient" | "strict") => {
+    const broken = await startBroken(unstatedTypes);
+    try {
+      const result = await conform({ only: TYPE_RULES, seed: 1, profile, reportDir: t.testdir() }, { startEmbedded: async () => broken.target });
+      return result.report.rules;
+    } finally {
+      await broken.emulator.close();
+    }
+  };
+  const lenient = await only("lenient");
+  t.same(byStatus(lenient, "fail"), [], "lenient: no failure for a type the spec does not state");
+  t.same(byStatus(lenient, "pass"), ["graphql.gpu-type.types", "graphql.runtime.types"], "lenient: the stated types and shapes still judged");
+  t.match(lenient.find((r) => r.id === "graphql.pod.types")?.reason, /strict/);
+  const strict = await only("strict");
+  t.same(byStatus(strict, "fail"), TYPE_RULES, "strict: the emulator's schema required");
+});

@@ -2,7 +2,10 @@
  * The action body's rules: `{"action": "start" | "stop" | "restart" | "terminate"}` and nothing
  * else. Valid bodies from sim/api/validate's podActionBodyArb are broken one rule at a time by
  * breakPodActionRule and sent to a pod the check created; each must be refused with the rule's
- * status (any 4xx under the lenient profile, 422 under strict).
+ * status (any 4xx under the lenient profile, 422 under strict). A refusal credits the rule only
+ * when the valid body it was broken from (`{action}`, an action the pod's `actions` list offers
+ * at that moment) is taken on the same pod (support/refusal-credit.ts); a rule none of whose
+ * refusals could be credited is skipped as a set-up not reached, never passed.
  *
  * The route is choices.md's: under the lenient profile a target that answers a valid action
  * with 404/405 has none, and these rules are skipped (a 404 would otherwise pass as "a 4xx").
@@ -17,7 +20,9 @@ import { accepts, acceptedText } from "../support/statuses.ts";
 import { afterCreate } from "./lifecycle-evidence.ts";
 import { createFixturePod, isFixture, type FixturePod } from "./lifecycle-fixture-pod.ts";
 import { checkRequests } from "./lifecycle-property.ts";
-import { podAction, routeMissing, terminatePod } from "./lifecycle-pods.ts";
+import { getPod, isSuccess, jsonObject, podAction, routeMissing, terminatePod } from "./lifecycle-pods.ts";
+import { CreditTally, refusalCredited } from "../support/refusal-credit.ts";
+import type { PodAction } from "../../../sim/api/schemas/index.ts";
 import { settle } from "./lifecycle-run.ts";
 import { readTargetCatalog } from "./lifecycle-target.ts";
 
@@ -40,15 +45,45 @@ async function brokenBodiesRefused(ctx: CheckContext, ruleId: RuleId, pod: Fixtu
     const probe = await podAction(ctx, pod.id, "stop");
     if (routeMissing(probe.status)) return ctx.skip(missingFact("podActionPath", `a valid stop on ${ctx.facts.podActionPath.value} answered ${probe.status}`));
   }
-  const result = await checkRequests(ctx, baseBody, RUNS, async (body, violate) => {
+  const tally = new CreditTally();
+  const result = await checkRequests(ctx, baseBody, RUNS, async (drawn, violate) => {
+    const body = { action: await offered(ctx, pod.id, drawn.action) };
     const broken = breakPodActionRule(ruleId, body);
     const res = await podAction(ctx, pod.id, body.action, broken);
+    if (!isSuccess(res.status)) {
+      const credit = await refusalCredited(ctx, {
+        controls: [body],
+        send: (b) => podAction(ctx, pod.id, b.action, b),
+        accepted: (r) => isSuccess(r.status),
+        operation: `podAction ${pod.id}`,
+        named: { body: broken, text: res.text },
+      });
+      if (!credit.credited) {
+        tally.notCredited(JSON.stringify(broken), credit);
+        return false;
+      }
+    }
+    tally.judgedOne();
     if (!accepts(ctx, res.status)) {
       violate(afterCreate(pod.created.exchange, pod.id, `${WHAT[ruleId]} (${JSON.stringify(broken)}) is refused with ${acceptedText(ctx)}; got ${res.status}`, res.exchange));
     }
     return true;
   });
-  return result.outcome ?? ctx.pass();
+  if (result.outcome) return result.outcome;
+  const notProven = tally.notProven();
+  return notProven === undefined ? ctx.pass() : ctx.skip(notProven);
+}
+
+/**
+ * The action drawn when the pod's `actions` list offers it (or when the pod cannot be read), else
+ * the first of start, stop and restart it offers: the body broken must be one the pod would take
+ * now, so that its control (the unbroken body) can be accepted.
+ */
+async function offered(ctx: CheckContext, id: string, drawn: PodAction): Promise<PodAction> {
+  const read = await getPod(ctx, id);
+  const actions = read.status === 200 ? jsonObject(read)?.["actions"] : undefined;
+  if (!Array.isArray(actions) || actions.includes(drawn)) return drawn;
+  return (["start", "stop", "restart"] as const).find((a) => actions.includes(a)) ?? drawn;
 }
 
 for (const ruleId of Object.keys(WHAT) as RuleId[]) {

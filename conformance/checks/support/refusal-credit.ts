@@ -17,6 +17,7 @@ import type { CheckContext } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
 import type { Exchange } from "../../recorder.ts";
 import { errorText, leaves, names, valueKey } from "../../values/leaves.ts";
+import { SETUP_NOT_REACHED } from "../../../reports/conformance-report.ts";
 
 export type Credit =
   | { readonly credited: true }
@@ -106,4 +107,30 @@ export async function refusalCredited<B>(ctx: CheckContext, spec: ControlSpec<B>
     }
   }
   return { credited: true };
+}
+
+/**
+ * A property's count of the refusals it judged and of those it could not credit: when none was
+ * judged and some were not credited, the rule is skipped as a set-up not reached (counted apart
+ * from other skips), never passed.
+ */
+export class CreditTally {
+  judged = 0;
+  private readonly why = new Set<string>();
+
+  /** A refusal (or answer) judged against the rule. */
+  judgedOne(): void {
+    this.judged++;
+  }
+
+  /** A refusal left unjudged, with the credit's reason. */
+  notCredited(what: string, credit: Extract<Credit, { credited: false }>): void {
+    if (this.why.size < 8) this.why.add(`${what}: ${credit.why}`);
+  }
+
+  /** The skip's reason when nothing was judged and some refusal went uncredited; otherwise undefined. */
+  notProven(): string | undefined {
+    if (this.judged > 0 || this.why.size === 0) return undefined;
+    return `${SETUP_NOT_REACHED}: no refusal could be credited to the rule (${[...this.why].slice(0, 2).join("; ")})`;
+  }
 }

@@ -12,3 +12,12 @@ export function schemaErrors(name: string, value: unknown): string[] {
   validator ??= createValidator();
   return validator.validate(`${SCHEMA_ID_PREFIX}${name}`, value).errors;
 }
+
+/**
+ * Under the lenient profile, only the schema errors at the paths whose type or shape the rule's
+ * sentence states (`stated`, matched against each error's `/path:` head); under strict, all of
+ * them (the rest is the emulator's schema: docs/profiles.md).
+ */
+export function statedOnly(ctx: { readonly options: { readonly profile: string } }, errors: readonly string[], stated: RegExp): string[] {
+  return ctx.options.profile === "strict" ? [...errors] : errors.filter((e) => stated.test(e));
+}

@@ -86,6 +86,7 @@ export const graphqlRules = [
   {
     id: "graphql.pod.types", title: "GraphQL pod fields have the spec's types",
     spec: POD_RECORD, section: RECORDS, source: "spec", severity: "error", kind: "response",
+    strictOnly: "the sentence names the pod's fields and states only env's form (graphql.env-key-value judges it); the others' types (id, name, imageName, machineId, machine.podHostId and desiredStatus strings) are the emulator's GraphQL schema",
   },
   {
     id: "graphql.env-key-value", title: "A GraphQL pod's `env` is a list of `KEY=value` strings",
@@ -95,11 +96,13 @@ export const graphqlRules = [
     id: "graphql.runtime.types", title: "GraphQL runtime fields have the spec's shape",
     spec: "`runtime`: `uptimeInSeconds`; `ports` list of {ip, isIpPublic, privatePort, publicPort, type}; `gpus` list of {id, gpuUtilPercent, memoryUtilPercent}; `container` {cpuPercent, memoryPercent}.",
     section: RECORDS, source: "spec", severity: "error", kind: "response",
+    lenient: "judges the shape the sentence states (ports and gpus lists of objects, container an object); the members' types (uptimeInSeconds an integer, the ports' numbers, the percentages numbers), which it does not state, only under --profile strict",
   },
   {
     id: "graphql.gpu-type.types", title: "GPU type fields have the spec's types",
     spec: "GPU type: `id`, `displayName`, `memoryInGb`, `secureCloud` (boolean), `communityCloud` (boolean), `lowestPrice` {uninterruptablePrice (number), stockStatus, availableGpuCounts (list of integer)}.",
     section: RECORDS, source: "spec", severity: "error", kind: "response",
+    lenient: "judges the types the sentence states (secureCloud and communityCloud booleans, uninterruptablePrice a number, availableGpuCounts a list of integers); id, displayName and memoryInGb, named without a type, only under --profile strict",
   },
   {
     id: "graphql.stock-status-enum", title: "stockStatus is High, Medium, Low or None",

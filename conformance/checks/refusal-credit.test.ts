@@ -1,0 +1,70 @@
+/**
+ * Issue #31, item 4: a refusal credits a rule only when the same body without the rule's breaking
+ * part is accepted. A target that refuses every body of an operation for a reason of its own (a
+ * header it wants) is not passed on the rules whose bad bodies it refused: the set-up is reported
+ * as not reached. The same bad bodies on the plain emulator, whose controls are taken, pass.
+ */
+import t from "tap";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { conform } from "../conform.ts";
+import { checks } from "../check-registry.ts";
+import "./index.ts";
+import type { Profile } from "../options.ts";
+import { testTarget, type Breakage } from "../test-support/pods/create-test-target.ts";
+import { SETUP_NOT_REACHED } from "../../reports/conformance-report.ts";
+
+/** Refuses every POST whose path ends in one of `suffixes`, whatever its body: an unrelated reason. */
+const refusesEvery =
+  (...suffixes: string[]): Breakage =>
+  (request, next) =>
+    request.method === "POST" && suffixes.some((s) => request.path.endsWith(s))
+      ? { kind: "response", response: { status: 400, headers: { "content-type": "application/json" }, body: { error: "this service wants an X-Request-Id header" } } }
+      : next(request);
+
+async function run(breakage: Breakage | undefined, only: readonly string[], profile: Profile) {
+  const target = testTarget(breakage);
+  try {
+    const { report } = await conform(
+      { only: [...only], seed: 1, profile, reportDir: mkdtempSync(join(tmpdir(), "cpsim-refusal-credit-")) },
+      { registry: checks, startEmbedded: target.start },
+    );
+    return report;
+  } finally {
+    await target.stop();
+  }
+}
+
+type Report = Awaited<ReturnType<typeof run>>;
+const statusOf = (report: Report, id: string) => report.rules.find((r) => r.id === id);
+
+/** Under lenient, any 4xx would pass these; the rules of choices.md are judged under strict alone. */
+const JOB_RULES: Record<Profile, string[]> = { lenient: ["jobs.submit.input-object"], strict: ["jobs.submit.unknown-key", "jobs.submit.input-object", "jobs.submit.policy-ttl"] };
+const ACTION_RULES: Record<Profile, string[]> = { lenient: ["pods.action.action-enum", "pods.action.field-type"], strict: ["pods.action.unknown-property", "pods.action.action-required"] };
+
+for (const profile of ["lenient", "strict"] as const) {
+  t.test(`${profile}: run and runsync refused whatever the body: the job body rules are not passed, their set-up not reached`, async (t) => {
+    const report = await run(refusesEvery("/run", "/runsync"), JOB_RULES[profile], profile);
+    for (const id of JOB_RULES[profile]) {
+      const rule = statusOf(report, id);
+      t.equal(rule?.status, "skip", `${id}: ${rule?.reason ?? rule?.failures[0]?.evidence.expected}`);
+      t.match(rule?.reason, new RegExp(`^${SETUP_NOT_REACHED}: no refusal could be credited.*refused too \\(HTTP 400\\)`), id);
+    }
+  });
+
+  t.test(`${profile}: pod actions refused whatever the body: the action body rules are not passed, their set-up not reached`, async (t) => {
+    const report = await run(refusesEvery("/action"), ACTION_RULES[profile], profile);
+    for (const id of ACTION_RULES[profile]) {
+      const rule = statusOf(report, id);
+      t.equal(rule?.status, "skip", `${id}: ${rule?.reason ?? rule?.failures[0]?.evidence.expected}`);
+      t.match(rule?.reason, new RegExp(`^${SETUP_NOT_REACHED}: no refusal could be credited`), id);
+    }
+  });
+
+  t.test(`${profile}: the emulator takes the controls: the same rules pass`, async (t) => {
+    const ids = [...JOB_RULES[profile], ...ACTION_RULES[profile]];
+    const report = await run(undefined, ids, profile);
+    for (const id of ids) t.equal(statusOf(report, id)?.status, "pass", `${id}: ${statusOf(report, id)?.reason ?? ""}`);
+  });
+}
