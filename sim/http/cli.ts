@@ -38,7 +38,8 @@ export const spec: CommandSpec = {
     "runpod.serverless worker, unmodified): the command prints the environment such a worker needs; same clock rules.\n" +
     "With --conventions SEED (or FILE, a JSON object naming a value per dimension) it answers with other conventions where\n" +
     "the spec is silent: list envelopes and pages, action routes, catalog and volume paths, id and time formats, open\n" +
-    "statuses, member order, header spelling, extra members, where its description is (docs/conventions.md lists them).\n" +
+    "statuses, member order, header spelling, extra members, where its description is, catalog field types, GPU types\n" +
+    "in one cloud only, non-contiguous vCPU counts (docs/conventions.md lists them).\n" +
     "To run it in the background, give --ready-file FILE and wait for FILE to appear: it holds the --json object\n" +
     "and the server's pid, to stop it with (npx does not pass signals on).",
   flags: [
