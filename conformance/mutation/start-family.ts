@@ -8,12 +8,12 @@ import { defectiveBackend, defectsNamed } from "../../sim/defects/index.ts";
 import { startEmulator } from "../../sim/http/index.ts";
 import { PlatformBackend } from "../../sim/http/platform-backend.ts";
 import { embeddedCatalog, embeddedKeys } from "../embedded.ts";
-import { conventionsBackend, drawConventions, type Conventions } from "../../sim/conventions/index.ts";
+import { catalogUnder, conventionsBackend, drawConventions, type Conventions } from "../../sim/conventions/index.ts";
 import { familyProfile, type FamilyTarget } from "./target-family.ts";
 
 export async function startFamilyTarget(options: { readonly family: number | Conventions; readonly seed?: number; readonly defects?: readonly string[] }): Promise<FamilyTarget> {
   const conventions = typeof options.family === "number" ? drawConventions(options.family) : options.family;
-  const catalog = embeddedCatalog();
+  const catalog = catalogUnder(conventions, embeddedCatalog());
   const emulator = await startEmulator({
     host: "127.0.0.1",
     port: 0,

@@ -85,7 +85,7 @@ function raw(url: string, key: string, method = "GET", body?: unknown): Promise<
 
 t.test("cpsim serve --conventions FILE: the emulator answers with those conventions", async (t) => {
   const dir = t.testdir({
-    "c.json": JSON.stringify({ lists: "bare", actions: "verb", times: "z-seconds", headerCase: "canonical", description: "link-header", extraFields: "request-id", memberOrder: "sorted", jobIds: "suffix-u1", jobNotFound: 410 }),
+    "c.json": JSON.stringify({ lists: "bare", actions: "verb", times: "z-seconds", headerCase: "canonical", description: "link-header", extraFields: "request-id", memberOrder: "sorted", jobIds: "suffix-u1", jobNotFound: 410, globalNetwork: "string", catalogNumbers: "string", gpuClouds: "by-class", vcpuCounts: "sparse" }),
   });
   const r = serve(["--clock", "manual", "--json", "--conventions", join(dir, "c.json")]);
   await r.ready;
@@ -99,6 +99,15 @@ t.test("cpsim serve --conventions FILE: the emulator answers with those conventi
   t.match(list.headers["link"], /<\/api\/spec\.json>; rel="service-desc"/, "description=link-header");
   const gpus = await raw(`${info.baseUrl}/v2/catalog/gpus`, key);
   const gpu = (gpus.json as { id: string }[])[0]!.id;
+  t.same((gpus.json as { id: string }[]).filter((g) => /GeForce/.test(g.id)), [], "gpuClouds=by-class: no GeForce card in the SECURE catalog");
+  t.ok((gpus.json as { memoryInGb: unknown }[]).every((g) => typeof g.memoryInGb === "string"), "catalogNumbers=string: memoryInGb a string");
+  const dcs = (await raw(`${info.baseUrl}/v2/catalog/datacenters`, key)).json as { globalNetwork: unknown }[];
+  t.same([...new Set(dcs.map((d) => d.globalNetwork))].sort(), ["disabled", "enabled"], "globalNetwork=string");
+  const cpus = (await raw(`${info.baseUrl}/v2/catalog/cpus`, key)).json as { id: string; vcpu: { allowed: unknown } }[];
+  t.same(cpus.find((f) => f.id === "cpu3c")?.vcpu.allowed, ["2", "8", "32"], "vcpuCounts=sparse, as strings");
+  const cpuPod = (vcpuCount: number) => raw(`${info.baseUrl}/v2/pods`, key, "POST", { name: "cpu", image: "ubuntu:22.04", cpu: { id: "cpu3c", vcpuCount } });
+  t.ok((await cpuPod(4)).status >= 400, "vcpuCounts=sparse: 4 is no count of the flavor");
+  t.equal((await cpuPod(8)).status, 201, "8 is");
   const created = await raw(`${info.baseUrl}/v2/pods`, key, "POST", { name: "space", image: "ubuntu:22.04", gpu: { id: gpu } });
   t.equal(created.status, 201);
   t.match(created.json.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, "times=z-seconds");

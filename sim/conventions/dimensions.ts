@@ -183,6 +183,50 @@ export const DIMENSIONS = [
       { value: "links", means: "every object with an `id` also carries `\"_links\": {\"self\": {\"href\": ...}}`" },
     ],
   }),
+  // Appended, never inserted: a seed draws the dimensions in this order, so an earlier
+  // dimension's value for a seed stays what it was when a dimension is added.
+  dimension({
+    id: "globalNetwork",
+    title: "JSON type of the data center catalog's `globalNetwork` field",
+    spec: "CreatePodRequest `globalNetworking`: \"eligible data centers carry a `globalNetwork` field in the data center catalog\" (no type given; the catalog's records are not shown).",
+    values: [
+      { value: "boolean", means: "`true` or `false` on every data center (docs/choices.md)" },
+      { value: "only-eligible", means: "`\"globalNetwork\": true` on eligible data centers, the member absent on the others (the sentence read literally)" },
+      { value: "string", means: "`\"enabled\"` or `\"disabled\"`" },
+      { value: "object", means: "`{\"enabled\": true, \"cidr\": \"10.64.0.0/10\"}` or `{\"enabled\": false}`" },
+      { value: "range", means: "the network's address range (`\"10.64.0.0/10\"`) on eligible data centers, `null` on the others" },
+    ],
+  }),
+  dimension({
+    id: "catalogNumbers",
+    title: "JSON type of the numbers in catalog records (GPU types, CPU flavors, data centers)",
+    spec: RECORDS,
+    values: [
+      { value: "number", means: "JSON numbers: `\"memoryInGb\": 80`, `\"price\": 0.69`, `\"availableGpuCounts\": [1, 2]`" },
+      { value: "string", means: "every number a decimal string: `\"memoryInGb\": \"80\"`, `\"price\": \"0.69\"`, `\"availableGpuCounts\": [\"1\", \"2\"]`, `\"vcpu\": {\"min\": \"2\", ...}`" },
+      { value: "money-string", means: "prices alone as decimal strings of four places (`\"price\": \"0.6900\"`, `\"perVcpuHour\": \"0.0300\"`), as money APIs do; counts and sizes stay numbers" },
+    ],
+  }),
+  dimension({
+    id: "gpuClouds",
+    title: "Which clouds offer each GPU type",
+    spec: "CreatePodRequest `cloud`: \"Default `SECURE`\"; GPU type records of the catalog: not shown (nothing says a type is offered in both clouds).",
+    values: [
+      { value: "fixtures", means: "as the bundled catalog: most types in both clouds, a few in one" },
+      { value: "by-class", means: "every type in one cloud only: GeForce cards in COMMUNITY only, data-center cards in SECURE only" },
+      { value: "alternate", means: "every type in one cloud only: the types the fixtures offer in both alternate, SECURE only then COMMUNITY only" },
+    ],
+  }),
+  dimension({
+    id: "vcpuCounts",
+    title: "The vCPU counts each CPU flavor offers",
+    spec: "CpuConfig `vcpuCount`: \"integer, minimum 2\", \"Must be valid for the flavor and a power of two\" (which powers a flavor offers: not shown).",
+    values: [
+      { value: "contiguous", means: "every power of two from 2 to the flavor's largest (the bundled catalog)" },
+      { value: "sparse", means: "non-contiguous: 2, 8, 32 (every other power of two, up to the flavor's largest)" },
+      { value: "large-only", means: "from 8 up: a flavor offers no 2 or 4" },
+    ],
+  }),
 ] as const;
 
 export type DimensionId = (typeof DIMENSIONS)[number]["id"];

@@ -3,3 +3,4 @@ export { CONVENTIONS_FORMS, ConventionsError, conventionsFrom, describeConventio
 export { conventionsBackend, jobIdIn, jobIdOut, volumePath } from "./layer.ts";
 export { DESCRIPTION_PATHS } from "./description.ts";
 export { renderConventionsDoc } from "./render-doc.ts";
+export { catalogUnder } from "./catalog.ts";

@@ -9,6 +9,7 @@ import type { ApiOutcome, ApiRequest, ApiResponse } from "../api/types.ts";
 import type { EmulatorBackend } from "../http/backend.ts";
 import { type Conventions, EMULATOR_CONVENTIONS } from "./dimensions.ts";
 import { DESCRIPTION_PATHS, describedRoutes } from "./description.ts";
+import { catalogAnswer } from "./catalog-answers.ts";
 import { listAnswer, PAGE_PARAMS } from "./lists.ts";
 import { presented } from "./present.ts";
 
@@ -219,7 +220,7 @@ export function conventionsBackend(inner: EmulatorBackend, c: Conventions, accou
     nextEventTime: () => inner.nextEventTime(),
     handle: (request) => {
       if (request.path.startsWith("/graphql") || request.path.startsWith("/_sim")) return inner.handle(request);
-      return mapResponse(route(c, request, (r) => inner.handle(r), state), (r) => (NO_ROUTE.has(r) ? r : presented(c, r, requestId)));
+      return mapResponse(route(c, request, (r) => mapResponse(inner.handle(r), (res) => catalogAnswer(c, r.method, r.path, res)), state), (r) => (NO_ROUTE.has(r) ? r : presented(c, r, requestId)));
     },
     onJobFinal: (e, j, l) => inner.onJobFinal(e, jobIdIn(c, j) ?? j, l),
     drainWebhooks: () => inner.drainWebhooks(),

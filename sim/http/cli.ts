@@ -19,7 +19,7 @@ import { PortInUseError } from "./errors.ts";
 import { JournalError } from "./state/state-journal.ts";
 import { type ClockMode, type EmulatorOptions, MAX_SPEED, type RequestLogEntry, defaultOptions, isLoopbackHost } from "./options.ts";
 import { writeReadyFile } from "../cli/ready-file.ts";
-import { ConventionsError, describeDifferences, EMULATOR_CONVENTIONS, parseConventionsArg } from "../conventions/index.ts";
+import { catalogUnder, ConventionsError, describeDifferences, EMULATOR_CONVENTIONS, parseConventionsArg } from "../conventions/index.ts";
 import { ScenarioError } from "../plan/scenario.ts";
 import { scenarioBackend } from "./scenario-backend.ts";
 
@@ -38,7 +38,8 @@ export const spec: CommandSpec = {
     "runpod.serverless worker, unmodified): the command prints the environment such a worker needs; same clock rules.\n" +
     "With --conventions SEED (or FILE, a JSON object naming a value per dimension) it answers with other conventions where\n" +
     "the spec is silent: list envelopes and pages, action routes, catalog and volume paths, id and time formats, open\n" +
-    "statuses, member order, header spelling, extra members, where its description is (docs/conventions.md lists them).\n" +
+    "statuses, member order, header spelling, extra members, where its description is, catalog field types, GPU types\n" +
+    "in one cloud only, non-contiguous vCPU counts (docs/conventions.md lists them).\n" +
     "To run it in the background, give --ready-file FILE and wait for FILE to appear: it holds the --json object\n" +
     "and the server's pid, to stop it with (npx does not pass signals on).",
   flags: [
@@ -252,7 +253,7 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
         const loaded = await loadHandlerRuntimes(specs, options.fixtures, io);
         runtimes = loaded.runtimes;
         if ((specs.length > 0 || workerEndpoints.length > 0) && createBackend === undefined) {
-          createBackend = (o) => (platformBackend = new PlatformBackend({ ...o, catalog: loaded.catalog, handlers: runtimes, workerEndpoints }));
+          createBackend = (o) => (platformBackend = new PlatformBackend({ ...o, catalog: options.conventions && loaded.catalog ? catalogUnder(options.conventions, loaded.catalog) : loaded.catalog, handlers: runtimes, workerEndpoints }));
         }
       } catch (err) {
         if (err instanceof HandlerLoadError) {

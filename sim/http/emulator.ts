@@ -15,7 +15,7 @@ import type { BackendApiKey, EmulatorBackend, WebhookDelivery } from "./backend.
 import { CONTROL_PREFIX, type ClockView, type ControlTarget, clockView, controlRoutes, handleControl } from "./control.ts";
 import { defectiveBackend } from "../defects/defective-backend.ts";
 import { conventionsBackend } from "../conventions/layer.ts";
-import { createDefaultBackend } from "./default-backend.ts";
+import { conventionsDefaultBackend, createDefaultBackend } from "./default-backend.ts";
 import { controlRefusal } from "./control-guard.ts";
 import { ListenError, PortInUseError } from "./errors.ts";
 import { StateSession } from "./state/state-session.ts";
@@ -89,7 +89,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
   const limits = options.limits;
   const built =
     options.backend ??
-    (await (options.createBackend ?? createDefaultBackend)({ seed: options.seed, fixtures: options.fixtures, ...(options.memory ? { memory: options.memory } : {}) }));
+    (await (options.createBackend ?? (options.conventions ? conventionsDefaultBackend(options.conventions) : createDefaultBackend))({ seed: options.seed, fixtures: options.fixtures, ...(options.memory ? { memory: options.memory } : {}) }));
   // The one place defects cost anything: a clean emulator talks to its backend directly.
   const defective = options.defects?.length ? defectiveBackend(built, options.defects) : built;
   // The platform's defects sit under its conventions, as they would in such an implementation.

@@ -16,7 +16,7 @@ import type { CheckContext } from "../../check.ts";
 import { missingFact, readList, readNetworkVolumes } from "../../target-facts/index.ts";
 import { volumeAcceptedInCreate } from "./accepted-volume.ts";
 import { newCatalogRefusals, type CatalogRefusals } from "./catalog-refusals.ts";
-import { flavorVcpuCounts } from "./flavor-vcpu-counts.ts";
+import { countOf, flavorVcpuCounts } from "./flavor-vcpu-counts.ts";
 import { readGlobalNetwork, type GlobalNetworkReading } from "./global-network-reading.ts";
 
 export type CloudName = "SECURE" | "COMMUNITY";
@@ -93,8 +93,9 @@ export function targetCatalog(ctx: CheckContext, read: CatalogReadOptions = {}):
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown): v is string => typeof v === "string" && v !== "";
+/** A list of counts, as JSON integers or decimal strings (the catalog's types are not shown). */
 const intList = (v: unknown): number[] | undefined =>
-  Array.isArray(v) && v.every((n) => Number.isInteger(n)) ? (v as number[]) : undefined;
+  Array.isArray(v) && v.every((n) => countOf(n) !== undefined) ? v.map((n) => countOf(n)!) : undefined;
 
 
 /** Who makes a GPU, from the entry or, failing that, from its id and name. */
@@ -186,7 +187,8 @@ async function readFlavors(ctx: CheckContext, notes: string[]): Promise<TargetFl
     if (!isObject(entry) || !nonEmpty(entry.id)) continue;
     const counts = flavorVcpuCounts(entry);
     const available = isObject(entry.availability) ? intList(entry.availability.availableVcpuCounts) : undefined;
-    const ram = typeof entry.ramGbPerVcpu === "number" && entry.ramGbPerVcpu > 0 ? entry.ramGbPerVcpu : undefined;
+    const ramGb = typeof entry.ramGbPerVcpu === "string" ? Number(entry.ramGbPerVcpu) : entry.ramGbPerVcpu;
+    const ram = typeof ramGb === "number" && Number.isFinite(ramGb) && ramGb > 0 ? ramGb : undefined;
     flavors.push({
       id: entry.id,
       ...(counts ? { vcpuCounts: counts } : {}),

@@ -1,0 +1,59 @@
+/**
+ * The catalog dimensions of the open-choice space: the catalog a point pairs (GPU types in one
+ * cloud only, non-contiguous vCPU counts) passes the catalog's own checks, and catalog answers carry
+ * `globalNetwork` and numbers in the point's JSON types.
+ */
+import t from "tap";
+import { loadCatalog } from "../catalog/index.ts";
+import { checkConsistency } from "../catalog/check-consistency.ts";
+import { checkReferences } from "../catalog/check-references.ts";
+import { json } from "../api/json-response.ts";
+import { catalogAnswer } from "./catalog-answers.ts";
+import { catalogUnder } from "./catalog.ts";
+import { type Conventions, EMULATOR_CONVENTIONS } from "./dimensions.ts";
+
+const at = (over: Partial<Record<keyof Conventions, string>>): Conventions => ({ ...EMULATOR_CONVENTIONS, ...over }) as Conventions;
+
+t.test("catalogUnder: every pairing passes the catalog's checks; one-cloud values leave no type in both clouds; counts as drawn", async (t) => {
+  const base = loadCatalog();
+  t.equal(catalogUnder(EMULATOR_CONVENTIONS, base), base, "the emulator's point serves the catalog as it is");
+  for (const gpuClouds of ["fixtures", "by-class", "alternate"]) {
+    for (const vcpuCounts of ["contiguous", "sparse", "large-only"]) {
+      const c = catalogUnder(at({ gpuClouds, vcpuCounts }), base);
+      t.same([...checkReferences(c), ...checkConsistency(c)], [], `${gpuClouds}/${vcpuCounts}: no catalog issue`);
+      const both = c.gpuTypes.filter((g) => g.secureCloud && g.communityCloud).length;
+      if (gpuClouds === "fixtures") t.ok(both > 0, "the fixtures offer some types in both clouds");
+      else t.equal(both, 0, `${gpuClouds}: every GPU type in one cloud only`);
+    }
+  }
+  const byClass = catalogUnder(at({ gpuClouds: "by-class" }), base);
+  t.same(byClass.gpuTypes.filter((g) => /GeForce/.test(g.id) && g.secureCloud).map((g) => g.id), [], "by-class: no GeForce card in SECURE");
+  t.ok(byClass.gpuTypes.some((g) => g.id === "NVIDIA H100 PCIe" && g.secureCloud && !g.communityCloud), "by-class: an H100 in SECURE only");
+  t.same(catalogUnder(at({ vcpuCounts: "sparse" }), base).cpuFlavors.find((f) => f.id === "cpu5c")?.vcpuCounts, [2, 8, 32], "sparse: 2, 8, 32 (no 4, 16, 64)");
+  t.same(catalogUnder(at({ vcpuCounts: "large-only" }), base).cpuFlavors.find((f) => f.id === "cpu3m")?.vcpuCounts, [8, 16], "large-only: no 2 or 4");
+});
+
+t.test("catalogAnswer: globalNetwork and the records' numbers in the point's types; other routes untouched", async (t) => {
+  const dcs = json(200, { dataCenters: [{ id: "A", globalNetwork: true, gpuAvailability: [] }, { id: "B", globalNetwork: false }] });
+  const spelt = (globalNetwork: string) => (catalogAnswer(at({ globalNetwork }), "GET", "/v2/catalog/datacenters", dcs).body as { dataCenters: Record<string, unknown>[] }).dataCenters;
+  t.same(spelt("boolean"), [{ id: "A", globalNetwork: true, gpuAvailability: [] }, { id: "B", globalNetwork: false }]);
+  t.same(spelt("only-eligible"), [{ id: "A", globalNetwork: true, gpuAvailability: [] }, { id: "B" }], "only-eligible: absent on the others");
+  t.same(spelt("string").map((d) => d["globalNetwork"]), ["enabled", "disabled"]);
+  t.same(spelt("object").map((d) => d["globalNetwork"]), [{ enabled: true, cidr: "10.64.0.0/10" }, { enabled: false }]);
+  t.same(spelt("range").map((d) => d["globalNetwork"]), ["10.64.0.0/10", null]);
+  const cpus = json(200, { cpus: [{ id: "c", vcpu: { min: 2, max: 8, allowed: [2, 4, 8] }, ramGbPerVcpu: 4, price: { perVcpuHour: 0.03, currency: "USD" } }] });
+  t.same((catalogAnswer(at({ catalogNumbers: "string" }), "GET", "/v2/catalog/cpus", cpus).body as { cpus: unknown[] }).cpus[0], {
+    id: "c",
+    vcpu: { min: "2", max: "8", allowed: ["2", "4", "8"] },
+    ramGbPerVcpu: "4",
+    price: { perVcpuHour: "0.03", currency: "USD" },
+  });
+  t.same((catalogAnswer(at({ catalogNumbers: "money-string" }), "GET", "/v2/catalog/cpus", cpus).body as { cpus: unknown[] }).cpus[0], {
+    id: "c",
+    vcpu: { min: 2, max: 8, allowed: [2, 4, 8] },
+    ramGbPerVcpu: 4,
+    price: { perVcpuHour: "0.0300", currency: "USD" },
+  });
+  const pod = json(200, { id: "p", cost: 0.5, globalNetworking: { enabled: false } });
+  t.equal(catalogAnswer(at({ catalogNumbers: "string" }), "GET", "/v2/pods/p", pod), pod, "a pod (typed by the spec) is left as it is");
+});

@@ -1,0 +1,55 @@
+/**
+ * The catalog a point of the open-choice space serves (its `gpuClouds` and `vcpuCounts`
+ * dimensions): the given catalog with the GPU types' clouds and the CPU flavors' vCPU counts
+ * paired as the point says, hosts moved to the cloud their type is offered in, and every link
+ * the catalog's own checks demand kept (a price exactly for each cloud offering a type).
+ */
+import type { Catalog, CpuFlavor, GpuType } from "../catalog/index.ts";
+import type { Conventions } from "./dimensions.ts";
+
+type Cloud = "SECURE" | "COMMUNITY";
+const SECURE_PRICES = ["securePrice", "secureSpotPrice", "oneWeekPrice", "oneMonthPrice", "threeMonthPrice"] as const;
+const COMMUNITY_PRICES = ["communityPrice", "communitySpotPrice"] as const;
+
+/** The one cloud a type offered in both keeps under `c`, or undefined when it keeps both. */
+function keptCloud(c: Conventions, type: GpuType, indexAmongBoth: number): Cloud | undefined {
+  if (!type.secureCloud || !type.communityCloud) return undefined;
+  if (c.gpuClouds === "by-class") return /geforce/i.test(`${type.id} ${type.displayName}`) ? "COMMUNITY" : "SECURE";
+  if (c.gpuClouds === "alternate") return indexAmongBoth % 2 === 0 ? "SECURE" : "COMMUNITY";
+  return undefined;
+}
+
+function inOneCloud(type: GpuType, cloud: Cloud): GpuType {
+  const dropped = cloud === "SECURE" ? COMMUNITY_PRICES : SECURE_PRICES;
+  return { ...type, secureCloud: cloud === "SECURE", communityCloud: cloud === "COMMUNITY", ...Object.fromEntries(dropped.map((f) => [f, null])) };
+}
+
+/** The flavor's counts under `c` (powers of two up to its largest). */
+export function flavorCounts(c: Conventions, counts: readonly number[]): number[] {
+  const largest = Math.max(...counts);
+  const powers: number[] = [];
+  for (let n = 2; n <= largest; n *= 2) powers.push(n);
+  if (c.vcpuCounts === "sparse") return powers.filter((_, i) => i % 2 === 0);
+  if (c.vcpuCounts === "large-only") {
+    const large = powers.filter((n) => n >= 8);
+    return large.length > 0 ? large : [largest];
+  }
+  return [...counts];
+}
+
+export function catalogUnder(c: Conventions, catalog: Catalog): Catalog {
+  if (c.gpuClouds === "fixtures" && c.vcpuCounts === "contiguous") return catalog;
+  const kept = new Map<string, Cloud>();
+  let both = 0;
+  for (const type of catalog.gpuTypes) {
+    const cloud = keptCloud(c, type, type.secureCloud && type.communityCloud ? both++ : -1);
+    if (cloud !== undefined) kept.set(type.id, cloud);
+  }
+  const cpuFlavors: CpuFlavor[] = catalog.cpuFlavors.map((f) => (c.vcpuCounts === "contiguous" ? f : { ...f, vcpuCounts: flavorCounts(c, f.vcpuCounts) }));
+  return {
+    ...catalog,
+    gpuTypes: catalog.gpuTypes.map((t) => (kept.has(t.id) ? inOneCloud(t, kept.get(t.id)!) : t)),
+    hosts: catalog.hosts.map((h) => (h.kind === "gpu" && kept.has(h.gpuTypeId) ? { ...h, cloud: kept.get(h.gpuTypeId)! } : h)),
+    cpuFlavors,
+  };
+}
