@@ -1,5 +1,5 @@
 /**
- * `npm run doc-snippets [-- --json] [-- --file PAGE]`: every code block of README.md and docs/*.md
+ * `npm run doc-snippets [-- --json] [--file PAGE] [--root DIR]`: every code block of README.md and docs/*.md
  * that a user could paste, run as the snippet tests run it (check-snippet.ts), one after the other,
  * each bounded by its marker's timeout. Prints one row per block (file:line, first line of the
  * command, passed/failed/skipped, seconds), then the load average, then the figure line
@@ -11,22 +11,25 @@ import { docFiles, readSnippets, scriptLanguages, shellLanguages } from "./extra
 import { checkSnippet, missingPrograms, runnable } from "./check-snippet.ts";
 import { filesOfGroup } from "./groups.ts";
 
-const usage = `usage: npm run doc-snippets -- [--json] [--file PAGE]...
+const usage = `usage: npm run doc-snippets -- [--json] [--file PAGE]... [--root DIR]
   --json         one JSON object per snippet, then the figures, instead of the table
-  --file PAGE    only this page (README.md, docs/conform.md, ...); repeatable`;
+  --file PAGE    only this page (README.md, docs/conform.md, ...); repeatable
+  --root DIR     read README.md and docs/ from DIR instead of this package (the snippets still run this package's cpsim)`;
 
 interface Row { where: string; command: string; result: "passed" | "failed" | "skipped"; seconds: number; detail: string }
 
 async function main(argv: string[]): Promise<number> {
   let json = false;
   const only: string[] = [];
+  let root = packageRoot;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--json") json = true;
     else if (argv[i] === "--file" && argv[i + 1] !== undefined) only.push(argv[++i]!);
+    else if (argv[i] === "--root" && argv[i + 1] !== undefined) root = argv[++i]!;
     else if (argv[i] === "--help" || argv[i] === "-h") return void console.log(usage), 0;
     else return void console.error(`unknown argument ${JSON.stringify(argv[i])}\n${usage}`), 2;
   }
-  const all = docFiles(packageRoot);
+  const all = docFiles(root);
   const unknown = only.filter((f) => !all.includes(f));
   if (unknown.length > 0) return void console.error(`no such page: ${unknown.join(", ")}\n${usage}`), 2;
   const installed = new Set(filesOfGroup("library", all));
@@ -35,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
   const started = performance.now();
   const rows: Row[] = [];
   for (const file of only.length > 0 ? only : all) {
-    for (const s of readSnippets(packageRoot, file)) {
+    for (const s of readSnippets(root, file)) {
       if (!shellLanguages.has(s.lang) && !scriptLanguages.has(s.lang)) continue;
       const row: Row = { where: `${s.file}:${s.line}`, command: s.code.split("\n").find((l) => l.trim() !== "" && !l.trim().startsWith("#")) ?? "", result: "skipped", seconds: 0, detail: "" };
       if (typeof s.marker === "string" || s.marker === null) Object.assign(row, { result: "failed", detail: s.marker ?? "no readme-test marker" });
