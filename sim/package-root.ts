@@ -50,6 +50,24 @@ export function loaderArgs(file: string): string[] {
  * `NAME-tsx.mjs`, a small loader that registers tsx in the thread (worker threads do not inherit
  * the parent's loader) and then imports `NAME.ts`.
  */
+/**
+ * The node options a worker thread starts with: this process's, less those only a string given to
+ * node applies to (`--input-type`, and `-e`/`--eval`/`-p`/`--print` with their code), with which
+ * a worker file refuses to load (ERR_INPUT_TYPE_NOT_ALLOWED): a user's
+ * `node --input-type=module -e '...'` calling mutation() or plan() would crash (#35).
+ */
+export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i]!;
+    if (a.startsWith("--input-type=")) continue;
+    if (a === "--input-type" || a === "-e" || a === "--eval" || a === "-p" || a === "--print" || a === "-pe") { i++; continue; }
+    if (/^(--eval|--print)=/.test(a)) continue;
+    out.push(a);
+  }
+  return out;
+}
+
 export function workerModule(callerUrl: string, name: string): URL {
   return new URL(callerUrl.endsWith(".ts") ? `./${name}-tsx.mjs` : `./${name}.js`, callerUrl);
 }

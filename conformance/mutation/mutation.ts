@@ -29,7 +29,7 @@ import {
 } from "../../reports/index.ts";
 import { rules } from "../../sim/api/rules/index.ts";
 import { type Defect, ruleOf, selectDefects } from "../../sim/defects/index.ts";
-import { packageVersion, workerModule } from "../../sim/package-root.ts";
+import { packageVersion, workerExecArgv, workerModule } from "../../sim/package-root.ts";
 import type { SuiteOutcome, SuiteTask } from "./run-suite.ts";
 import { describeConventions, drawConventions } from "../../sim/conventions/index.ts";
 
@@ -127,7 +127,7 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
   const runsDir = await mkdtemp(join(tmpdir(), "cpsim-mutation-"));
   // Each thread loads the suite once and runs cell after cell, each with its own fresh emulator.
   const threads = Math.min(options.workers, selected.length + 1);
-  const pool = new Piscina<SuiteTask, SuiteOutcome>({
+  const pool = new Piscina<SuiteTask, SuiteOutcome>({ execArgv: workerExecArgv(),
     filename: workerModule(import.meta.url, "suite-worker").href,
     minThreads: threads,
     maxThreads: threads,

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Piscina } from "piscina";
 import { describeDifferences, drawConventions } from "../../sim/conventions/index.ts";
-import { workerModule } from "../../sim/package-root.ts";
+import { workerExecArgv, workerModule } from "../../sim/package-root.ts";
 import type { SuiteOutcome, SuiteTask } from "./run-suite.ts";
 import { judgedOf, unjudgedWithoutReason } from "./space-judged.ts";
 
@@ -51,7 +51,7 @@ export function seedLine(v: SeedVerdict): string {
 
 export async function runSpace(options: { readonly seeds: readonly number[]; readonly workers: number; readonly runTimeoutMs: number; readonly suiteSeed?: number }, progress: (line: string) => void = () => {}): Promise<SpaceRun> {
   const runsDir = await mkdtemp(join(tmpdir(), "cpsim-space-"));
-  const pool = new Piscina<SuiteTask, SuiteOutcome>({
+  const pool = new Piscina<SuiteTask, SuiteOutcome>({ execArgv: workerExecArgv(),
     filename: workerModule(import.meta.url, "suite-worker").href,
     minThreads: options.workers,
     maxThreads: options.workers,

@@ -10,6 +10,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
+import { workerExecArgv } from "../package-root.ts";
 import { HandlerLoadError } from "./handler-load-error.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES, type Execution, type HandlerJob, type HandlerOutcome, type HandlerRuntime, type LogLevel, type RuntimeOptions } from "./types.ts";
 
@@ -29,7 +30,7 @@ export async function loadJsHandler(file: string, options: RuntimeOptions = {}):
   const exportName = options.exportName;
   const log = options.log ?? (() => {});
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-  const pool = new Piscina({
+  const pool = new Piscina({ execArgv: workerExecArgv(),
     filename: THREAD_FILE,
     minThreads: 0,
     maxThreads: concurrency,

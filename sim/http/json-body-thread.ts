@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
-import { workerModule } from "../package-root.ts";
+import { workerModule, workerExecArgv } from "../package-root.ts";
 import { attachBigStrings } from "./big-strings.ts";
 import { BodyRejection, type JsonLimits, parseJsonBody } from "./json-body.ts";
 import type { ParseResult, ParseTask } from "./json-body-worker.ts";
@@ -29,7 +29,7 @@ let gate: Promise<void> | undefined;
  * the body here instead would hold every other request for as long.
  */
 function parsePool(): Piscina<ParseTask, ParseResult> {
-  pool ??= new Piscina({ filename: fileURLToPath(workerModule(import.meta.url, "json-body-worker")), minThreads: 1, maxThreads: 1, maxQueue: MAX_QUEUE });
+  pool ??= new Piscina({ execArgv: workerExecArgv(), filename: fileURLToPath(workerModule(import.meta.url, "json-body-worker")), minThreads: 1, maxThreads: 1, maxQueue: MAX_QUEUE });
   return pool;
 }
 

@@ -9,7 +9,7 @@
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { type LazyString, type MosaicRecipe, lazyPartOf } from "../domain/handlers/lazy-output.ts";
-import { workerModule } from "../package-root.ts";
+import { workerModule, workerExecArgv } from "../package-root.ts";
 
 /** Objects looked at for lazy parts in one answer; outputs with lazy parts are small trees. */
 const MAX_NODES = 10_000;
@@ -21,7 +21,7 @@ let gate: Promise<void> | undefined;
 
 function renderPool(): Piscina<MosaicRecipe, string> {
   // One thread: it leaves the other core to the event loop; idle threads do not keep the process.
-  pool ??= new Piscina({ filename: fileURLToPath(workerModule(import.meta.url, "lazy-render-worker")), minThreads: 0, maxThreads: 1, idleTimeout: 10_000 });
+  pool ??= new Piscina({ execArgv: workerExecArgv(), filename: fileURLToPath(workerModule(import.meta.url, "lazy-render-worker")), minThreads: 0, maxThreads: 1, idleTimeout: 10_000 });
   return pool;
 }
 

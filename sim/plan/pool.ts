@@ -6,7 +6,7 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
-import { workerModule } from "../package-root.ts";
+import { workerModule, workerExecArgv } from "../package-root.ts";
 import runTask, { type PlanTask } from "./plan-worker.ts";
 import type { SeedResult } from "./seed-result.ts";
 
@@ -63,7 +63,7 @@ export class TaskRunner {
     }
     // A small young generation per worker: each thread's garbage is short-lived job plans, and the
     // process's peak memory (every thread together) stays under the bench's 500 MB with 2 threads.
-    this.pool ??= new Piscina({ filename: planWorkerFile(), minThreads: this.workers, maxThreads: this.workers, idleTimeout: 60_000, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+    this.pool ??= new Piscina({ execArgv: workerExecArgv(), filename: planWorkerFile(), minThreads: this.workers, maxThreads: this.workers, idleTimeout: 60_000, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     const pool = this.pool;
     await Promise.all(
       tasks.map(async (task, i) => {

@@ -1,63 +1,13 @@
 /**
- * Registers one tap test per runnable snippet of the given pages: run as written (see
- * run-snippet.ts) in a fresh working directory (workdir.ts), it must exit as its marker says,
- * print what its marker expects, leave no process running and write nothing into its working
- * directory. Markers: extract.ts.
+ * Registers one tap test per runnable snippet of the given pages, each judged by checkSnippet
+ * (check-snippet.ts), as `npm run doc-snippets` judges it. Markers: extract.ts.
  */
-import { spawnSync } from "node:child_process";
 import type { Test } from "tap";
-import { startEmulator } from "../../http/index.ts";
 import { packageRoot } from "../../package-root.ts";
-import { readSnippets, scriptLanguages, shellLanguages, type Snippet } from "./extract.ts";
-import { runSnippet } from "./run-snippet.ts";
-import { makeWorkdir } from "./workdir.ts";
+import { readSnippets } from "./extract.ts";
+import { checkSnippet, missingPrograms, runnable } from "./check-snippet.ts";
 
-/**
- * The environment of a user's shell: none of this test run's npm, tap or cpsim variables, but
- * CPSIM_DIST_CHECKED: `npm test` built dist/ before it started, so `npx cpsim` runs that build
- * even when a source file is edited while the tests run (as a user's fresh clone would).
- */
-function userEnv(tmp: string): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith("npm_") && !k.startsWith("TAP") && !k.startsWith("_TAPJS") && !k.startsWith("CPSIM_") && k !== "NODE_OPTIONS"),
-  );
-  const checked = process.env.CPSIM_DIST_CHECKED === "1" ? { CPSIM_DIST_CHECKED: "1" } : {};
-  return { ...env, ...checked, TMPDIR: tmp };
-}
-
-/**
- * An emulator standing in for "your service", and the variables the README tells a user to export
- * for it ("Check my service": README_EXPORTS), which every snippet runs with: a user who followed
- * the README has them set when they paste any later snippet.
- */
-export async function standInTarget(): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
-  const emulator = await startEmulator({ clock: "manual", seed: 1 });
-  const full = emulator.apiKeys.find((k) => k.access === "full");
-  const read = emulator.apiKeys.find((k) => k.access === "read-only" && k.account === full?.account);
-  const other = emulator.apiKeys.find((k) => k.access === "full" && k.account !== full?.account);
-  if (!full || !read || !other) throw new Error("the fixtures' accounts lack a full, a read-only or a second account's key");
-  return {
-    env: { TARGET: emulator.baseUrl, CPSIM_API_KEY: full.key, CPSIM_RESTRICTED_API_KEY: read.key, CPSIM_OTHER_API_KEY: other.key },
-    close: () => emulator.close(),
-  };
-}
-
-/** Whether a program runs from PATH (`PROGRAM --version` exits 0). */
-function onPath(program: string): boolean {
-  const probe = spawnSync(program, ["--version"], { stdio: "ignore" });
-  return probe.error === undefined && probe.status === 0;
-}
-
-export function runnable(s: Snippet): boolean {
-  return typeof s.marker === "object" && s.marker !== null && s.marker.kind === "run" && (shellLanguages.has(s.lang) || scriptLanguages.has(s.lang));
-}
-
-/** The variables README.md's own snippets export (`export NAME=...`), in its order. */
-export function readmeExports(root: string): string[] {
-  return readSnippets(root, "README.md")
-    .filter((s) => shellLanguages.has(s.lang))
-    .flatMap((s) => [...s.code.matchAll(/^export (\w+)=/gm)].map((m) => m[1]!));
-}
+export { readmeExports, runnable, standInTarget } from "./check-snippet.ts";
 
 /**
  * `installed`: the pages' snippets run as in a project that installed cpsim (node_modules/cpsim
@@ -68,29 +18,9 @@ export function testSnippetsOf(t: Test, files: readonly string[], options: { rea
   t.test(`the pages ${files.join(", ")} hold ${count} runnable snippets`, async (t) => { t.pass(); });
   for (const file of files) {
     for (const s of readSnippets(packageRoot, file).filter(runnable)) {
-      const marker = s.marker as Extract<Snippet["marker"], { kind: "run" }>;
-      const missing = marker.needs.filter((p) => !onPath(p));
-      const skip = missing.length > 0 ? `${missing.join(" and ")} not on PATH` : false;
-      t.test(`${s.file}:${s.line}: ${s.code.split("\n")[0]}`, { skip }, async (t) => {
-        const work = makeWorkdir(packageRoot, { clone: !options.installed });
-        // Every snippet, not only a `target` one: the README's exports are set in the user's shell.
-        const target = await standInTarget();
-        try {
-          const run = await runSnippet(shellLanguages.has(s.lang) ? "shell" : "script", s.code, {
-            cwd: work.dir,
-            env: { ...userEnv(work.tmp), ...target.env },
-            timeoutMs: marker.timeoutS * 1000,
-          });
-          const output = `${run.stdout}\n${run.stderr}`;
-          t.notOk(run.timedOut, `ended within its ${marker.timeoutS} s bound`);
-          t.ok(run.code !== null && marker.exit.includes(run.code), `exit code ${run.code}, expected ${marker.exit.join(" or ")}; stdout: ${run.stdout.slice(-2000)}\nstderr: ${run.stderr.slice(-3000)}`);
-          for (const text of marker.expect) t.ok(output.includes(text), `prints ${JSON.stringify(text)}`);
-          t.same(run.leftovers, [], "leaves no process running");
-          t.same(work.strays(), [], "writes nothing into its working directory (the clone)");
-        } finally {
-          await target.close();
-          work.remove();
-        }
+      t.test(`${s.file}:${s.line}: ${s.code.split("\n")[0]}`, { skip: missingPrograms(s) ?? false }, async (t) => {
+        const check = await checkSnippet(s, options);
+        t.same(check.problems, [], `${s.file}:${s.line} runs as written (exit ${check.run.code}, ${check.seconds.toFixed(1)} s)`);
       });
     }
   }

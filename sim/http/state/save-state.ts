@@ -9,7 +9,7 @@
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { serialize } from "node:v8";
-import { workerModule } from "../../package-root.ts";
+import { workerModule, workerExecArgv } from "../../package-root.ts";
 import type { SplitCapture } from "./model-graph.ts";
 import { type SaveResult, type SaveTask, saveStateTask } from "./save-state-worker.ts";
 
@@ -19,7 +19,7 @@ export const saves = { thread: 0, inline: 0 };
 
 function savePool(): Piscina<SaveTask, SaveResult> {
   // One thread, started for a fold and let go when idle (folds are minutes apart).
-  pool ??= new Piscina({ filename: fileURLToPath(workerModule(import.meta.url, "save-state-worker")), minThreads: 0, maxThreads: 1, idleTimeout: 5_000 });
+  pool ??= new Piscina({ execArgv: workerExecArgv(), filename: fileURLToPath(workerModule(import.meta.url, "save-state-worker")), minThreads: 0, maxThreads: 1, idleTimeout: 5_000 });
   return pool;
 }
 
