@@ -12,6 +12,7 @@ import { findingLines } from "./finding-line.ts";
 import { defaultOptions, FAIL_ON, resolveOptions, type FailOn, type FailSeverity, type ProxyOptions } from "./options.ts";
 import { DEFAULT_FLUSH_EVERY, describeFlushEvery, parseFlushEvery } from "./flush-every.ts";
 import { writeProxyReports } from "./write-proxy-reports.ts";
+import { writeJobTraffic } from "./job-timings.ts";
 import { processCrashes } from "./crash-stop.ts";
 import { clientSummaryLines } from "./client-summary.ts";
 import { assertTargetsReachable } from "./target-reachable.ts";
@@ -145,6 +146,7 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
           const n = p.exchanges();
           try {
             await writeProxyReports(p.snapshot(), { dir: p.options.reportDir, failOn: p.options.failOn, ...(junit ? { junit } : {}) });
+            await writeJobTraffic(p.options.reportDir, p.jobTraffic());
             flushedAt = n;
           } catch (err) {
             if (!flushWarned) io.stderr(`cpsim proxy: cannot write the reports while running: ${(err as Error).message}\n`);
@@ -223,6 +225,7 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
       let written: Awaited<ReturnType<typeof writeProxyReports>> | undefined;
       try {
         written = await writeProxyReports(report, { dir: proxy.options.reportDir, failOn: proxy.options.failOn, ...(junit ? { junit } : {}) });
+        await writeJobTraffic(proxy.options.reportDir, proxy.jobTraffic());
       } catch (err) {
         io.stderr(`cpsim proxy: cannot write the reports into ${proxy.options.reportDir}: ${(err as Error).message}\n`);
       }
