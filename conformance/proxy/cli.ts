@@ -33,7 +33,7 @@ export const spec: CommandSpec = {
     "unchanged and every answer comes back unchanged (streamed as it comes, long polls held). Each exchange is judged against every rule one exchange can " +
     "judge, and each pod and job is followed across exchanges with the spec's state machines. A finding is the target's (its answer breaks a rule) or the " +
     "client's (its request does). One line per finding as it happens; at the stop (SIGINT, SIGTERM, --max-exchanges, --max-duration, an internal error) " +
-    "report.json, junit.xml and report.html as `conform` writes them (and every --flush-every while it runs), then exit 1 when a finding of the side " +
+    "report.json, junit.xml and report.html as `conform` writes them, and jobs.json, the job timings `cpsim plan calibrate --measured` fits from (and every --flush-every while it runs), then exit 1 when a finding of the side " +
     "--fail-on names was made, 2 when the target never answered, else 0. Client findings are grouped by client (User-Agent) in the report.\n" +
     "Keys pass through untouched and never reach a report. With --serverless-url, the job endpoints are served on a second port " +
     "(--serverless-port), or under --serverless-prefix of the first.",
