@@ -24,6 +24,8 @@ export type { PlanReport } from "./reports/plan-report.ts";
 export { calibrate, type Calibration, type CalibrateOptions } from "./sim/plan/calibrate/calibrate.ts";
 export { measureJobs, type MeasureOptions } from "./sim/plan/calibrate/measure-jobs.ts";
 export type { JobMeasurement } from "./sim/plan/calibrate/measurement.ts";
+export { measurementFromProxy } from "./sim/plan/calibrate/from-proxy.ts";
+export { readMeasured } from "./sim/plan/calibrate/read-measured.ts";
 export { predict, type Prediction, type PredictOptions } from "./sim/plan/calibrate/predict.ts";
 export { validate as validatePrediction, type Validation } from "./sim/plan/calibrate/validate.ts";
 export { fitUsl, type UslFit, type UslPoint } from "./sim/plan/calibrate/usl.ts";

@@ -12,6 +12,7 @@ import { findingLines } from "./finding-line.ts";
 import { defaultOptions, FAIL_ON, resolveOptions, type FailOn, type FailSeverity, type ProxyOptions } from "./options.ts";
 import { DEFAULT_FLUSH_EVERY, describeFlushEvery, parseFlushEvery } from "./flush-every.ts";
 import { writeProxyReports } from "./write-proxy-reports.ts";
+import { writeJobTraffic } from "./job-timings.ts";
 import { processCrashes } from "./crash-stop.ts";
 import { clientSummaryLines } from "./client-summary.ts";
 import { shadowDifferenceLine, shadowSummaryLines } from "./shadow-summary.ts";
@@ -34,7 +35,7 @@ export const spec: CommandSpec = {
     "unchanged and every answer comes back unchanged (streamed as it comes, long polls held). Each exchange is judged against every rule one exchange can " +
     "judge, and each pod and job is followed across exchanges with the spec's state machines. A finding is the target's (its answer breaks a rule) or the " +
     "client's (its request does). One line per finding as it happens; at the stop (SIGINT, SIGTERM, --max-exchanges, --max-duration, an internal error) " +
-    "report.json, junit.xml and report.html as `conform` writes them (and every --flush-every while it runs), then exit 1 when a finding of the side " +
+    "report.json, junit.xml and report.html as `conform` writes them, and jobs.json, the job timings `cpsim plan calibrate --measured` fits from (and every --flush-every while it runs), then exit 1 when a finding of the side " +
     "--fail-on names was made, 2 when the target never answered, else 0. Client findings are grouped by client (User-Agent) in the report.\n" +
     "Keys pass through untouched and never reach a report. With --serverless-url, the job endpoints are served on a second port " +
     "(--serverless-port), or under --serverless-prefix of the first.\n" +
@@ -166,6 +167,7 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
           const n = p.exchanges();
           try {
             await writeProxyReports(p.snapshot(), { dir: p.options.reportDir, failOn: p.options.failOn, ...(junit ? { junit } : {}) });
+            await writeJobTraffic(p.options.reportDir, p.jobTraffic());
             flushedAt = n;
           } catch (err) {
             if (!flushWarned) io.stderr(`cpsim proxy: cannot write the reports while running: ${(err as Error).message}\n`);
@@ -246,6 +248,7 @@ export function createProxyCommand(deps: ProxyDeps = {}): CommandModule {
       let written: Awaited<ReturnType<typeof writeProxyReports>> | undefined;
       try {
         written = await writeProxyReports(report, { dir: proxy.options.reportDir, failOn: proxy.options.failOn, ...(junit ? { junit } : {}) });
+        await writeJobTraffic(proxy.options.reportDir, proxy.jobTraffic());
       } catch (err) {
         io.stderr(`cpsim proxy: cannot write the reports into ${proxy.options.reportDir}: ${(err as Error).message}\n`);
       }

@@ -15,6 +15,7 @@ import { ByteBudget } from "./capture.ts";
 import { ClientBook } from "./client-book.ts";
 import { ProxyListenError } from "./errors.ts";
 import { forward, type Flow, type Upstream } from "./forward.ts";
+import { JobTimings, type JobTrafficLog } from "./job-timings.ts";
 import { proxyCommand, resolveOptions, type ProxyOptions } from "./options.ts";
 import { proxyReport } from "./proxy-report.ts";
 import { seenFromFlow } from "./record-flow.ts";
@@ -40,6 +41,8 @@ export interface ProxyHandle {
   readonly captureBytes: () => { readonly now: number; readonly peak: number; readonly bound: number };
   /** The report of the traffic so far, without the findings only the whole traffic shows (a flush while running). */
   snapshot(): ConformanceReport;
+  /** The job timings seen so far, for calibration (the proxy's jobs.json). */
+  jobTraffic(): JobTrafficLog;
   /** Resolves when --max-exchanges or --max-duration is reached (the caller then stops the proxy). */
   readonly limitReached: Promise<StopReason>;
   /** Stops listening, lets in-flight exchanges end, and answers the report of the whole traffic. */
@@ -116,6 +119,7 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
   const targetErrors: TargetErrorRecord[] = [];
   const budget = new ByteBudget(options.maxCaptureBytes);
   const clients = new ClientBook();
+  const jobTimings = new JobTimings(options.serverlessUrl ?? options.target, startedAt);
   let seq = 0;
   let answered = 0;
   const shadowTarget = await shadowTargetOf(options, events);
@@ -146,6 +150,7 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
       targetErrors.push({ code: "CPSIM_ERR_TARGET", message: flow.error, request: seen.recorded.request });
     }
     clients.exchange(flow.requestHeaders);
+    jobTimings.see(seen);
     for (const f of judge.judge(seen)) {
       clients.finding(f);
       events.onFinding?.(f);
@@ -270,6 +275,7 @@ export async function startProxy(given: Partial<ProxyOptions> & { target: string
     answered: () => answered,
     captureBytes: () => ({ now: budget.used, peak: budget.peak, bound: budget.total }),
     snapshot,
+    jobTraffic: () => jobTimings.snapshot(),
     limitReached,
     stop,
     forceClose,

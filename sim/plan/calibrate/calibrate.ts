@@ -7,7 +7,7 @@ import type { Distribution, Scenario } from "../scenario.ts";
 import { ScenarioError } from "../scenario.ts";
 import { empiricalOf, fitFamilies, mle, type Family, type FamilyFit } from "./distributions.ts";
 import type { JobMeasurement } from "./measurement.ts";
-import { arrivals, coldStarts, discipline, workersSeen } from "./observe.ts";
+import { arrivals, coldStarts, discipline, runningAtOnce, workersSeen } from "./observe.ts";
 import { cv, interval95, mean, percentiles, poissonRateInterval, resamples, sig } from "./sample-stats.ts";
 
 export interface CalibrateOptions {
@@ -146,7 +146,11 @@ export function calibrate(ms: readonly JobMeasurement[], o: CalibrateOptions): {
   const csDraws = Array.from({ length: K }, (_, k) => ({ mean: Math.round(csBoot[k % csBoot.length]), cv: sig(Math.min(csCv, 10)) }));
 
   // Workers, discipline, arrivals.
-  const w = workersSeen(ms);
+  const seenW = workersSeen(ms);
+  // No /health sample at all (a proxy whose client never read it): the jobs seen running at once bound the workers below.
+  const noHealth = ms.every((m) => m.health.length === 0 && m.settle.length === 0);
+  const atOnce = noHealth ? runningAtOnce(jobs) : 0;
+  const w = noHealth ? { min: atOnce, max: atOnce, atCapWithQueueS: 0, samples: 0 } : seenW;
   const disc = discipline(jobs);
   const last = ms[ms.length - 1];
   const arr = arrivals(last);
@@ -166,11 +170,17 @@ export function calibrate(ms: readonly JobMeasurement[], o: CalibrateOptions): {
           : `maximum likelihood ${pooled.chosen}, lowest AIC of ${pooled.fits.length} families; KS ${pooled.fits.find((f) => f.family === pooled.chosen)?.ks} (p ${pooled.fits.find((f) => f.family === pooled.chosen)?.ksP})`,
       note: "interval: the mean run time, ms, 95% bootstrap percentile interval",
     },
-    "endpoints/0/workersMin": {
-      value: w.min,
-      source: `/health workers (idle + running + initializing), ${w.samples} samples (${src})`,
-      method: "the fewest seen while measuring",
-    },
+    "endpoints/0/workersMin": noHealth
+      ? {
+          value: w.min,
+          source: `start (submission + delayTime) and executionTime of ${jobs.length} jobs: no /health answer was seen (${src})`,
+          method: "the most jobs seen running at once: a lower bound on the workers, taken as a fixed pool",
+        }
+      : {
+          value: w.min,
+          source: `/health workers (idle + running + initializing), ${w.samples} samples (${src})`,
+          method: "the fewest seen while measuring",
+        },
     "endpoints/0/workersMax": {
       value: w.max,
       source: `/health workers, ${w.samples} samples`,

@@ -10,7 +10,8 @@ import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from 
 import { loadScenarioFile, ScenarioError } from "../scenario.ts";
 import { calibrate } from "./calibrate.ts";
 import { renderCalibrationHtml } from "./calibration-html.ts";
-import { readMeasurement, type JobMeasurement } from "./measurement.ts";
+import type { JobMeasurement } from "./measurement.ts";
+import { readMeasured, readMeasuredWithSource } from "./read-measured.ts";
 import { calibrateTarget } from "./run-target.ts";
 import { renderCalibrationText, renderValidationText } from "./text.ts";
 import { fitUsl, type UslFit, type UslPoint } from "./usl.ts";
@@ -22,20 +23,22 @@ export const calibrateSpec: CommandSpec = {
   name: "plan calibrate",
   summary: "fit a scenario to what was measured against a target: run times, workers, cold starts, arrivals, rate limits",
   usage:
-    "cpsim plan calibrate --measured FILE... [--load-report FILE...] [--out DIR] [--seed N] [--json]\n" +
+    "cpsim plan calibrate --measured FILE... [--endpoint ID] [--load-report FILE...] [--out DIR] [--seed N] [--json]\n" +
     "       cpsim plan calibrate --target URL --endpoint ID [--api-key KEY] [--rate R] [--duration S] [--input JSON] [--out DIR] [--seed N] [--json]",
   description:
     "Writes DIR/scenario.json, an ordinary scenario whose every fitted value has its 95% interval and its source under " +
     "calibration.values, and DIR/report.html (run-time histogram and Q-Q plot, delay by load level). " +
     "With --target it measures the endpoint first (DIR/measurement.json): Poisson jobs for --duration seconds, each followed to the end, " +
     "/health sampled all along; without --rate a pilot at 1 job/s picks half the capacity it sees, within the target's rate limits. " +
+    "--measured also takes the job log of a cpsim proxy that stood in front of the target (its report folder, report.json or jobs.json): real traffic's arrivals, " +
+    "delayTime and executionTime, and /health's worker counts when the client read them. " +
     "--load-report takes cpsim load reports at several concurrencies (cpsim load --sweep-connections) and fits the Universal Scalability Law. " +
     "Then: cpsim plan DIR/scenario.json --arrival RATE predicts another load level; cpsim plan validate checks a prediction against a measurement.",
   flags: [
-    { name: "measured", type: "string", value: "FILE", help: "a job measurement (measurement.json of an earlier --target run)", multiple: true },
+    { name: "measured", type: "string", value: "FILE", help: "a job measurement (measurement.json of an earlier --target run), or a cpsim proxy's job log (its --report-dir, report.json or jobs.json)", multiple: true },
     { name: "load-report", type: "string", value: "FILE", help: "a cpsim load report.json; several at different --connections fit the USL", multiple: true },
     { name: "target", type: "string", value: "URL", help: "measure this target's job endpoint ({serverless_url}); 127.0.0.1 or your own service" },
-    { name: "endpoint", type: "string", value: "ID", help: "the job endpoint to measure" },
+    { name: "endpoint", type: "string", value: "ID", help: "the job endpoint to measure; with a proxy's job log, the endpoint to fit (default: the one with the most jobs)" },
     { name: "api-key", type: "string", value: "KEY", help: EXEMPT_KEY_HINT },
     { name: "rate", type: "number", value: "R", help: "measure at this Poisson rate, jobs/s (default: half the capacity a pilot sees)", min: 0.01, max: 10_000 },
     { name: "duration", type: "number", value: "S", help: "seconds of measuring", default: 120, min: 1, max: 3600 },
@@ -51,6 +54,7 @@ export const calibrateSpec: CommandSpec = {
   examples: [
     "cpsim plan calibrate --target http://127.0.0.1:8080 --endpoint my-endpoint --duration 120 --out calib",
     "cpsim plan calibrate --measured calib/measurement.json --out calib2",
+    "cpsim plan calibrate --measured reports/proxy --endpoint my-endpoint --out from-traffic",
     "cpsim plan calib/scenario.json --arrival 12",
     "cpsim plan validate --scenario calib/scenario.json --measured at-12/measurement.json",
   ],
@@ -65,7 +69,7 @@ export const validateSpec: CommandSpec = {
     "includes the fit's uncertainty, and says whether each measured value lies in its interval.",
   flags: [
     { name: "scenario", type: "string", value: "FILE", help: "a scenario (cpsim plan calibrate's scenario.json)" },
-    { name: "measured", type: "string", value: "FILE", help: "a job measurement at the load level to check" },
+    { name: "measured", type: "string", value: "FILE", help: "a job measurement at the load level to check (or a cpsim proxy's job log)" },
     { name: "seed", type: "integer", value: "N", help: "first seed of the prediction's runs", default: 1, min: 0, max: 2 ** 32 - 1 },
     { name: "runs", type: "integer", value: "K", help: "runs of the prediction (parameter draw and seed each)", default: 40, min: 2, max: 10_000 },
     { name: "json", type: "boolean", help: "print the comparison as JSON" },
@@ -153,8 +157,9 @@ export async function runCalibrate(argv: readonly string[], io: CliIo): Promise<
     sources.push(join(out, "measurement.json"));
   } else {
     for (const m of measured) {
-      measurements.push(readMeasurement(m));
-      sources.push(m);
+      const read = readMeasuredWithSource(m, f.endpoint as string | undefined);
+      measurements.push(read.measurement);
+      sources.push(read.source);
     }
   }
   const { scenario, calibration } = calibrate(measurements, { seed, sources });
@@ -190,7 +195,7 @@ export async function runValidate(argv: readonly string[], io: CliIo): Promise<n
   const f = args.flags;
   if (f.scenario === undefined || f.measured === undefined) throw new UsageError("validate needs --scenario FILE and --measured FILE");
   const loaded = loadScenarioFile(f.scenario as string);
-  const m = readMeasurement(f.measured as string);
+  const m = readMeasured(f.measured as string);
   const v = validate(loaded, m, { seed: f.seed as number, runs: f.runs as number });
   io.stdout(f.json === true ? JSON.stringify(v, null, 2) + "\n" : renderValidationText(v));
   return v.inside === v.total ? 0 : 1;

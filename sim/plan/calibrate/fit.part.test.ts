@@ -92,3 +92,13 @@ t.test("the USL fit recovers known parameters and the peak", async (t) => {
   t.equal(linear.kappa, 0);
   t.equal(linear.peakConcurrency, Number.POSITIVE_INFINITY);
 });
+
+t.test("run times with no spread (a handler that always takes 100 ms): the empirical distribution, the gamma fit's cv kept at 0.01 or more", async (t) => {
+  const xs = Array.from({ length: 40 }, () => 100);
+  const gamma = fitFamilies(xs).find((f) => f.family === "gamma")!;
+  // Uncapped, k reached 1e9 (cv 3e-5), and jstat's gamma CDF then took seconds for each point.
+  t.ok((gamma.dist as { cv: number }).cv >= 0.01, `gamma cv ${(gamma.dist as { cv: number }).cv}`);
+  const fit = fitRunTimes("job", xs, 1, 20);
+  t.equal(fit.chosen, "empirical", "no family fits a step");
+  t.equal(fit.meanMs, 100);
+});

@@ -2,9 +2,8 @@
  * What the calibrator reads: a measurement of one job endpoint at one offered rate (jobs with the
  * delayTime and executionTime the endpoint reported, /health's worker and queue counts over time,
  * the rate limits the target announced). `cpsim plan calibrate --target` makes one; so does the
- * library's measureJobs(). Plain JSON, validated on read with a message saying what is wrong.
+ * library's measureJobs(); read-measured.ts reads one from a file (or from a proxy's job log). Plain JSON, validated on read with a message saying what is wrong.
  */
-import { readFileSync } from "node:fs";
 import { ScenarioError } from "../scenario.ts";
 
 export interface JobSample {
@@ -52,16 +51,6 @@ export interface JobMeasurement {
   readonly rateLimits: readonly RateLimitSeen[];
   /** Failed calls by reason (HTTP status or error code). */
   readonly errors: Readonly<Record<string, number>>;
-}
-
-export function readMeasurement(path: string): JobMeasurement {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, "utf8"));
-  } catch (err) {
-    throw new ScenarioError(`${path}: not a readable measurement (${(err as Error).message}); make one with cpsim plan calibrate --target URL --measure-only`);
-  }
-  return checkMeasurement(json, path);
 }
 
 export function checkMeasurement(json: unknown, label: string): JobMeasurement {

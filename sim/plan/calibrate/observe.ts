@@ -36,6 +36,25 @@ export function workersSeen(ms: readonly JobMeasurement[]): WorkersSeen {
 }
 
 /**
+ * The most jobs seen running at once (each from submission + delayTime for executionTime): a lower
+ * bound on the workers when no /health sample was seen (a proxy whose client never read it).
+ */
+export function runningAtOnce(jobs: readonly JobSample[]): number {
+  const edges: Array<[number, number]> = [];
+  for (const j of jobs) {
+    if (j.delayMs === undefined || j.executionMs === undefined) continue;
+    const start = j.submitMs + j.delayMs;
+    edges.push([start, 1], [start + j.executionMs, -1]);
+  }
+  // Ends before starts at the same instant: a worker that finishes one job and takes the next is one worker.
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, d] of edges) most = Math.max(most, (now += d));
+  return most;
+}
+
+/**
  * Cold-start durations: each rise of the initializing count starts that many cold starts, each
  * fall ends the oldest ones (first in, first out), timed at the midpoint between samples. Workers
  * initializing at the first sample are timed from it (a lower bound, said in the note).
