@@ -396,6 +396,32 @@ t.test("areas run concurrently against a real-time target, and take turns where 
   t.equal(turns.most, 1, "one after the other on one clock: never two at once");
 });
 
+t.test("--explain-time prints the schedule and the critical path: the area that ended last and its rules", async (t) => {
+  const server = await brokenPlatform();
+  t.teardown(() => server.close());
+  const areas = new CheckRegistry(catalogOf([rule("alpha.quick"), rule("beta.slow"), rule("beta.slower")]));
+  areas.register("alpha.quick", (ctx) => ctx.pass());
+  const stall: CheckFn = async (ctx) => {
+    const res = await ctx.client.request({ method: "GET", url: `${ctx.target.rest}/stall`, auth: { key: "api" } });
+    if (res.status !== 200) return ctx.fail({ expected: "200" });
+  };
+  areas.register("beta.slow", stall).register("beta.slower", stall);
+  const dir = t.testdir();
+  const explained = capture();
+  const code = await run(["--target", server.url, "--api-key", SECRET, "--report-dir", dir, "--explain-time"], explained.io, { registry: areas, controlApi: false });
+  t.equal(code, 0);
+  const out = explained.out();
+  t.match(out, /^schedule:$/m, "the schedule heading");
+  // beta's two stalled rules run one after the other in beta's lane, after alpha's instant one ended.
+  t.match(out, /critical path: beta ended last \(lane [^)]*\): beta\.slow(er)? [\d.]+ s → beta\.slow(er)? [\d.]+ s/, "beta's lane, with both of its rules");
+  const report = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as ConformanceReport & { criticalPath?: { area: string; rules: { id: string }[] } };
+  t.equal(report.criticalPath?.area, "beta", "report.json names the same area");
+  t.same(report.criticalPath?.rules.map((r) => r.id).sort(), ["beta.slow", "beta.slower"]);
+  const plain = capture();
+  t.equal(await run(["--target", server.url, "--api-key", SECRET, "--report-dir", t.testdir()], plain.io, { registry: areas, controlApi: false }), 0);
+  t.notMatch(plain.out(), /critical path:/, "without the flag the terminal does not explain (report.json still does)");
+});
+
 t.test("the embedded emulator runs in a child process that is gone when the run ends", async (t) => {
   const { startEmbedded } = await import("./embedded.ts");
   const { resolveOptions } = await import("./options.ts");
