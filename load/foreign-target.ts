@@ -84,7 +84,15 @@ export async function startForeignTarget(o: ForeignTargetOptions = {}): Promise<
 
   const server = createServer(async (req, res) => {
     stats.requests++;
-    const body = await readBody(req);
+    let body: string;
+    try {
+      body = await readBody(req);
+    } catch {
+      // The client went away mid-upload (a load run ending while a 20 MB runsync is sent): an
+      // "aborted" ECONNRESET that, left to the async handler, was an unhandled rejection.
+      res.destroy();
+      return;
+    }
     const url = new URL(req.url ?? "/", "http://x");
     const path = url.pathname;
     const method = req.method ?? "GET";

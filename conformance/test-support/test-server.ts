@@ -24,7 +24,13 @@ export async function startTestServer(handler: TestHandler): Promise<TestServer>
   const received: Received[] = [];
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
+    try {
+      for await (const c of req) chunks.push(c as Buffer);
+    } catch {
+      // The client went away mid-upload: nothing to answer (an unhandled rejection otherwise).
+      res.destroy();
+      return;
+    }
     const r: Received = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) };
     received.push(r);
     try {
