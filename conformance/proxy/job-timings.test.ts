@@ -6,12 +6,10 @@
  * stays within its bounds, and without /health the workers are bounded below by the jobs seen
  * running at once.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import t from "tap";
-import { packagePath } from "../../sim/package-root.ts";
+import { serveScenarioInChild } from "../../sim/plan/calibrate/serve-scenario-child.ts";
 import { run as planCli } from "../../sim/plan/cli.ts";
 import { measureJobs } from "../../sim/plan/calibrate/measure-jobs.ts";
 import { measurementFromProxy } from "../../sim/plan/calibrate/from-proxy.ts";
@@ -37,19 +35,8 @@ function io() {
 }
 
 t.test("traffic through the proxy calibrates the hidden endpoint", async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), "cpsim-proxy-calib-"));
-  writeFileSync(join(dir, "hidden.json"), JSON.stringify(HIDDEN));
-  const ready = join(dir, "ready.json");
-  const child = spawn(process.execPath, [packagePath("bin", "cpsim.js"), "serve", "--port", "0", "--clock", "real", "--scenario", join(dir, "hidden.json"), "--ready-file", ready], { stdio: "ignore" });
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  t.teardown(async () => {
-    child.kill("SIGTERM");
-    const kill = setTimeout(() => child.kill("SIGKILL"), 5000);
-    await exited;
-    clearTimeout(kill);
-  });
-  for (let i = 0; i < 1200 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 100));
-  const em = JSON.parse(readFileSync(ready, "utf8")) as { baseUrl: string; serverlessUrl: string };
+  const em = await serveScenarioInChild(t, HIDDEN);
+  const dir = em.dir;
   const reportDir = join(dir, "proxy");
   const proxy = await startProxy({ target: em.baseUrl, serverlessUrl: em.serverlessUrl, reportDir });
   let stopped = false;

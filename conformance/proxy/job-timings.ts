@@ -10,6 +10,7 @@
  */
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import type { HealthSample } from "../../sim/plan/calibrate/measurement.ts";
 import type { SeenExchange } from "../passive/answer.ts";
 import { BoundedMap } from "../passive/bounded-map.ts";
 import { operationOf } from "../passive/classify.ts";
@@ -31,16 +32,8 @@ export interface TrafficJob {
   executionMs?: number;
 }
 
-export interface TrafficHealth {
-  /** Midway between the /health request and its answer, ms from the proxy's start. */
-  readonly tMs: number;
-  readonly idle: number;
-  readonly running: number;
-  readonly initializing: number;
-  readonly throttled: number;
-  readonly inQueue: number;
-  readonly inProgress: number;
-}
+/** A /health answer as the proxy saw it: the calibrator's sample, tMs midway between the request and its answer, from the proxy's start. */
+export type TrafficHealth = HealthSample;
 
 export interface EndpointTraffic {
   readonly endpoint: string;

@@ -4,12 +4,11 @@
  * it at one load level, fits, predicts a level 1.5 times higher, and that level is measured.
  * Seconds of load, not minutes: the assertions are what a correct fit must satisfy at that size.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import t from "tap";
-import { packagePath } from "../../package-root.ts";
+import { serveScenarioInChild } from "./serve-scenario-child.ts";
 import { run as planCli } from "../cli.ts";
 import { loadScenarioFile, parseScenario } from "../scenario.ts";
 import { calibrate } from "./calibrate.ts";
@@ -38,21 +37,7 @@ function io() {
 
 t.test("calibrated from one level, the prediction of a level 1.5 times higher holds the measurement", async (t) => {
   // The emulator in a process of its own, as the calibrator meets a real endpoint: a URL only.
-  const dir0 = mkdtempSync(join(tmpdir(), "cpsim-hidden-"));
-  writeFileSync(join(dir0, "hidden.json"), JSON.stringify(HIDDEN));
-  const ready = join(dir0, "ready.json");
-  const child = spawn(process.execPath, [packagePath("bin", "cpsim.js"), "serve", "--port", "0", "--clock", "real", "--scenario", join(dir0, "hidden.json"), "--ready-file", ready], { stdio: "ignore" });
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  t.teardown(async () => {
-    child.kill("SIGTERM");
-    // Under heavy machine load the server has been seen to keep one socket open past its close
-    // (the process then never exits): after 5 s it is killed.
-    const kill = setTimeout(() => child.kill("SIGKILL"), 5000);
-    await exited;
-    clearTimeout(kill);
-  });
-  for (let i = 0; i < 1200 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 100));
-  const em = JSON.parse(readFileSync(ready, "utf8")) as { serverlessUrl: string };
+  const em = await serveScenarioInChild(t, HIDDEN);
   // ρ = λ·E[S]/c = 9 × 0.15 / 3 = 0.45 measured; 0.675 predicted.
   const m1 = await measureJobs({ serverlessUrl: em.serverlessUrl, apiKey: KEY, endpoint: "hidden", perSecond: 9, durationS: 8, seed: 1, healthEveryMs: 100, settleTimeoutS: 60, drainTimeoutS: 60 });
   t.ok(m1.jobs.length > 30, `${m1.jobs.length} jobs measured`);
