@@ -167,6 +167,7 @@ export const jobRecords: PassiveCheck = {
     { id: "jobs.run.in-queue", side: "target" },
     { id: "jobs.status.values", side: "target" },
     { id: "jobs.completed-output", side: "target" },
+    { id: "jobs.execution-time", side: "target" },
     { id: "jobs.failed-error", side: "target" },
     { id: "jobs.cancel.response", side: "target" },
     { id: "jobs.retry.in-queue", side: "target" },
@@ -210,6 +211,9 @@ export const jobRecords: PassiveCheck = {
         if (status === "COMPLETED" && isObj(j)) {
           const missing = ["executionTime", "output"].filter((k) => !Object.hasOwn(j, k));
           out.push(verdict("jobs.completed-output", missing.length ? `a COMPLETED job with its executionTime and output ("executionTime and output are present"); found no ${missing.map((k) => `\`${k}\``).join(" and no ")}` : undefined));
+          // Its own rule too ("present on completed jobs"): from one answer only its presence; its
+          // bounds need the submission time and the handler's run, which `cpsim conform` arranges.
+          out.push(verdict("jobs.execution-time", Object.hasOwn(j, "executionTime") ? undefined : "a COMPLETED job with its `executionTime` (\"present on completed jobs\"); found none"));
         }
         if (status === "FAILED" && isObj(j)) out.push(verdict("jobs.failed-error", typeof j.error === "string" ? undefined : `a FAILED job with an \`error\` string; found error ${show(j.error)}`));
         return out;

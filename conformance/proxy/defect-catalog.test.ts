@@ -15,7 +15,7 @@ export const CAUGHT: readonly string[] = [
   "create-answers-200", "create-starts-running", "create-omits-template", "terminated-comes-back", "run-answers-queued", "status-field-renamed",
   "completed-without-output", "cancel-answers-cancelling", "health-counters-strings", "not-found-plain-json", "success-text-plain",
   "jobs-without-key", "ratelimit-only-on-429", "ratelimit-without-reset", "ratelimit-hour-3599", "ratelimit-never-moves",
-  "env-colon-pairs", "runsync-returns-early",
+  "env-colon-pairs", "runsync-returns-early", "no-execution-time",
 ];
 
 // 49 emulator sessions one after the other: longer than a file's default bound on a busy machine.
