@@ -108,8 +108,8 @@ t.test("without --shadow-writes: writes are not sent, and a read of what they ma
   t.same([...new Set(s.differences.map((d) => d.rule))], ["jobs.health.shape"], "a read's difference is still found");
 });
 
-t.test("a shadow that never answers: the client's traffic goes on, the exchanges are dropped and counted", async (t) => {
-  const target = await emulator(t);
+/** A shadow that holds every request it gets and never answers; its URL. */
+async function hangingServer(t: Test): Promise<string> {
   const held: import("node:http").ServerResponse[] = [];
   const hang: Server = createServer((_req, res) => void held.push(res));
   await new Promise<void>((r) => hang.listen(0, "127.0.0.1", () => r()));
@@ -118,7 +118,13 @@ t.test("a shadow that never answers: the client's traffic goes on, the exchanges
     hang.closeAllConnections();
     return new Promise<void>((r) => hang.close(() => r()));
   });
-  const s = await proxied(t, target, `http://127.0.0.1:${(hang.address() as AddressInfo).port}`, { shadowQueue: 2, shadowConcurrency: 1, shadowTimeoutMs: 60_000 });
+  return `http://127.0.0.1:${(hang.address() as AddressInfo).port}`;
+}
+
+t.test("a shadow that never answers: the client's traffic goes on, the exchanges are dropped and counted", async (t) => {
+  const target = await emulator(t);
+  const hang = await hangingServer(t);
+  const s = await proxied(t, target, hang, { shadowQueue: 2, shadowConcurrency: 1, shadowTimeoutMs: 60_000 });
   const headers = { authorization: `Bearer ${s.key}` };
   // More reads than the queue holds, while the shadow holds every request it got: each is answered by the target.
   for (let i = 0; i < 6; i++) {
@@ -137,15 +143,8 @@ t.test("a shadow that never answers: the client's traffic goes on, the exchanges
 
 t.test("a shadow slower than --shadow-timeout: dropped as timed out", async (t) => {
   const target = await emulator(t);
-  const held: import("node:http").ServerResponse[] = [];
-  const hang: Server = createServer((_req, res) => void held.push(res));
-  await new Promise<void>((r) => hang.listen(0, "127.0.0.1", () => r()));
-  t.teardown(() => {
-    for (const r of held) r.destroy();
-    hang.closeAllConnections();
-    return new Promise<void>((r) => hang.close(() => r()));
-  });
-  const s = await proxied(t, target, `http://127.0.0.1:${(hang.address() as AddressInfo).port}`, { shadowTimeoutMs: 200 });
+  const hang = await hangingServer(t);
+  const s = await proxied(t, target, hang, { shadowTimeoutMs: 200 });
   const res = await fetch(`${s.proxy.baseUrl}/v2/pods`, { headers: { authorization: `Bearer ${s.key}` } });
   t.equal(res.status, 200);
   await res.arrayBuffer();
