@@ -5,14 +5,9 @@
  * as not reached. The same bad bodies on the plain emulator, whose controls are taken, pass.
  */
 import t from "tap";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { conform } from "../conform.ts";
-import { checks } from "../check-registry.ts";
 import "./index.ts";
 import type { Profile } from "../options.ts";
-import { testTarget, type Breakage } from "../test-support/pods/create-test-target.ts";
+import { runOnTestTarget, type Breakage } from "../test-support/pods/create-test-target.ts";
 import { SETUP_NOT_REACHED } from "../../reports/conformance-report.ts";
 
 /** Refuses every POST whose path ends in one of `suffixes`, whatever its body: an unrelated reason. */
@@ -23,18 +18,7 @@ const refusesEvery =
       ? { kind: "response", response: { status: 400, headers: { "content-type": "application/json" }, body: { error: "this service wants an X-Request-Id header" } } }
       : next(request);
 
-async function run(breakage: Breakage | undefined, only: readonly string[], profile: Profile) {
-  const target = testTarget(breakage);
-  try {
-    const { report } = await conform(
-      { only: [...only], seed: 1, profile, reportDir: mkdtempSync(join(tmpdir(), "cpsim-refusal-credit-")) },
-      { registry: checks, startEmbedded: target.start },
-    );
-    return report;
-  } finally {
-    await target.stop();
-  }
-}
+const run = runOnTestTarget;
 
 type Report = Awaited<ReturnType<typeof run>>;
 const statusOf = (report: Report, id: string) => report.rules.find((r) => r.id === id);

@@ -5,28 +5,12 @@
  * not failed; a planted defect is not passed on a refusal that was for something else.
  */
 import t from "tap";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { conform } from "../../conform.ts";
-import { checks } from "../../check-registry.ts";
-import type { Profile } from "../../options.ts";
 import "./index.ts";
-import { testTarget, type Breakage } from "../../test-support/pods/create-test-target.ts";
+import { runOnTestTarget, type Breakage } from "../../test-support/pods/create-test-target.ts";
 import { globalNetworkAs, oddFlavorBothAccepted, placedAnywhere, secureOnlyGpus } from "../../test-support/pods/spec-only-targets.ts";
 
-async function run(breakage: Breakage, only: readonly string[], profile: Profile = "lenient") {
-  const target = testTarget(breakage);
-  try {
-    const { report } = await conform(
-      { only: [...only], seed: 1, profile, reportDir: mkdtempSync(join(tmpdir(), "cpsim-spec-only-")) },
-      { registry: checks, startEmbedded: target.start },
-    );
-    return report;
-  } finally {
-    await target.stop();
-  }
-}
+const run = runOnTestTarget;
 
 type Report = Awaited<ReturnType<typeof run>>;
 const statusOf = (report: Report, id: string) => report.rules.find((r) => r.id === id);

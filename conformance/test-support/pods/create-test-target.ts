@@ -4,8 +4,13 @@
  * the suite names the right rule. The target stays up after `conform` returns (its close is a
  * no-op there), so a test can run a failure's curl script against it; `stop()` ends it.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ApiRequest, ApiResponse } from "../../../sim/api/types.ts";
-import type { EmbeddedTarget } from "../../conform.ts";
+import { conform, type EmbeddedTarget } from "../../conform.ts";
+import { checks } from "../../check-registry.ts";
+import type { Profile } from "../../options.ts";
 import { startBroken, type Breakage, type BrokenTarget } from "../broken-target.ts";
 
 export type { Breakage };
@@ -40,6 +45,24 @@ export function testTarget(breakage?: Breakage, seed = 1): TestTarget {
       await running?.stop();
     },
   };
+}
+
+/**
+ * Runs the registered rules matching `only` (seed 1) against a fresh test target broken by
+ * `breakage`, and stops the target. The caller imports the check areas it needs (their
+ * index.ts registers them).
+ */
+export async function runOnTestTarget(breakage: Breakage | undefined, only: readonly string[], profile: Profile = "lenient") {
+  const target = testTarget(breakage);
+  try {
+    const { report } = await conform(
+      { only: [...only], seed: 1, profile, reportDir: mkdtempSync(join(tmpdir(), "cpsim-test-target-")) },
+      { registry: checks, startEmbedded: target.start },
+    );
+    return report;
+  } finally {
+    await target.stop();
+  }
 }
 
 /** The rule globs of this area's create, error, catalog and versioning checks. */
