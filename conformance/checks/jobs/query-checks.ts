@@ -11,6 +11,11 @@
  * a 2xx that is no job), and a wait longer than 300000 ms actually taken, which is observed
  * where the suite moves the target's clock (runsyncAboveRange). Strict keeps requiring
  * choices.md's 400.
+ *
+ * A refusal credits the rule only when the same request with a value in range (wait 90000, the
+ * default; ttl 3600000) is accepted, or its error names the query parameter alone
+ * (support/refusal-credit.ts): a target refusing every runsync with a `wait`, or every status read
+ * with a `ttl`, for a reason of its own is not passed; the rule is skipped as a set-up not reached.
  */
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
@@ -21,6 +26,7 @@ import { asJob, isJobStatus } from "./support/job-body.ts";
 import type { JobSession } from "./support/job-session.ts";
 import { property, runsFor, Violation } from "./support/property.ts";
 import { violated, withSession } from "./support/with-session.ts";
+import { CreditTally, refusalCredited } from "../support/refusal-credit.ts";
 
 const WORDS = fc.constantFrom("soon", "ninety", "NaN", "true", "1s", "null");
 const LOOSE_NUMBERS = fc.constantFrom("9e4", "1500.5", "+5000", "0x2710", "5000.0");
@@ -70,20 +76,47 @@ async function runsyncAboveRange(session: JobSession, wait: string): Promise<Cli
   return res;
 }
 
+/** In-range values a refused query is compared with: runsync's default wait, and an hour's ttl (within choices.md's 10 s..7 days). */
+const WAIT_IN_RANGE = "90000";
+const TTL_IN_RANGE = "3600000";
+
+const is2xx = (status: number): boolean => status >= 200 && status < 300;
+
+/** Whether a refusal of `query` may be credited: the same request with `control` in its place is accepted. */
+function queryCredited(ctx: CheckContext, name: string, value: string, control: string, operation: string, refusal: ClientResponse, send: (v: string) => Promise<ClientResponse>) {
+  return refusalCredited(ctx, {
+    controls: [{ [name]: control }],
+    send: (q) => send(q[name]!),
+    accepted: (r) => is2xx(r.status),
+    operation,
+    named: { body: { [name]: value }, text: refusal.text },
+  });
+}
+
 export async function checkWaitRange(ctx: CheckContext): Promise<CheckOutcome | void> {
-  return property(
+  const tally = new CreditTally();
+  const outcome = await property(
     ctx,
     badWaitArb(ctx),
     (wait) =>
       withSession(ctx, async (session) => {
         const above = session.virtual && Number(wait) > MAX_WAIT_MS;
         const res = above ? await runsyncAboveRange(session, wait) : (await session.runsync({}, { query: { wait } })).res;
-        if ((await acceptsServed(ctx, res)) || keptRange(ctx, res.status, res.json)) return;
+        const refusedAsRuled = await acceptsServed(ctx, res);
+        if (!is2xx(res.status)) {
+          const credit = await queryCredited(ctx, "wait", wait, WAIT_IN_RANGE, "job runsync ?wait", res, async (w) => (await session.runsync({}, { query: { wait: w } })).res);
+          if (!credit.credited) return tally.notCredited(`runsync?wait=${wait}`, credit);
+        }
+        tally.judgedOne();
+        if (refusedAsRuled || keptRange(ctx, res.status, res.json)) return;
         const or = ctx.options.profile === "lenient" ? ", or the job answered as for a wait clamped into the range," : "";
         violated(session, res.exchange, `${acceptedText(ctx)}${or} for runsync?wait=${wait}: wait is integer milliseconds from 1000 to 300000; got ${res.status}`);
       }),
     { numRuns: runsFor(ctx, 8) },
   );
+  if (outcome) return outcome;
+  const notProven = tally.notProven();
+  return notProven === undefined ? undefined : ctx.skip(notProven);
 }
 
 export async function checkTtlQuery(ctx: CheckContext): Promise<CheckOutcome | void> {
@@ -92,12 +125,19 @@ export async function checkTtlQuery(ctx: CheckContext): Promise<CheckOutcome | v
     if (id === undefined) {
       return ctx.skip(`could not submit a job to read with a ttl (run answered ${res.status})`);
     }
-    return property(
+    const tally = new CreditTally();
+    const outcome = await property(
       ctx,
       badTtlArb(ctx),
       async (ttl) => {
         const read = await session.status(id, { ttl });
-        if ((await acceptsServed(ctx, read)) || keptRange(ctx, read.status, read.json)) return;
+        const refusedAsRuled = await acceptsServed(ctx, read);
+        if (!is2xx(read.status)) {
+          const credit = await queryCredited(ctx, "ttl", ttl, TTL_IN_RANGE, `job status ${id} ?ttl`, read, (t) => session.status(id, { ttl: t }));
+          if (!credit.credited) return tally.notCredited(`status?ttl=${ttl}`, credit);
+        }
+        tally.judgedOne();
+        if (refusedAsRuled || keptRange(ctx, read.status, read.json)) return;
         const or = ctx.options.profile === "lenient" ? ", or the job read with the ttl clamped or ignored," : "";
         throw new Violation(
           session.evidence(`${acceptedText(ctx)}${or} for status?ttl=${ttl}: ttl is a positive whole number of milliseconds; got ${read.status}`, read.exchange, [res.exchange]),
@@ -105,5 +145,8 @@ export async function checkTtlQuery(ctx: CheckContext): Promise<CheckOutcome | v
       },
       { numRuns: runsFor(ctx, 8) },
     );
+    if (outcome) return outcome;
+    const notProven = tally.notProven();
+    return notProven === undefined ? undefined : ctx.skip(notProven);
   });
 }

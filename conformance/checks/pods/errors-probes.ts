@@ -1,10 +1,14 @@
 /**
  * Requests that must fail, for the errors.* rules: createPod bodies that break one rule (400 or
  * 422), bodies that are not JSON at all (400), a body breaking two schema rules at once (a 422
- * whose `errors` may list both), no key and an unknown key (401), the read-only key (403), and,
- * under --profile strict, a read of a pod that does not exist (404; getPod's path is a choice)
- * and an action the pod's status does not allow (409: `start` on a pod just created, which is
+ * whose `errors` may list both), no key and an unknown key (401), the read-only key (403), a
+ * read of a pod that does not exist (404 under strict; getPod's path is a choice) and an action
+ * the pod's status does not allow (409 under strict: `start` on a pod just created, which is
  * PROVISIONING or RUNNING; the action route and the 409 are choices).
+ * Under the lenient profile the last two are sent too, since "Any other error uses the same
+ * body" whatever the status, but an answer is judged only where the route is the target's: the
+ * unknown pod's read once a read of a pod the probe created at the same path was taken, the
+ * start unless it answered as a missing route (404, 405, 501) (`probeJudgeable`).
  * Each probe is one request; a 2xx answer (a target that accepted what it should not) creates a
  * pod, which is terminated, and is left to the rule that forbids it.
  */
@@ -117,11 +121,29 @@ export function probeArb(ctx: CheckContext, tc: TargetCatalog, kinds: readonly P
     arbs.push(fc.tuple(valid, fc.stringMatching(/^[A-Za-z0-9]{16,40}$/)).map(([body, k]): Probe => ({ kind: "bad-key", key: `cpsim-invalid-${k}`, body })));
   }
   if (want("restricted") && ctx.keys.restricted) arbs.push(valid.map((body): Probe => ({ kind: "restricted", body })));
-  if (want("unknown-pod") && ctx.options.profile === "strict") {
+  if (want("unknown-pod")) {
     arbs.push(fc.stringMatching(/^[a-z0-9]{14}$/).map((id): Probe => ({ kind: "unknown-pod", podId: `cpsim-no-such-pod-${id}` })));
   }
-  if (want("conflict") && ctx.options.profile === "strict") arbs.push(valid.map((body): Probe => ({ kind: "conflict", body })));
+  if (want("conflict")) arbs.push(valid.map((body): Probe => ({ kind: "conflict", body })));
   return arbs.length > 0 ? fc.oneof(...arbs) : undefined;
+}
+
+/** The checks whose target answered a read of a pod it had created at `{podsUrl}/{id}`: its getPod route. */
+const podReadServed = new WeakSet<CheckContext>();
+
+const routeMissing = (status: number): boolean => status === 404 || status === 405 || status === 501;
+
+/**
+ * Whether an answer to `probe` is the target's own answer to what the probe means. Under strict
+ * the routes are choices.md's; under lenient the unknown pod's read counts only once the target
+ * served a read at that path, and the start of a pod only when it was not answered as a route the
+ * target lacks: a framework's default 404 for a path it does not serve is no ErrorResponse verdict.
+ */
+export function probeJudgeable(ctx: CheckContext, probe: Probe, res: ClientResponse): boolean {
+  if (ctx.options.profile === "strict") return true;
+  if (probe.kind === "unknown-pod") return podReadServed.has(ctx);
+  if (probe.kind === "conflict") return !routeMissing(res.status);
+  return true;
 }
 
 export async function sendProbe(ctx: CheckContext, probe: Probe): Promise<ClientResponse> {
@@ -145,6 +167,8 @@ export async function sendProbe(ctx: CheckContext, probe: Probe): Promise<Client
       // Not created (no capacity): that refusal is an error answer to judge as well.
       if (id === undefined) return created;
       try {
+        const read = await ctx.client.request({ method: "GET", url: `${podsUrl(ctx)}/${id}`, auth: { key: "api" } });
+        if (read.status >= 200 && read.status < 300) podReadServed.add(ctx);
         return await ctx.client.request(podActionRequest(ctx, id, "start"));
       } finally {
         await terminatePod(ctx, id);

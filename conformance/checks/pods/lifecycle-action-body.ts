@@ -7,20 +7,20 @@
  * at that moment) is taken on the same pod (support/refusal-credit.ts); a rule none of whose
  * refusals could be credited is skipped as a set-up not reached, never passed.
  *
- * The route is choices.md's: under the lenient profile a target that answers a valid action
- * with 404/405 has none, and these rules are skipped (a 404 would otherwise pass as "a 4xx").
+ * The body is choices.md's (the spec shows no payload of the actions): all four rules are judged
+ * under --profile strict only (two are choices.md's, action-enum and field-type carry strictOnly).
  */
 import fc from "fast-check";
 import type { RuleId } from "../../../sim/api/rules/index.ts";
 import { breakPodActionRule } from "../../../sim/api/validate/index.ts";
 import { registerCheck } from "../../check-registry.ts";
-import { actionInPath, missingFact } from "../../target-facts/index.ts";
+import { actionInPath } from "../../target-facts/index.ts";
 import type { CheckContext, CheckOutcome } from "../../check.ts";
 import { accepts, acceptedText } from "../support/statuses.ts";
 import { afterCreate } from "./lifecycle-evidence.ts";
 import { createFixturePod, isFixture, type FixturePod } from "./lifecycle-fixture-pod.ts";
 import { checkRequests } from "./lifecycle-property.ts";
-import { getPod, isSuccess, jsonObject, podAction, routeMissing, terminatePod } from "./lifecycle-pods.ts";
+import { getPod, isSuccess, jsonObject, podAction, terminatePod } from "./lifecycle-pods.ts";
 import { CreditTally, refusalCredited } from "../support/refusal-credit.ts";
 import type { PodAction } from "../../../sim/api/schemas/index.ts";
 import { settle } from "./lifecycle-run.ts";
@@ -40,10 +40,6 @@ const WHAT: Readonly<Record<string, string>> = {
 async function brokenBodiesRefused(ctx: CheckContext, ruleId: RuleId, pod: FixturePod): Promise<CheckOutcome> {
   if (actionInPath(ctx.facts)) {
     return ctx.skip(`the target takes no action body (podActionPath ${ctx.facts.podActionPath.value}, ${ctx.facts.podActionPath.source}: the action in the path or a desired status), so it has no action body to refuse`);
-  }
-  if (ctx.options.profile === "lenient") {
-    const probe = await podAction(ctx, pod.id, "stop");
-    if (routeMissing(probe.status)) return ctx.skip(missingFact("podActionPath", `a valid stop on ${ctx.facts.podActionPath.value} answered ${probe.status}`));
   }
   const tally = new CreditTally();
   const result = await checkRequests(ctx, baseBody, RUNS, async (drawn, violate) => {

@@ -15,6 +15,7 @@ export const authRules = [
     id: "auth.bare-key-jobs", title: "Job endpoints also accept the key alone in `Authorization`",
     spec: "The job-endpoint reference also shows the header carrying the key alone.", section: `${AUTH} › rule 1`,
     source: "spec", severity: "warning", kind: "request",
+    strictOnly: "that the job endpoints accept the key alone (it reports what a reference shows, beside rule 1's `Bearer <API_KEY>`; a service taking only the Bearer form keeps rule 1)",
   },
   {
     id: "auth.missing-key", title: "A request without a key answers 401",

@@ -23,6 +23,7 @@ export const errorRules = [
   {
     id: "errors.validation-list", title: "A 422 lists the individual validation failures in `errors`",
     spec: "individual failures may be listed in `errors`", section: ERRORS, source: "spec", severity: "warning", kind: "response",
+    lenient: "A 422 without `errors` keeps it (failures \"may be listed\"); a list that is there is an array of strings (ErrorResponse's table). Strict also requires the list on every 422, naming each failure.",
   },
   {
     id: "errors.malformed-request", title: "A body that is not JSON answers 400",

@@ -98,11 +98,13 @@ export const podRules = [
   {
     id: "pods.action.action-enum", title: "`action` is start, stop, restart or terminate",
     spec: "PodAction values: `start`, `stop`, `restart`, `terminate`", section: POD, source: "spec", severity: "error", kind: "request", status: 422, strictStatuses: [422],
+    strictOnly: "what the pod actions take or refuse: it lists the values of the Pod's `actions`, and the actions' \"methods, paths and payloads are not shown\" (the `{action}` body is choices.md's)",
   },
   {
     id: "pods.action.field-type", title: "The action body is a JSON object",
     spec: "Syntactically valid body that fails validation, such as an incomplete mount entry; individual failures may be listed in `errors`",
     section: "REST v2 (createPod)", source: "spec", severity: "error", kind: "request", status: 422, strictStatuses: [422],
+    strictOnly: "the pod actions' payload (their \"methods, paths and payloads are not shown\"; the sentence is createPod's 422): a service may take the action in another JSON form",
   },
   {
     id: "pods.action.response-status", title: "start, stop and restart answer 200 with the pod; terminate answers 204",
