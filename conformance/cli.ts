@@ -58,7 +58,7 @@ export const spec: CommandSpec = {
     { name: "only", type: "string", value: "RULE_GLOB", help: "run only the rules matching", multiple: true },
     { name: "skip", type: "string", value: "RULE_GLOB", help: "do not run the rules matching", multiple: true },
     { name: "slow", type: "boolean", help: "run checks that take real minutes (retention, ttl) against a target without the control API (without it, the status ttl and runsync retention still run where the target's own clock, measured, lets their time pass within 30 s)" },
-    { name: "timeout-ms", type: "integer", value: "N", help: "per-request timeout", default: defaultOptions.timeoutMs, min: 1, max: 3_600_000 },
+    { name: "timeout-ms", type: "integer", value: "N", help: "per-request timeout, the floor: raised when the target's measured round trip and upload rate call for more (at most 300000; see --explain-time)", default: defaultOptions.timeoutMs, min: 1, max: 3_600_000 },
     { name: "max-duration", type: "number", value: "S", help: "bound the whole run to S seconds; rules not reached by then are reported skipped, saying so (default: no bound)", min: 1, max: 86_400 },
     { name: "min-coverage", type: "number", value: "PCT", help: "fail (exit 1) when fewer than PCT percent of the selected rules were judged", default: defaultOptions.minCoverage, min: 0, max: 100 },
     { name: "concurrency", type: "integer", value: "N", help: "most requests in flight at once over all areas", default: defaultOptions.concurrency, min: 2, max: 64 },

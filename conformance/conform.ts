@@ -39,6 +39,7 @@ import { selectRules } from "./rule-glob.ts";
 import { SPEC_TRANSITIONS, transitionKey } from "./spec-transitions.ts";
 import { discoverTargetFacts, loadTargetProfile, type FactUse, type TargetProfile } from "./target-facts/index.ts";
 import { targetFactRecords } from "./target-facts/fact-records.ts";
+import { describeTiming, targetTiming } from "./target-timing.ts";
 
 export interface Output {
   readonly stdout: (text: string) => void;
@@ -166,7 +167,10 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
   const startedAt = run.now();
   const controlApi = run.embedded?.controlApi ?? run.controlApi ?? false;
   // Property runs sized for the target: where the suite moves time, runs are cheap and many.
-  const options: ResolvedOptions = input.runsGiven ? input : { ...input, runs: controlApi ? EMBEDDED_RUNS : REALTIME_RUNS };
+  const sized: ResolvedOptions = input.runsGiven ? input : { ...input, runs: controlApi ? EMBEDDED_RUNS : REALTIME_RUNS };
+  // Time bounds from the target's measured pace: --timeout-ms is the floor (target-timing.ts).
+  const timing = await targetTiming({ rest, serverless, endpoint: sized.endpoint, timeoutMs: sized.timeoutMs });
+  const options: ResolvedOptions = { ...sized, timeoutMs: timing.timeoutMs, timing };
   const deadline = options.maxDurationS === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.maxDurationS * 1000;
   // On a target with the emulator's control API, waiting for a rate-limit window means moving
   // virtual time: a real sleep would never reach the reset of a manual clock.
@@ -182,7 +186,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
   });
   let cut = false;
   try {
-    if (!options.quiet) run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions({ ...options, target: rest, serverlessUrl: serverless })}\n`);
+    if (!options.quiet) run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions({ ...options, target: rest, serverlessUrl: serverless })}\n  ${describeTiming(timing)}\n`);
     forgetRoutes();
     await assertReachable(client, rest, "--target", options.timeoutMs);
     if (serverless !== rest) await assertReachable(client, serverless, "--serverless-url", options.timeoutMs);
@@ -270,6 +274,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       targetErrors,
       targetFacts: targetFactRecords(facts, factUse, rules),
       schedule: describePlan(plan),
+      timing,
       ...(path ? { criticalPath: path } : {}),
     };
     const written = await writeConformanceReports(report, { dir: options.reportDir, ...(options.junit ? { junit: options.junit } : {}) });
@@ -280,7 +285,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     const exitCode: 0 | 1 | 2 = nothingJudged ? 2 : fresh.length > 0 ? 1 : targetErrors.length > 0 ? 2 : gate.belowCoverage ? 1 : 0;
     run.say(`${options.quiet ? "" : "\n"}${renderSummaryTable(report, { width: run.terminalWidth ?? 100, quiet: options.quiet })}`);
     if (options.explainTime) {
-      run.say(`schedule:\n${report.schedule!.map((l) => `  ${l}\n`).join("")}${path ? `${describeCriticalPath(path)}\n` : ""}`);
+      run.say(`schedule:\n${report.schedule!.map((l) => `  ${l}\n`).join("")}${path ? `${describeCriticalPath(path)}\n` : ""}${describeTiming(timing)}\n`);
     }
     if (!options.quiet) {
       run.say(`reports: ${written.json}\n         ${written.junit}\n         ${written.html}\n${written.extraJunit ? `         ${written.extraJunit}\n` : ""}`);

@@ -3,6 +3,7 @@
  * its flags onto ConformOptions, `conform()` resolves it against `defaultOptions` and validates
  * it, so both reject a bad URL or a bad value with the same message.
  */
+import type { TargetTiming } from "./target-timing.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { defaultReportDir } from "../reports/write-reports.ts";
@@ -114,6 +115,8 @@ export interface ResolvedOptions extends ConformOptions {
   readonly runsGiven: boolean;
   readonly reportDir: string;
   readonly keys: Keys;
+  /** What the run measured of the target and the bounds it derived (target-timing.ts): `timeoutMs` is already the derived one. */
+  readonly timing?: TargetTiming;
 }
 
 /** An http(s) base URL without a trailing slash, or a ConformConfigError naming the flag. */
@@ -266,7 +269,9 @@ export function reproduceCommand(o: ResolvedOptions, ruleId: string): string {
   if (o.profile !== defaultOptions.profile) parts.push(`--profile ${o.profile}`);
   if (o.runsGiven) parts.push(`--runs ${o.runs}`);
   if (o.slow) parts.push("--slow");
-  if (o.timeoutMs !== defaultOptions.timeoutMs) parts.push(`--timeout-ms ${o.timeoutMs}`);
+  // The floor as given: the replay measures the target again and derives its own bound from it.
+  const givenTimeout = o.timing?.givenTimeoutMs ?? o.timeoutMs;
+  if (givenTimeout !== defaultOptions.timeoutMs) parts.push(`--timeout-ms ${givenTimeout}`);
   if (o.targetProfile) parts.push(`--target-profile ${q(o.targetProfile)}`);
   parts.push(`--seed ${o.seed}`, `--only ${q(ruleId)}`);
   return parts.join(" ");

@@ -150,6 +150,17 @@ export interface CriticalPath {
   readonly rules: readonly { readonly id: string; readonly lane: string; readonly startMs: number; readonly durationMs: number }[];
 }
 
+/** The run's measured pace of the target and its time bounds (conformance/target-timing.ts's TargetTiming). */
+export interface TimingRecord {
+  readonly measured?: { readonly roundTripMs: number; readonly uploadMs: number; readonly uploadBytes: number; readonly uploadBytesPerS: number };
+  readonly notMeasured?: string;
+  readonly givenTimeoutMs: number;
+  readonly timeoutMs: number;
+  readonly propertyScale: number;
+  readonly largestRequestMs?: number;
+  readonly capped: boolean;
+}
+
 /** How the rules were run beside each other: one line a lane (conformance/schedule.ts). */
 export type ScheduleLines = readonly string[];
 
@@ -174,6 +185,8 @@ export interface ConformanceReport {
   readonly schedule?: ScheduleLines;
   /** The rules that decided the run's length (absent in earlier reports, and when no rule ran). */
   readonly criticalPath?: CriticalPath;
+  /** What the run measured of the target (round trip, upload rate) and the time bounds it derived (conformance/target-timing.ts; absent in earlier reports). */
+  readonly timing?: TimingRecord;
   /** `cpsim proxy`: the client findings grouped by client (User-Agent), most findings first. */
   readonly clients?: readonly ClientFindingsRecord[];
   /** `cpsim proxy --shadow`: where a second implementation answered the same requests otherwise, on what the spec fixes. */

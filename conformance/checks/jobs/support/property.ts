@@ -51,11 +51,16 @@ const RUN_MARGIN_MS = 15_000;
 
 /**
  * The property's time bound: the check's own or the run's (45 s per property in real time, 60 s on
- * virtual time), never below what its first run may take by its requests' own bounds (`runMs`),
- * and never past --max-duration.
+ * virtual time), times the scale the run measured on the target (conformance/target-timing.ts:
+ * 1 on a target of the usual pace, up to 4 on a slow one), never below what its first run may take
+ * by its requests' own bounds (`runMs`), and never past --max-duration.
  */
-export function propertyBoundMs(ctx: Pick<CheckContext, "controlApi" | "deadline">, options: Pick<PropertyOptions<unknown>, "timeLimitMs" | "runMs">): number {
-  const base = options.timeLimitMs ?? (ctx.controlApi ? 60_000 : REALTIME_PROPERTY_LIMIT_MS);
+export function propertyBoundMs(
+  ctx: Pick<CheckContext, "controlApi" | "deadline"> & { readonly options?: { readonly timing?: { readonly propertyScale: number } } },
+  options: Pick<PropertyOptions<unknown>, "timeLimitMs" | "runMs">,
+): number {
+  const scale = ctx.options?.timing?.propertyScale ?? 1;
+  const base = Math.ceil((options.timeLimitMs ?? (ctx.controlApi ? 60_000 : REALTIME_PROPERTY_LIMIT_MS)) * scale);
   const bound = options.runMs === undefined ? base : Math.max(base, options.runMs + RUN_MARGIN_MS);
   return Math.max(1, Math.min(bound, (ctx.deadline ?? Number.POSITIVE_INFINITY) - Date.now()));
 }
