@@ -48,6 +48,14 @@ export interface JobMeasurement {
   /** Sampled while waiting for the endpoint to settle before the first job (cold starts show here), tMs < 0. */
   readonly settle: readonly HealthSample[];
   readonly health: readonly HealthSample[];
+  /**
+   * Sampled after the last job ended, until the workers were back to the count the endpoint
+   * settled at (or stayed put, or the watch's bound passed): when idle workers stop. Absent in
+   * measurements written before it was kept.
+   */
+  readonly idle?: readonly HealthSample[];
+  /** Why the idle watch stopped: "floor" (back to the settled count), "quiet" (no change for a while), "bound" (its time bound), "off". */
+  readonly idleWatch?: { readonly stopped: "floor" | "quiet" | "bound" | "off"; readonly boundS: number };
   readonly rateLimits: readonly RateLimitSeen[];
   /** Failed calls by reason (HTTP status or error code). */
   readonly errors: Readonly<Record<string, number>>;
