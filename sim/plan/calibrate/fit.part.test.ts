@@ -4,7 +4,8 @@ import { drawMs, meanMs, planHandler } from "../plan-handler.ts";
 import { parseScenario, type Distribution } from "../scenario.ts";
 import { fitRunTimes } from "./calibrate.ts";
 import { fitFamilies, ksPValue } from "./distributions.ts";
-import { discipline } from "./observe.ts";
+import { discipline, idleTimeoutSeen } from "./observe.ts";
+import type { HealthSample, JobMeasurement } from "./measurement.ts";
 import { interval95, mean, poissonRateInterval, resamples } from "./sample-stats.ts";
 import { fitUsl, uslLevels, uslThroughput } from "./usl.ts";
 import { roundOrder } from "../../../load/interleaved-rounds.ts";
@@ -115,6 +116,28 @@ t.test("rounds of a sweep: each count's median, its spread, and a fit on medians
   const wideLevel = fw.points.find((p) => p.concurrency === 4)!;
   t.ok(wideLevel.relSpread > 0.2, `the wide count's spread ${wideLevel.relSpread}`);
   for (const n of [1, 2, 8]) t.ok(Math.abs(uslThroughput(fw, n) - uslThroughput(truth, n)) / uslThroughput(truth, n) < 0.02, `c${n} fitted near its tight median despite c4's median 20% high`);
+});
+
+t.test("the idle timeout from the stops after the last scale-up: a stack of idle workers, sampled every 100 ms", async (t) => {
+  // Three workers; the last jobs end at 1.0 s (worker c), 0.6 s (b) and 0.2 s (a); each stops 2.5 s idle, down to 1.
+  const T = 2500;
+  const at = (ms: number): HealthSample => {
+    const idleSince = [200, 600, 1000];
+    const up = idleSince.filter((s, i) => i === 2 || ms < s + T).length;
+    const running = idleSince.filter((s) => ms < s).length;
+    return { tMs: ms, idle: up - running, running, initializing: 0, throttled: 0, inQueue: 0, inProgress: running };
+  };
+  const health = [{ tMs: -100, idle: 0, running: 2, initializing: 0, throttled: 0, inQueue: 1, inProgress: 2 }, ...Array.from({ length: 12 }, (_, i) => at(i * 100))];
+  const idle = Array.from({ length: 40 }, (_, i) => at(1200 + i * 100));
+  const m = { health, idle } as unknown as JobMeasurement;
+  const seen = idleTimeoutSeen(m);
+  t.equal(seen.stops, 2);
+  t.equal(seen.floor, 1);
+  t.equal(seen.estimatesMs.length, 2, "both stops timed");
+  t.ok(Math.abs((seen.valueMs as number) - T) <= 100, `idle timeout ${seen.valueMs} ms, truth ${T}`);
+  const [lo, hi] = seen.intervalMs!;
+  t.ok(lo <= T && T <= hi && hi - lo <= 400, `interval ${lo}..${hi} holds ${T} within the sampling gaps`);
+  t.same(idleTimeoutSeen({ health: health.slice(0, 3), idle: [] } as unknown as JobMeasurement).estimatesMs, [], "no stop, no estimate");
 });
 
 t.test("the rounds rotate the order: each count takes each place once over as many rounds as counts", async (t) => {

@@ -4,7 +4,7 @@
  * not given; the calibrator measures it at one level (ρ ≈ 0.5) for --duration seconds, fits,
  * predicts a level 1.5 times higher, and that level is measured for as long. Then `cpsim load`
  * runs status-poll at 1, 2, 4, 8 and 16 connections, interleaved as `--sweep-connections` does
- * (a warm-up, then 5 rounds of 2 s per count, the order rotated each round: machine-load drift hits
+ * (a warm-up, then 7 rounds of 2 s per count, the order rotated each round: machine-load drift hits
  * every count alike), the USL is fitted to the medians at 1..8 and its throughput predicted at 16
  * is compared with the median measured at 16.
  * Last line: calib_p50_error=E1 calib_p99_error=E2 usl_peak_error=E3 calib_cpu_s=C
@@ -71,8 +71,8 @@ const e99 = Math.abs(p.delayMs.p99.median - measured.delayMs.p99) / measured.del
 console.log(`at ${rate2}/s: p50 latency predicted ${JSON.stringify(p.latencyMs.p50)} measured ${measured.latencyMs.p50}; p99 delay predicted ${JSON.stringify(p.delayMs.p99)} measured ${measured.delayMs.p99}`);
 
 const io = { stdout: () => {}, stderr: () => {} };
-const loadOptions = { target: baseUrl, apiKey: KEY, scenarios: ["status-poll"], durationS: 10, seed, progress: false };
-const swept = await measureInterleaved({ ...loadOptions, reportDir: join(dir, "sweep") }, [1, 2, 4, 8, 16], { rounds: 5 }, { io });
+const loadOptions = { target: baseUrl, apiKey: KEY, scenarios: ["status-poll"], durationS: 14, seed, progress: false };
+const swept = await measureInterleaved({ ...loadOptions, reportDir: join(dir, "sweep") }, [1, 2, 4, 8, 16], { rounds: 7 }, { io });
 const points = swept.scenarios[0]?.points ?? [];
 const levels = uslLevels(points);
 const fit = fitUsl(points.filter((p) => p.concurrency <= 8));
