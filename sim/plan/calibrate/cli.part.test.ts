@@ -78,6 +78,15 @@ t.test("calibrate --load-report with a sweep's rounds (several reports per concu
   t.ok(Math.abs(usl.points[3].throughput - uslThroughput(truth, 8)) / uslThroughput(truth, 8) < 0.011, "the median, not the mean dragged down by the disturbed round");
 });
 
+t.test("a measurement whose idle watch is not an array is refused, saying so", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "cpsim-calib-idle-"));
+  writeFileSync(join(dir, "m.json"), JSON.stringify({ ...synthetic(100), idle: 5 }));
+  const { main } = await import("../../cli/main.ts");
+  const c = capture();
+  t.equal(await main(["plan", "calibrate", "--measured", join(dir, "m.json"), "--out", join(dir, "out")], c.io), 2);
+  t.match(c.err.join(""), /idle \(the \/health samples after the last job\) must be an array/);
+});
+
 t.test("usage errors say what to give", async (t) => {
   const { main } = await import("../../cli/main.ts");
   const cases: Array<[string[], RegExp]> = [
