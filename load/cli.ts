@@ -6,6 +6,7 @@ import { parseArgs, renderHelp, UsageError, type CliIo, type CommandSpec } from 
 import { load, type LoadDeps } from "./load.ts";
 import { defaultOptions, type LoadEngine, type LoadOptions } from "./options.ts";
 import { builtinScenarios } from "./scenarios/index.ts";
+import { DEFAULT_ROUNDS } from "./interleaved-rounds.ts";
 import { parseConnectionList, sweepConnections } from "./sweep-connections.ts";
 
 export const spec: CommandSpec = {
@@ -46,7 +47,8 @@ export const spec: CommandSpec = {
     { name: "target-profile", type: "string", value: "FILE", help: "the target's facts as conform reads them (cpsim conform --discover prints one); win over discovery" },
     { name: "out", type: "string", value: "json=FILE|csv=FILE", help: "write each scenario's per-second figures to FILE while it runs (as k6 --out)", multiple: true },
     { name: "quiet", type: "boolean", help: "no progress line" },
-    { name: "sweep-connections", type: "string", value: "N1,N2,...", help: "run once per connection count (reports in DIR/cN/) and fit the Universal Scalability Law to throughput by concurrency (DIR/usl.json)" },
+    { name: "sweep-connections", type: "string", value: "N1,N2,...", help: "measure each connection count, interleaved over --sweep-rounds rounds (reports in DIR/cN/round-K/), and fit the Universal Scalability Law to the median throughput by concurrency (DIR/usl.json); --duration is each count's total (default 10 s)" },
+    { name: "sweep-rounds", type: "integer", value: "R", help: `with --sweep-connections: rounds, each running every count once for --duration/R seconds, the order rotated each round (default ${DEFAULT_ROUNDS})`, min: 1, max: 100 },
     { name: "list", type: "boolean", help: "print the built-in scenarios with their descriptions, and stop (with --json: one JSON array of {name, description})", alone: true },
   ],
   exitCodes: [
@@ -135,12 +137,14 @@ export async function run(argv: readonly string[], io: CliIo, deps: LoadDeps = {
     return 0;
   }
   const sweep = parsed.flags["sweep-connections"] as string | undefined;
+  if (sweep === undefined && parsed.flags["sweep-rounds"] !== undefined) throw new UsageError("--sweep-rounds goes with --sweep-connections", "load");
   if (sweep !== undefined) {
     if (parsed.flags.connections !== undefined) throw new UsageError("--sweep-connections sets the connections of each run; leave out --connections", "load");
     if (parsed.flags.rate !== undefined) throw new UsageError("--sweep-connections measures the closed model's throughput; it does not combine with --rate", "load");
     if (parsed.flags["export-k6"] !== undefined) throw new UsageError("--sweep-connections runs the load; it does not combine with --export-k6", "load");
     const counts = parseConnectionList(sweep);
-    const swept = await sweepConnections(optionsFromFlags(parsed.flags), counts, { io, terminalWidth: process.stdout.columns, ...deps });
+    const rounds = parsed.flags["sweep-rounds"] as number | undefined;
+    const swept = await sweepConnections(optionsFromFlags(parsed.flags), counts, { io, terminalWidth: process.stdout.columns, ...deps }, { rounds });
     return swept.exitCode;
   }
   const result = await load(optionsFromFlags(parsed.flags), { io, terminalWidth: process.stdout.columns, ...deps });

@@ -7,7 +7,7 @@ import type { Distribution, Scenario } from "../scenario.ts";
 import { ScenarioError } from "../scenario.ts";
 import { empiricalOf, fitFamilies, mle, type Family, type FamilyFit } from "./distributions.ts";
 import type { JobMeasurement } from "./measurement.ts";
-import { arrivals, coldStarts, discipline, runningAtOnce, workersSeen } from "./observe.ts";
+import { arrivals, coldStarts, discipline, idleTimeoutSeen, runningAtOnce, workersSeen, type IdleTimeoutSeen } from "./observe.ts";
 import { cv, interval95, mean, percentiles, poissonRateInterval, resamples, sig } from "./sample-stats.ts";
 
 export interface CalibrateOptions {
@@ -121,6 +121,18 @@ function roundDist(d: Distribution): Distribution {
   }
 }
 
+/** The idle timeout over every measurement: their timed stops pooled. */
+function idleFit(ms: readonly JobMeasurement[]): Pick<IdleTimeoutSeen, "stops" | "estimatesMs" | "valueMs" | "intervalMs"> {
+  const seen = ms.map(idleTimeoutSeen);
+  const estimates = seen.flatMap((x) => x.estimatesMs).sort((a, b) => a - b);
+  const timed = seen.filter((x) => x.intervalMs !== undefined).map((x) => x.intervalMs as readonly [number, number]);
+  return {
+    stops: seen.reduce((a, x) => a + x.stops, 0),
+    estimatesMs: estimates,
+    ...(estimates.length > 0 ? { valueMs: percentiles(estimates, [0.5])[0], intervalMs: [Math.min(...timed.map((x) => x[0])), Math.max(...timed.map((x) => x[1]))] as const } : {}),
+  };
+}
+
 export function calibrate(ms: readonly JobMeasurement[], o: CalibrateOptions): { scenario: Scenario; calibration: Calibration } {
   if (ms.length === 0) throw new ScenarioError("calibrate needs at least one measurement");
   const endpoint = ms[0].endpoint;
@@ -152,6 +164,16 @@ export function calibrate(ms: readonly JobMeasurement[], o: CalibrateOptions): {
   const atOnce = noHealth ? runningAtOnce(jobs) : 0;
   const w = noHealth ? { min: atOnce, max: atOnce, atCapWithQueueS: 0, samples: 0 } : seenW;
   const disc = discipline(jobs);
+  const idle = idleFit(ms);
+  const watch = ms.map((m) => m.idleWatch).filter((x) => x !== undefined);
+  const watchNote =
+    watch.length === 0 || watch.every((x) => x.stopped === "off")
+      ? "no idle watch after the last job (a measurement without one): the minimum may be lower"
+      : watch.some((x) => x.stopped === "floor")
+        ? "after the last job the workers came back to the count the endpoint had settled at before the first"
+        : watch.some((x) => x.stopped === "quiet")
+          ? "after the last job the workers stopped and then held at this count"
+          : `the idle watch ended (its bound, ${watch[0].boundS} s) with no worker stopping: the minimum may be lower, or the idle timeout longer`;
   const last = ms[ms.length - 1];
   const arr = arrivals(last);
   const rateI = poissonRateInterval(arr.jobs, arr.durationS);
@@ -178,11 +200,14 @@ export function calibrate(ms: readonly JobMeasurement[], o: CalibrateOptions): {
         }
       : {
           value: w.min,
-          source: `/health workers (idle + running + initializing), ${w.samples} samples (${src})`,
-          method: "the fewest seen while measuring",
+          interval: [w.min, w.min],
+          source: `/health workers (idle + running + initializing), ${w.samples} samples while measuring and after the last job (${src})`,
+          method: "the fewest seen",
+          note: fixed ? "a fixed pool: the same count throughout" : watchNote,
         },
     "endpoints/0/workersMax": {
       value: w.max,
+      interval: [w.max, fixed || w.atCapWithQueueS > 0 ? w.max : 1000],
       source: `/health workers, ${w.samples} samples`,
       method: "the most seen",
       note: fixed
@@ -217,6 +242,18 @@ export function calibrate(ms: readonly JobMeasurement[], o: CalibrateOptions): {
       source: "RateLimit-Policy headers of the target's answers",
       method: last.rateLimits.length > 0 ? "as announced" : "none announced",
     },
+    "endpoints/0/idleTimeoutMs": fixed
+      ? { value: null, source: "not measured", method: "irrelevant for a fixed pool: no worker stopped" }
+      : idle.valueMs !== undefined
+        ? {
+            value: Math.round(idle.valueMs),
+            interval: (idle.intervalMs as readonly number[]).map((x) => Math.round(x)) as [number, number],
+            source: `/health worker counts from the last scale-up through the idle watch after the last job: ${idle.estimatesMs.length} of ${idle.stops} worker stop(s) timed (${src})`,
+            method:
+              "the k-th stop at d: T ≤ d − (the last time fewer than k workers were idle or stopped), exact when the platform gives a job to the worker idle the shortest; the median over the stops; " +
+              "interval: from the sampling gaps around each stop and each start of idleness",
+          }
+        : { value: null, source: `/health worker counts (${src})`, method: "no worker was seen to stop after the last scale-up: the scenario keeps the planner's default (5000 ms)", note: watchNote },
     "endpoints/0/scaler": {
       value: { type: "QueueDelay", value: 4 },
       source: "not measured",
@@ -252,6 +289,7 @@ export function calibrate(ms: readonly JobMeasurement[], o: CalibrateOptions): {
         coldStartMs: { mean: Math.round(csMean), cv: sig(csCv) },
         executionMs: pooled.dist,
         ...(fixed ? {} : { scaler: { type: "QueueDelay" as const, value: 4 } }),
+        ...(fixed || idle.valueMs === undefined ? {} : { idleTimeoutMs: Math.round(idle.valueMs) }),
       },
     ],
     jobs: [{ endpoint, perSecond: sig(arr.perSecond) }],

@@ -92,11 +92,12 @@ function uslSpec(u: UslFit): TopLevelSpec {
   });
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
-    title: "Throughput by concurrency: USL fit and measured",
+    title: "Throughput by concurrency: USL fit, each count's median and the range of its rounds",
     width: 480,
     height: 240,
     layer: [
       { data: { values: curve }, mark: "line", encoding: { x: { field: "n", type: "quantitative", title: "concurrency" }, y: { field: "x", type: "quantitative", title: "requests/s" } } },
+      { data: { values: u.points.map((p) => ({ n: p.concurrency, lo: p.min ?? p.throughput, hi: p.max ?? p.throughput })) }, mark: "rule", encoding: { x: { field: "n", type: "quantitative" }, y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } } },
       { data: { values: u.points.map((p) => ({ n: p.concurrency, x: p.throughput })) }, mark: { type: "point", filled: true }, encoding: { x: { field: "n", type: "quantitative" }, y: { field: "x", type: "quantitative" } } },
     ],
   };

@@ -59,6 +59,34 @@ t.test("calibrate --measured with --load-report: the scenario, its provenance an
   t.match(readFileSync(join(dir, "out", "report.html"), "utf8"), /Throughput by concurrency/);
 });
 
+t.test("calibrate --load-report with a sweep's rounds (several reports per concurrency): one point per concurrency, its median", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "cpsim-calib-rounds-"));
+  writeFileSync(join(dir, "m.json"), JSON.stringify(synthetic(400)));
+  const truth = { lambda: 1000, sigma: 0.1, kappa: 0.01 };
+  const reports = [1, 2, 4, 8].flatMap((c) =>
+    [1, 0.4, 1.01].map((k, r) => {
+      const f = join(dir, `c${c}-round-${r + 1}.json`);
+      writeFileSync(f, JSON.stringify({ scenarios: [{ name: "status-poll", connections: c, rps: uslThroughput(truth, c) * k }] }));
+      return f;
+    }),
+  );
+  const { main } = await import("../../cli/main.ts");
+  const c = capture();
+  t.equal(await main(["plan", "calibrate", "--measured", join(dir, "m.json"), ...reports.flatMap((r) => ["--load-report", r]), "--out", join(dir, "out"), "--json"], c.io), 0, c.err.join(""));
+  const usl = JSON.parse(c.out.join("")).rest.usl;
+  t.same(usl.points.map((p: { concurrency: number; n: number }) => [p.concurrency, p.n]), [[1, 3], [2, 3], [4, 3], [8, 3]]);
+  t.ok(Math.abs(usl.points[3].throughput - uslThroughput(truth, 8)) / uslThroughput(truth, 8) < 0.011, "the median, not the mean dragged down by the disturbed round");
+});
+
+t.test("a measurement whose idle watch is not an array is refused, saying so", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "cpsim-calib-idle-"));
+  writeFileSync(join(dir, "m.json"), JSON.stringify({ ...synthetic(100), idle: 5 }));
+  const { main } = await import("../../cli/main.ts");
+  const c = capture();
+  t.equal(await main(["plan", "calibrate", "--measured", join(dir, "m.json"), "--out", join(dir, "out")], c.io), 2);
+  t.match(c.err.join(""), /idle \(the \/health samples after the last job\) must be an array/);
+});
+
 t.test("usage errors say what to give", async (t) => {
   const { main } = await import("../../cli/main.ts");
   const cases: Array<[string[], RegExp]> = [
@@ -68,6 +96,7 @@ t.test("usage errors say what to give", async (t) => {
     [["plan", "validate", "--scenario", "mmc-queue"], /--scenario FILE and --measured FILE/],
     [["plan", "mmc-queue", "--window", "10"], /--window goes with --arrival/],
     [["load", "--sweep-connections", "1,2"], /3 or more/],
+    [["load", "--sweep-rounds", "3"], /--sweep-rounds goes with --sweep-connections/],
   ];
   for (const [argv, message] of cases) {
     const c = capture();

@@ -24,12 +24,12 @@ export const calibrateSpec: CommandSpec = {
   summary: "fit a scenario to what was measured against a target: run times, workers, cold starts, arrivals, rate limits",
   usage:
     "cpsim plan calibrate --measured FILE... [--endpoint ID] [--load-report FILE...] [--out DIR] [--seed N] [--json]\n" +
-    "       cpsim plan calibrate --target URL --endpoint ID [--api-key KEY] [--rate R] [--duration S] [--input JSON] [--out DIR] [--seed N] [--json]",
+    "       cpsim plan calibrate --target URL --endpoint ID [--api-key KEY] [--rate R] [--duration S] [--idle-watch S] [--input JSON] [--out DIR] [--seed N] [--json]",
   description:
     "Writes DIR/scenario.json, an ordinary scenario whose every fitted value has its 95% interval and its source under " +
     "calibration.values, and DIR/report.html (run-time histogram and Q-Q plot, delay by load level). " +
     "With --target it measures the endpoint first (DIR/measurement.json): Poisson jobs for --duration seconds, each followed to the end, " +
-    "/health sampled all along; without --rate a pilot at 1 job/s picks half the capacity it sees, within the target's rate limits. " +
+    "/health sampled all along and, after the last job, until idle workers have stopped (--idle-watch); without --rate a pilot at 1 job/s picks half the capacity it sees, within the target's rate limits. " +
     "--measured also takes the job log of a cpsim proxy that stood in front of the target (its report folder, report.json or jobs.json): real traffic's arrivals, " +
     "delayTime and executionTime, and /health's worker counts when the client read them. " +
     "--load-report takes cpsim load reports at several concurrencies (cpsim load --sweep-connections) and fits the Universal Scalability Law. " +
@@ -42,6 +42,7 @@ export const calibrateSpec: CommandSpec = {
     { name: "api-key", type: "string", value: "KEY", help: EXEMPT_KEY_HINT },
     { name: "rate", type: "number", value: "R", help: "measure at this Poisson rate, jobs/s (default: half the capacity a pilot sees)", min: 0.01, max: 10_000 },
     { name: "duration", type: "number", value: "S", help: "seconds of measuring", default: 120, min: 1, max: 3600 },
+    { name: "idle-watch", type: "number", value: "S", help: "after the last job, watch /health for up to S seconds while idle workers stop (the minimum workers and the idle timeout are fitted from it; 0: no watch)", default: 60, min: 0, max: 3600 },
     { name: "input", type: "string", value: "JSON", help: "the job input to send (default {})" },
     { name: "out", type: "string", value: "DIR", help: "folder for scenario.json, report.html, measurement.json (and the pilot's, pilot.json)", default: "reports/calibrate" },
     { name: "seed", type: "integer", value: "N", help: "one seed for the arrivals and every bootstrap", default: 1, min: 0, max: 2 ** 32 - 1 },
@@ -139,6 +140,7 @@ export async function runCalibrate(argv: readonly string[], io: CliIo): Promise<
       apiKey,
       endpoint: f.endpoint as string,
       durationS: f.duration as number,
+      idleWatchS: f["idle-watch"] as number,
       seed,
       inputs: [{ weight: 1, input: parseInput(f.input as string | undefined) }],
       ...(f.rate !== undefined ? { perSecond: f.rate as number } : {}),

@@ -4,9 +4,11 @@ import { drawMs, meanMs, planHandler } from "../plan-handler.ts";
 import { parseScenario, type Distribution } from "../scenario.ts";
 import { fitRunTimes } from "./calibrate.ts";
 import { fitFamilies, ksPValue } from "./distributions.ts";
-import { discipline } from "./observe.ts";
+import { discipline, idleTimeoutSeen } from "./observe.ts";
+import type { HealthSample, JobMeasurement } from "./measurement.ts";
 import { interval95, mean, poissonRateInterval, resamples } from "./sample-stats.ts";
-import { fitUsl, uslThroughput } from "./usl.ts";
+import { fitUsl, uslLevels, uslThroughput } from "./usl.ts";
+import { roundOrder } from "../../../load/interleaved-rounds.ts";
 
 function sample(d: Distribution, n: number, seed: number): number[] {
   const rng = new Rng(seed, "fit-test");
@@ -91,6 +93,58 @@ t.test("the USL fit recovers known parameters and the peak", async (t) => {
   const linear = fitUsl([1, 2, 4, 8].map((n) => ({ concurrency: n, throughput: 100 * n })));
   t.equal(linear.kappa, 0);
   t.equal(linear.peakConcurrency, Number.POSITIVE_INFINITY);
+});
+
+t.test("rounds of a sweep: each count's median, its spread, and a fit on medians weighted by spread", async (t) => {
+  const truth = { lambda: 100, sigma: 0.03, kappa: 0.004 };
+  // Five rounds per count; in one round per count another process took half the machine.
+  const rounds = [1, 2, 4, 8, 16].flatMap((n) => [1.01, 0.99, 1.0, 0.45, 1.02].map((f, r) => ({ concurrency: n, throughput: uslThroughput(truth, n) * (r === (n % 5) ? 0.45 : f === 0.45 ? 1.0 : f) })));
+  const levels = uslLevels(rounds);
+  t.same(levels.map((l) => [l.concurrency, l.n]), [[1, 5], [2, 5], [4, 5], [8, 5], [16, 5]]);
+  for (const l of levels) {
+    const x = uslThroughput(truth, l.concurrency);
+    t.ok(Math.abs(l.throughput - x) / x < 0.015, `c${l.concurrency}: the median ${l.throughput} shrugs off the disturbed round (truth ${x.toFixed(1)})`);
+    t.ok(l.min < 0.5 * x && l.max > x, "min and max keep the disturbed round");
+  }
+  const f = fitUsl(rounds.filter((p) => p.concurrency <= 8));
+  const x16 = uslThroughput(truth, 16);
+  t.ok(Math.abs(uslThroughput(f, 16) - x16) / x16 < 0.05, `USL(16) ${uslThroughput(f, 16).toFixed(1)} from the medians at 1..8, truth ${x16.toFixed(1)}`);
+  t.same(f.points.map((p) => p.n), [5, 5, 5, 5]);
+  // A count measured with a wide spread weighs less than the tight ones.
+  const wide = [1, 2, 4, 8].flatMap((n) => (n === 4 ? [1.6, 1.2, 0.7, 1.3, 0.9] : [1.01, 0.99, 1, 1.005, 0.995]).map((k) => ({ concurrency: n, throughput: uslThroughput(truth, n) * k })));
+  const fw = fitUsl(wide);
+  const wideLevel = fw.points.find((p) => p.concurrency === 4)!;
+  t.ok(wideLevel.relSpread > 0.2, `the wide count's spread ${wideLevel.relSpread}`);
+  for (const n of [1, 2, 8]) t.ok(Math.abs(uslThroughput(fw, n) - uslThroughput(truth, n)) / uslThroughput(truth, n) < 0.02, `c${n} fitted near its tight median despite c4's median 20% high`);
+});
+
+t.test("the idle timeout from the stops after the last scale-up: a stack of idle workers, sampled every 100 ms", async (t) => {
+  // Three workers; the last jobs end at 1.0 s (worker c), 0.6 s (b) and 0.2 s (a); each stops 2.5 s idle, down to 1.
+  const T = 2500;
+  const at = (ms: number): HealthSample => {
+    const idleSince = [200, 600, 1000];
+    const up = idleSince.filter((s, i) => i === 2 || ms < s + T).length;
+    const running = idleSince.filter((s) => ms < s).length;
+    return { tMs: ms, idle: up - running, running, initializing: 0, throttled: 0, inQueue: 0, inProgress: running };
+  };
+  const health = [{ tMs: -100, idle: 0, running: 2, initializing: 0, throttled: 0, inQueue: 1, inProgress: 2 }, ...Array.from({ length: 12 }, (_, i) => at(i * 100))];
+  const idle = Array.from({ length: 40 }, (_, i) => at(1200 + i * 100));
+  const m = { health, idle } as unknown as JobMeasurement;
+  const seen = idleTimeoutSeen(m);
+  t.equal(seen.stops, 2);
+  t.equal(seen.floor, 1);
+  t.equal(seen.estimatesMs.length, 2, "both stops timed");
+  t.ok(Math.abs((seen.valueMs as number) - T) <= 100, `idle timeout ${seen.valueMs} ms, truth ${T}`);
+  const [lo, hi] = seen.intervalMs!;
+  t.ok(lo <= T && T <= hi && hi - lo <= 400, `interval ${lo}..${hi} holds ${T} within the sampling gaps`);
+  t.same(idleTimeoutSeen({ health: health.slice(0, 3), idle: [] } as unknown as JobMeasurement).estimatesMs, [], "no stop, no estimate");
+});
+
+t.test("the rounds rotate the order: each count takes each place once over as many rounds as counts", async (t) => {
+  const counts = [1, 2, 4, 8, 16];
+  const orders = counts.map((_, r) => roundOrder(counts, r));
+  for (let place = 0; place < counts.length; place++) t.same(orders.map((o) => o[place]).sort((a, b) => a - b), counts, `place ${place}`);
+  t.same(roundOrder(counts, 5), counts, "round R starts over");
 });
 
 t.test("run times with no spread (a handler that always takes 100 ms): the empirical distribution, the gamma fit's cv kept at 0.01 or more", async (t) => {

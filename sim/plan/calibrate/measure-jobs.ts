@@ -27,6 +27,13 @@ export interface MeasureOptions {
   /** Longest wait for the last jobs after the submissions stop, s (default 120). */
   readonly drainTimeoutS?: number;
   readonly healthEveryMs?: number;
+  /**
+   * After the last job, how long at most to keep sampling /health for idle workers to stop, s
+   * (default 60; 0: not at all). It stops sooner when the workers are back to the count the
+   * endpoint settled at, or when, after a stop, the count has held for max(5 s, the wait until
+   * that first stop).
+   */
+  readonly idleWatchS?: number;
   /** At most this many jobs (default 20,000). */
   readonly maxJobs?: number;
   readonly onProgress?: (text: string) => void;
@@ -139,6 +146,8 @@ async function measureWith(o: MeasureOptions, dispatcher: Agent): Promise<JobMea
   await Promise.all([...inflight]);
   sampling = false;
   await sampler;
+  const floor = settle.length > 0 ? total(settle[settle.length - 1]) : 0;
+  const watched = await watchIdle(() => health(t0), floor, o.idleWatchS ?? 60, every);
   jobs.sort((a, b) => a.submitMs - b.submitMs);
   return {
     format: "cpsim-job-measurement/1",
@@ -151,9 +160,42 @@ async function measureWith(o: MeasureOptions, dispatcher: Agent): Promise<JobMea
     jobs,
     settle,
     health: samples,
+    idle: watched.samples,
+    idleWatch: { stopped: watched.stopped, boundS: o.idleWatchS ?? 60 },
     rateLimits: [...policies.values()],
     errors,
   };
+}
+
+const total = (h: HealthSample) => h.idle + h.running + h.initializing;
+
+/**
+ * After the last job: samples /health until the workers are back to `floor`, or have held still
+ * after a stop for max(5 s, the wait until the first stop), or `boundS` passed. A count that never
+ * moved above the floor ends it at once (a fixed pool has nothing to watch).
+ */
+async function watchIdle(sample: () => Promise<HealthSample | undefined>, floor: number, boundS: number, every: number): Promise<{ samples: HealthSample[]; stopped: "floor" | "quiet" | "bound" | "off" }> {
+  if (!(boundS > 0)) return { samples: [], stopped: "off" };
+  const samples: HealthSample[] = [];
+  const start = performance.now();
+  let firstStopAfterMs: number | undefined;
+  let changedAt = start;
+  for (;;) {
+    const h = await sample();
+    const now = performance.now();
+    if (h !== undefined) {
+      const prev = samples[samples.length - 1];
+      samples.push(h);
+      if (total(h) <= floor && h.initializing === 0) return { samples, stopped: "floor" };
+      if (prev !== undefined && total(h) !== total(prev)) {
+        changedAt = now;
+        if (total(h) < total(prev)) firstStopAfterMs ??= now - start;
+      }
+      if (firstStopAfterMs !== undefined && now - changedAt > Math.max(5000, firstStopAfterMs)) return { samples, stopped: "quiet" };
+    }
+    if (now - start > boundS * 1000) return { samples, stopped: "bound" };
+    await sleep(every);
+  }
 }
 
 /**

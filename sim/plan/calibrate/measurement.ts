@@ -48,6 +48,14 @@ export interface JobMeasurement {
   /** Sampled while waiting for the endpoint to settle before the first job (cold starts show here), tMs < 0. */
   readonly settle: readonly HealthSample[];
   readonly health: readonly HealthSample[];
+  /**
+   * Sampled after the last job ended, until the workers were back to the count the endpoint
+   * settled at (or stayed put, or the watch's bound passed): when idle workers stop. Absent in
+   * measurements written before it was kept.
+   */
+  readonly idle?: readonly HealthSample[];
+  /** Why the idle watch stopped: "floor" (back to the settled count), "quiet" (no change for a while), "bound" (its time bound), "off". */
+  readonly idleWatch?: { readonly stopped: "floor" | "quiet" | "bound" | "off"; readonly boundS: number };
   readonly rateLimits: readonly RateLimitSeen[];
   /** Failed calls by reason (HTTP status or error code). */
   readonly errors: Readonly<Record<string, number>>;
@@ -59,6 +67,7 @@ export function checkMeasurement(json: unknown, label: string): JobMeasurement {
     throw new ScenarioError(`${label}: not a cpsim job measurement (format "cpsim-job-measurement/1"); cpsim plan calibrate --target URL writes one as measurement.json`);
   }
   if (!Array.isArray(m.jobs) || !Array.isArray(m.health) || !Array.isArray(m.settle)) throw new ScenarioError(`${label}: jobs, settle and health must be arrays`);
+  if (m.idle !== undefined && !Array.isArray(m.idle)) throw new ScenarioError(`${label}: idle (the /health samples after the last job) must be an array when present`);
   if (!(typeof m.durationS === "number" && m.durationS > 0)) throw new ScenarioError(`${label}: durationS must be a number above 0`);
   const ran = m.jobs.filter((j) => typeof j.delayMs === "number" && typeof j.executionMs === "number");
   if (ran.length < 20) throw new ScenarioError(`${label}: ${ran.length} jobs with delayTime and executionTime; at least 20 are needed for a fit: measure longer or at a higher rate`);

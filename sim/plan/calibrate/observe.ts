@@ -5,7 +5,7 @@
  */
 import { ksDistance, ksPValue } from "./distributions.ts";
 import type { HealthSample, JobMeasurement, JobSample } from "./measurement.ts";
-import { cv, mean } from "./sample-stats.ts";
+import { cv, mean, quantileSorted } from "./sample-stats.ts";
 
 const total = (h: HealthSample) => h.idle + h.running + h.initializing;
 
@@ -25,6 +25,11 @@ export function workersSeen(ms: readonly JobMeasurement[]): WorkersSeen {
   for (const m of ms) {
     const all = [...m.settle, ...m.health];
     for (const h of all) max = Math.max(max, total(h));
+    for (const h of m.idle ?? []) {
+      min = Math.min(min, total(h));
+      max = Math.max(max, total(h));
+      n++;
+    }
     for (let i = 0; i < m.health.length; i++) {
       const h = m.health[i];
       min = Math.min(min, total(h));
@@ -123,4 +128,69 @@ export function arrivals(m: JobMeasurement): ArrivalsSeen {
   const g = mean(gaps);
   const ks = gaps.length > 1 ? ksDistance(gaps, (x) => 1 - Math.exp(-x / g)) : 1;
   return { jobs: t.length, durationS: m.durationS, perSecond: t.length / m.durationS, gapCv: cv(gaps), poissonP: gaps.length > 1 ? ksPValue(ks, gaps.length) : 0 };
+}
+
+export interface IdleTimeoutSeen {
+  /** Workers that stopped after the last scale-up (the last rise of the worker count). */
+  readonly stops: number;
+  /** One estimate per stop that could be timed, ms. */
+  readonly estimatesMs: readonly number[];
+  /** Median of the estimates; undefined when no stop was timed. */
+  readonly valueMs?: number;
+  /** From the sampling resolution of every timed stop: [earliest possible, latest possible]. */
+  readonly intervalMs?: readonly [number, number];
+  /** The fewest workers seen from the last scale-up to the end of the idle watch. */
+  readonly floor: number;
+  readonly samples: number;
+}
+
+/**
+ * How long a worker stays idle before it stops, from /health's counts after the last scale-up
+ * (the measurement and its idle watch). A worker that stops at d was idle all through [d − T, d],
+ * and so was every worker that stopped before it, or it had stopped: counting the stopped ones as
+ * idle, the k-th stop at d had at least k idle since d − T. So T ≤ d − s_k, s_k the last time before
+ * d that fewer than k were (idle or stopped): an upper bound in general, and T itself when the
+ * platform hands a job to the worker idle the shortest (a stack of idle workers, as the emulator
+ * does): its longest-idle worker then really has been idle since s_k. Each of d and s_k is known
+ * to within its sampling gap.
+ */
+export function idleTimeoutSeen(m: JobMeasurement): IdleTimeoutSeen {
+  const all = [...m.health, ...(m.idle ?? [])].sort((a, b) => a.tMs - b.tMs);
+  let from = 0;
+  for (let i = 1; i < all.length; i++) if (total(all[i]) > total(all[i - 1])) from = i;
+  const seg = all.slice(from);
+  const estimates: number[] = [];
+  let lo = Infinity;
+  let hi = -Infinity;
+  let stops = 0;
+  // adjusted[i]: idle workers at sample i plus those stopped since the segment began.
+  const adjusted: number[] = [];
+  for (let i = 0; i < seg.length; i++) {
+    const fell = i > 0 ? Math.max(0, total(seg[i - 1]) - total(seg[i])) : 0;
+    for (let j = 0; j < fell; j++) {
+      const k = stops + j + 1;
+      // Before sample i: the last sample with fewer than k (idle or stopped).
+      let last = -1;
+      for (let q = i - 1; q >= 0; q--) if (adjusted[q] < k) { last = q; break; }
+      if (last < 0 || last + 1 >= seg.length) continue;
+      const sLo = seg[last].tMs;
+      const sHi = seg[last + 1].tMs;
+      const dLo = seg[i - 1].tMs;
+      const dHi = seg[i].tMs;
+      estimates.push((dLo + dHi) / 2 - (sLo + sHi) / 2);
+      lo = Math.min(lo, Math.max(0, dLo - sHi));
+      hi = Math.max(hi, dHi - sLo);
+    }
+    stops += fell;
+    adjusted.push(seg[i].idle + stops);
+  }
+  const sorted = [...estimates].sort((a, b) => a - b);
+  const floor = seg.length > 0 ? Math.min(...seg.map(total)) : 0;
+  return {
+    stops,
+    estimatesMs: estimates,
+    ...(estimates.length > 0 ? { valueMs: quantileSorted(sorted, 0.5), intervalMs: [lo, hi] as const } : {}),
+    floor,
+    samples: seg.length,
+  };
 }

@@ -13,8 +13,11 @@ export function renderUslText(u: UslFit): string {
     Number.isFinite(u.peakConcurrency)
       ? `  predicted peak: ${u.peakThroughput} requests/s at concurrency ${u.peakConcurrency}`
       : `  no peak (κ = 0): throughput approaches ${u.peakThroughput}/s`,
-    "  concurrency  measured  fitted  residual",
-    ...u.points.map((p) => `  ${String(p.concurrency).padStart(11)}  ${String(p.throughput.toFixed(1)).padStart(8)}  ${String(p.fitted).padStart(6)}  ${p.residual}`),
+    "  concurrency  measured (median of n, range, spread)        fitted  residual",
+    ...u.points.map(
+      (p) =>
+        `  ${String(p.concurrency).padStart(11)}  ${`${p.throughput.toFixed(1)} (n ${p.n}, ${p.min.toFixed(1)}..${p.max.toFixed(1)}, ${(p.relSpread * 100).toFixed(1)}%)`.padEnd(42)}  ${String(p.fitted).padStart(6)}  ${p.residual}`,
+    ),
   ];
   return lines.join("\n") + "\n";
 }

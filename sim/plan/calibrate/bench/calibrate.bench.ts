@@ -3,11 +3,13 @@
  * real time in a child process (`cpsim serve --scenario`) with endpoint settings the calibrator is
  * not given; the calibrator measures it at one level (ρ ≈ 0.5) for --duration seconds, fits,
  * predicts a level 1.5 times higher, and that level is measured for as long. Then `cpsim load`
- * runs status-poll at 1, 2, 4 and 8 connections, the USL is fitted, and its throughput predicted
- * at 16 is compared with a run at 16.
+ * runs status-poll at 1, 2, 4, 8 and 16 connections, interleaved as `--sweep-connections` does
+ * (a warm-up, then 7 rounds of 2 s per count, the order rotated each round: machine-load drift hits
+ * every count alike), the USL is fitted to the medians at 1..8 and its throughput predicted at 16
+ * is compared with the median measured at 16.
  * Last line: calib_p50_error=E1 calib_p99_error=E2 usl_peak_error=E3 calib_cpu_s=C
  *   E1: p50 latency (delay + run time; the p50 delay is often 0), E2: p99 queueing delay,
- *   each |predicted median − measured| / measured at the 1.5× level; E3: |USL(16) − measured(16)| / measured(16);
+ *   each |predicted median − measured| / measured at the 1.5× level; E3: |USL(16) − median(16)| / median(16);
  *   C: CPU seconds of the fit and the prediction (target: E2 ≤ 0.2, E3 ≤ 0.15, C < 30).
  * Options: --duration S (default 120) --seed N (default 1).
  */
@@ -16,12 +18,11 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { packagePath } from "../../../package-root.ts";
-import { sweepConnections } from "../../../../load/sweep-connections.ts";
-import { load } from "../../../../load/load.ts";
+import { measureInterleaved } from "../../../../load/interleaved-rounds.ts";
 import { calibrate, measuredPercentiles } from "../calibrate.ts";
 import { measureJobs } from "../measure-jobs.ts";
 import { predict } from "../predict.ts";
-import { uslThroughput } from "../usl.ts";
+import { fitUsl, uslLevels, uslThroughput } from "../usl.ts";
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -70,14 +71,16 @@ const e99 = Math.abs(p.delayMs.p99.median - measured.delayMs.p99) / measured.del
 console.log(`at ${rate2}/s: p50 latency predicted ${JSON.stringify(p.latencyMs.p50)} measured ${measured.latencyMs.p50}; p99 delay predicted ${JSON.stringify(p.delayMs.p99)} measured ${measured.delayMs.p99}`);
 
 const io = { stdout: () => {}, stderr: () => {} };
-const loadOptions = { target: baseUrl, apiKey: KEY, scenarios: ["status-poll"], durationS: 5, seed, progress: false };
-const swept = await sweepConnections({ ...loadOptions, reportDir: join(dir, "sweep") }, [1, 2, 4, 8], { io });
-const fit = swept.usl[0]?.fit;
-const at16 = await load({ ...loadOptions, connections: 16, reportDir: join(dir, "c16") }, { io });
-const x16 = at16.report?.scenarios[0]?.rps ?? Number.NaN;
-const predicted16 = fit ? uslThroughput(fit, 16) : Number.NaN;
+const loadOptions = { target: baseUrl, apiKey: KEY, scenarios: ["status-poll"], durationS: 14, seed, progress: false };
+const swept = await measureInterleaved({ ...loadOptions, reportDir: join(dir, "sweep") }, [1, 2, 4, 8, 16], { rounds: 7 }, { io });
+const points = swept.scenarios[0]?.points ?? [];
+const levels = uslLevels(points);
+const fit = fitUsl(points.filter((p) => p.concurrency <= 8));
+const x16 = levels.find((l) => l.concurrency === 16)?.throughput ?? Number.NaN;
+const predicted16 = uslThroughput(fit, 16);
 const eUsl = Math.abs(predicted16 - x16) / x16;
-console.log(`USL: ${JSON.stringify(fit && { lambda: fit.lambda, sigma: fit.sigma, kappa: fit.kappa, peak: fit.peakThroughput, at: fit.peakConcurrency, points: fit.points })}; at 16 predicted ${predicted16.toFixed(0)}/s, measured ${x16.toFixed(0)}/s`);
+console.log(`sweep (${swept.method}): ${levels.map((l) => `c${l.concurrency} median ${l.throughput.toFixed(0)}/s [${l.min.toFixed(0)}..${l.max.toFixed(0)}] spread ${(l.relSpread * 100).toFixed(1)}%`).join("; ")}`);
+console.log(`USL: ${JSON.stringify({ lambda: fit.lambda, sigma: fit.sigma, kappa: fit.kappa, peak: fit.peakThroughput, at: fit.peakConcurrency })}; at 16 predicted ${predicted16.toFixed(0)}/s, measured median ${x16.toFixed(0)}/s`);
 stop();
 console.log(`calib_p50_error=${e50.toFixed(3)} calib_p99_error=${e99.toFixed(3)} usl_peak_error=${eUsl.toFixed(3)} calib_cpu_s=${cpuS.toFixed(2)}`);
 // Keep-alive sockets to the stopped server would hold the process a few seconds more.
