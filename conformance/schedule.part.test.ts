@@ -97,3 +97,15 @@ t.test("against a real-time target the job rules run JOB_LANE_WIDTH at a time, s
   const turns = planLanes(ids, r, false);
   t.same(turns.concurrent.map((l) => [l.width, l.exclusive]), [[undefined, undefined]], "where the suite moves the clock, one lane, one rule at a time");
 });
+
+t.test("the cancel rules' shared run is one unit of the jobs lane, ranked as its slowest member, not a lane of its own", async (t) => {
+  const r = new CheckRegistry();
+  const group: CheckGroup = { id: "jobs.cancel", run: async (members) => new Map([...members].map(([id, ctx]) => [id, ctx.pass()])) };
+  r.register("jobs.not-found", () => {});
+  r.registerGroup(group, ["jobs.cancel.queued", "jobs.cancel.never-completes"]);
+  r.register("jobs.purge.count", () => {});
+  const plan = planLanes(r.list().map((c) => c.ruleId), r, true);
+  t.same(plan.concurrent.map((l) => l.name), ["jobs"]);
+  t.same(plan.concurrent[0]!.units.map((u) => u.ids), [["jobs.cancel.queued", "jobs.cancel.never-completes"], ["jobs.not-found"]]);
+  t.same(plan.concurrent[0]!.exclusive?.units.map((u) => u.ids), [["jobs.purge.count"]], "still before purge's exclusive window");
+});

@@ -79,6 +79,11 @@ const LANE_OF_RULE: Readonly<Record<string, string>> = {
   "graphql.pod-resume.running": "graphql-resume",
 };
 
+/** Groups (one shared run) that run in an area's lane rather than one of their own: the cancel rules' shared observation is a job rule like the others. */
+const LANE_OF_GROUP: Readonly<Record<string, string>> = {
+  "jobs.cancel": "jobs",
+};
+
 /** Rules that need the job endpoint to themselves: against a real-time target, alone after the concurrent lanes. */
 const ENDPOINT_ALONE = new Set(["jobs.health.exact"]);
 
@@ -111,10 +116,11 @@ const JOBS_SLOW_FIRST = [
 ];
 
 function slowFirst(units: Unit[]): Unit[] {
-  const rank = (u: Unit) => {
-    const i = JOBS_SLOW_FIRST.indexOf(u.ids[0]!);
+  // A group's unit ranks as its slowest known member.
+  const rank = (u: Unit) => Math.min(...u.ids.map((id) => {
+    const i = JOBS_SLOW_FIRST.indexOf(id);
     return i < 0 ? JOBS_SLOW_FIRST.length : i;
-  };
+  }));
   return units.map((u, i) => ({ u, i })).sort((a, b) => rank(a.u) - rank(b.u) || a.i - b.i).map((x) => x.u);
 }
 
@@ -122,7 +128,7 @@ function slowFirst(units: Unit[]): Unit[] {
 const OTHER_ACCOUNT_EXHAUSTION = new Set(["ratelimit.429-when-spent", "ratelimit.retry-after", "ratelimit.429-detail-names-window"]);
 
 export function laneName(ruleId: string, groupId?: string): string {
-  if (groupId) return groupId;
+  if (groupId) return LANE_OF_GROUP[groupId] ?? groupId;
   if (OTHER_ACCOUNT_EXHAUSTION.has(ruleId)) return "auth";
   if (LANE_OF_RULE[ruleId] !== undefined) return LANE_OF_RULE[ruleId];
   const area = ruleId.split(".")[0] ?? ruleId;
