@@ -35,13 +35,6 @@ function areaOf(u: UnitTiming): string {
 
 /** The path in one line for the terminal, e.g. `critical path: jobs (ended at 88.2 s): jobs.cancel.never-completes 31.0 s → ...`. */
 export function describeCriticalPath(path: CriticalPath): string {
-  // The rules of one shared run (a group) started and ended together: one step, joined by "+".
-  const steps: { ids: string[]; lane: string; startMs: number; durationMs: number }[] = [];
-  for (const r of path.rules) {
-    const prev = steps[steps.length - 1];
-    if (prev && prev.lane === r.lane && prev.startMs === r.startMs && prev.durationMs === r.durationMs) prev.ids.push(r.id);
-    else steps.push({ ids: [r.id], lane: r.lane, startMs: r.startMs, durationMs: r.durationMs });
-  }
-  const words = steps.map((s) => `${s.ids.join("+")} ${(s.durationMs / 1000).toFixed(1)} s`);
-  return `critical path: ${path.area} ended last (lane ${path.lane}, at ${(path.endedAtMs / 1000).toFixed(1)} s): ${words.join(" → ")}`;
+  const steps = path.rules.map((r) => `${r.id} ${(r.durationMs / 1000).toFixed(1)} s`);
+  return `critical path: ${path.area} ended last (lane ${path.lane}, at ${(path.endedAtMs / 1000).toFixed(1)} s): ${steps.join(" → ")}`;
 }

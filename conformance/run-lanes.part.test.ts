@@ -107,11 +107,3 @@ t.test("a lane after the concurrent ones waits for the one that ended last; none
   t.same(criticalPath(result.timeline)!.rules.map((x) => x.id), ["jobs.status.values", "jobs.health.exact"]);
   t.equal(criticalPath([]), undefined);
 });
-
-t.test("a group's rules on the critical path are one step, joined by +", async (t) => {
-  const path = criticalPath([
-    { lane: "jobs", ids: ["jobs.not-found"], startMs: 0, endMs: 100 },
-    { lane: "jobs", ids: ["jobs.cancel.queued", "jobs.cancel.running"], startMs: 100, endMs: 20_100, after: 0 },
-  ])!;
-  t.equal(describeCriticalPath(path), "critical path: jobs ended last (lane jobs, at 20.1 s): jobs.not-found 0.1 s → jobs.cancel.queued+jobs.cancel.running 20.0 s");
-});
