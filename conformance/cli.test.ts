@@ -124,7 +124,7 @@ t.test("exit 0: every selected rule passes; progress, summary, wall time and rep
   t.match(r.stdout, /1 passed, 0 failed, 2 skipped, 0 known/);
   t.match(r.stdout, /wall time .*, 1 request, [\d.]+ requests\/s/);
   const report = await readReport(dir);
-  t.same(report.summary, { passed: 1, failed: 0, skipped: 2, known: 0, targetErrors: 0 });
+  t.same(report.summary, { passed: 1, failed: 0, skipped: 2, setupNotReached: 0, known: 0, targetErrors: 0 });
   t.equal(report.seed, 5);
   t.equal(report.coverage.rules.total, 8);
   t.equal(report.coverage.rules.checked, 1);

@@ -32,7 +32,7 @@ import { Heartbeat } from "./heartbeat.ts";
 import { Progress } from "./progress.ts";
 import { platformOracle } from "./oracle/platform-oracle.ts";
 import { runLanes } from "./run-lanes.ts";
-import { describePlan, planLanes } from "./schedule.ts";
+import { describePlan, jobLaneWidth, planLanes } from "./schedule.ts";
 import { criticalPath, describeCriticalPath } from "./critical-path.ts";
 import { verdict } from "../reports/verdict.ts";
 import { selectRules } from "./rule-glob.ts";
@@ -219,7 +219,9 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     const transitions = new Set<string>();
     const progress = new Progress(options.quiet ? "quiet" : run.tty ? "tty" : "lines", selected.length, run.say, run.terminalWidth ?? 100);
     const oracle = run.embedded?.oracle ?? run.oracle ?? platformOracle(options.profile);
-    const plan = planLanes(selected, run.registry, !controlApi, options.failFast ? 1 : undefined);
+    // The jobs lane as wide as the endpoint's workers allow (its health, read by the key check).
+    const jobWidth = options.failFast ? { width: 1, why: "--fail-fast: one rule at a time" } : jobLaneWidth(keyCheck.health);
+    const plan = planLanes(selected, run.registry, !controlApi, jobWidth);
     const lanes = await runLanes(plan, {
       client,
       options,

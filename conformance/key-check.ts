@@ -28,6 +28,8 @@ export interface KeyCheck {
   readonly refused: ReadonlyMap<KeyRole, string>;
   /** What each key's read answered, for the start of the run's log. */
   readonly lines: readonly string[];
+  /** The full-access key's health answer (its JSON body), when 2xx: the workers it reports size the jobs lane (schedule.ts). */
+  readonly health?: unknown;
 }
 
 const BODY_SHOWN = 300;
@@ -46,6 +48,7 @@ export async function checkKeys(input: KeyCheckInput): Promise<KeyCheck> {
   const url = `${input.serverless}/v2/${encodeURIComponent(input.endpoint)}/health`;
   const refused = new Map<KeyRole, string>();
   const lines: string[] = [];
+  let health: unknown;
   for (const role of KEY_ROLES) {
     if (!input.keys[role]) continue;
     let res: ClientResponse;
@@ -64,6 +67,7 @@ export async function checkKeys(input: KeyCheckInput): Promise<KeyCheck> {
       else if (raw) said += `, and ${answer(raw)} with the key alone in Authorization`;
     }
     lines.push(`${KEY_FLAG[role]}: ${said}`);
+    if (role === "api" && res.status >= 200 && res.status < 300) health = res.json;
     if (refusedBy(role, res.status)) {
       if (role === "api") {
         throw new ConformConfigError(
@@ -84,5 +88,5 @@ export async function checkKeys(input: KeyCheckInput): Promise<KeyCheck> {
       );
     }
   }
-  return { refused, lines };
+  return { refused, lines, ...(health !== undefined ? { health } : {}) };
 }

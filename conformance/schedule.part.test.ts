@@ -2,7 +2,7 @@
 import t from "tap";
 import type { CheckGroup, CheckOutcome } from "./check.ts";
 import { CheckRegistry } from "./check-registry.ts";
-import { describePlan, JOB_LANE_WIDTH, laneUnits, planLanes } from "./schedule.ts";
+import { describePlan, JOB_LANE_MAX_WIDTH, JOB_LANE_WIDTH, jobLaneWidth, laneUnits, planLanes } from "./schedule.ts";
 
 function registry(): { registry: CheckRegistry; runs: string[][] } {
   const runs: string[][] = [];
@@ -96,4 +96,31 @@ t.test("against a real-time target the job rules run JOB_LANE_WIDTH at a time, s
   t.ok(words.includes("after the others, alone: endpoint-alone: 1 rule one after the other"));
   const turns = planLanes(ids, r, false);
   t.same(turns.concurrent.map((l) => [l.width, l.exclusive]), [[undefined, undefined]], "where the suite moves the clock, one lane, one rule at a time");
+});
+
+t.test("the cancel rules' shared run is one unit of the jobs lane, ranked as its slowest member, not a lane of its own", async (t) => {
+  const r = new CheckRegistry();
+  const group: CheckGroup = { id: "jobs.cancel", run: async (members) => new Map([...members].map(([id, ctx]) => [id, ctx.pass()])) };
+  r.register("jobs.not-found", () => {});
+  r.registerGroup(group, ["jobs.cancel.queued", "jobs.cancel.never-completes"]);
+  r.register("jobs.purge.count", () => {});
+  const plan = planLanes(r.list().map((c) => c.ruleId), r, true);
+  t.same(plan.concurrent.map((l) => l.name), ["jobs"]);
+  t.same(plan.concurrent[0]!.units.map((u) => u.ids), [["jobs.cancel.queued", "jobs.cancel.never-completes"], ["jobs.not-found"]]);
+  t.same(plan.concurrent[0]!.exclusive?.units.map((u) => u.ids), [["jobs.purge.count"]], "still before purge's exclusive window");
+});
+
+t.test("the jobs lane's width follows the workers the endpoint's health reports: two a worker, floor and ceiling, and says why", async (t) => {
+  const w = (idle: unknown, running: unknown) => jobLaneWidth({ jobs: {}, workers: { idle, running } });
+  t.same(w(2, 1), { width: 6, why: "health reported 3 workers (idle 2, running 1): 2 a worker, within 4–8" });
+  t.equal(w(0, 0).width, JOB_LANE_WIDTH, "scaled to zero: the floor");
+  t.equal(w(1, 0).width, JOB_LANE_WIDTH, "one worker: the floor");
+  t.equal(w(10, 30).width, JOB_LANE_MAX_WIDTH, "many workers: the ceiling");
+  t.same(jobLaneWidth(undefined), { width: JOB_LANE_WIDTH, why: `health reported no worker counts: the floor, ${JOB_LANE_WIDTH}` });
+  t.equal(w("2", -1).width, JOB_LANE_WIDTH, "counts that are not whole numbers: the floor");
+  const r = new CheckRegistry();
+  for (const id of ["jobs.not-found", "jobs.status.values"]) r.register(id, () => {});
+  const plan = planLanes(["jobs.not-found", "jobs.status.values"], r, true, w(3, 0));
+  t.same(plan.concurrent[0]!.width, 6);
+  t.same(describePlan(plan), ["side by side: jobs: 2 rules, 6 at a time (health reported 3 workers (idle 3, running 0): 2 a worker, within 4–8)"]);
 });

@@ -43,6 +43,8 @@ export interface Lane {
   readonly units: Unit[];
   /** How many of `units` run at once (default 1: one after the other). */
   readonly width?: number;
+  /** Why that many, when it was chosen from what the target reported. */
+  readonly widthWhy?: string;
   /** Units run after `units`, one at a time with nothing else of the lane beside them, and why. */
   readonly exclusive?: { readonly units: Unit[]; readonly why: string };
 }
@@ -79,16 +81,53 @@ const LANE_OF_RULE: Readonly<Record<string, string>> = {
   "graphql.pod-resume.running": "graphql-resume",
 };
 
+/** Groups (one shared run) that run in an area's lane rather than one of their own: the cancel rules' shared observation is a job rule like the others. */
+const LANE_OF_GROUP: Readonly<Record<string, string>> = {
+  "jobs.cancel": "jobs",
+};
+
 /** Rules that need the job endpoint to themselves: against a real-time target, alone after the concurrent lanes. */
 const ENDPOINT_ALONE = new Set(["jobs.health.exact"]);
 
 /**
- * How many job rules run at once against a real-time target. Each holds at most a few of the
- * endpoint's workers at a time, and only for as long as its set-up needs them (a rule that holds
- * workers to keep a job queued cancels the holders once it has seen what it needed), so four
- * leave a two-worker endpoint free often enough for the others' jobs to start within seconds.
+ * How many job rules run at once against a real-time target, when the endpoint's workers are not
+ * known (and the floor): each holds at most a few of the endpoint's workers at a time, and only
+ * for as long as its set-up needs them (a rule that holds workers to keep a job queued cancels the
+ * holders once it has seen what it needed), so four leave a two-worker endpoint free often enough
+ * for the others' jobs to start within seconds (and a one-worker one: 39 s for the suite, issue 32).
  */
 export const JOB_LANE_WIDTH = 4;
+/** The most job rules at once, however many workers: the requests in flight and the suite's own machine bound it too. */
+export const JOB_LANE_MAX_WIDTH = 8;
+/** Job rules per worker the endpoint reports: a rule's set-up holds one or two workers at a time. */
+const RULES_PER_WORKER = 2;
+
+/** The jobs lane's width and why, in words for the schedule. */
+export interface JobWidth {
+  readonly width: number;
+  readonly why: string;
+}
+
+/**
+ * The jobs lane's width from the workers the endpoint's health reports (`workers.idle` +
+ * `workers.running`, read by the run's first request): two rules a worker, at least
+ * JOB_LANE_WIDTH (an endpoint scaled to zero reports none, yet starts workers when jobs come) and
+ * at most JOB_LANE_MAX_WIDTH.
+ */
+export function jobLaneWidth(health: unknown): JobWidth {
+  const workers = health !== null && typeof health === "object" ? (health as { workers?: unknown }).workers : undefined;
+  const count = (k: string) => {
+    const n = workers !== null && typeof workers === "object" ? (workers as Record<string, unknown>)[k] : undefined;
+    return typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+  };
+  const idle = count("idle");
+  const running = count("running");
+  const bounds = `${RULES_PER_WORKER} a worker, within ${JOB_LANE_WIDTH}–${JOB_LANE_MAX_WIDTH}`;
+  if (idle === undefined || running === undefined) return { width: JOB_LANE_WIDTH, why: `health reported no worker counts: the floor, ${JOB_LANE_WIDTH}` };
+  const reported = idle + running;
+  const width = Math.min(JOB_LANE_MAX_WIDTH, Math.max(JOB_LANE_WIDTH, RULES_PER_WORKER * reported));
+  return { width, why: `health reported ${reported} worker${reported === 1 ? "" : "s"} (idle ${idle}, running ${running}): ${bounds}` };
+}
 
 /** Job rules that remove other rules' jobs (purge-queue takes every queued job of the endpoint): the jobs lane's exclusive window. */
 const JOB_EXCLUSIVE = new Set(["jobs.empty-body", "jobs.purge.queued-only", "jobs.purge.count"]);
@@ -111,10 +150,11 @@ const JOBS_SLOW_FIRST = [
 ];
 
 function slowFirst(units: Unit[]): Unit[] {
-  const rank = (u: Unit) => {
-    const i = JOBS_SLOW_FIRST.indexOf(u.ids[0]!);
+  // A group's unit ranks as its slowest known member.
+  const rank = (u: Unit) => Math.min(...u.ids.map((id) => {
+    const i = JOBS_SLOW_FIRST.indexOf(id);
     return i < 0 ? JOBS_SLOW_FIRST.length : i;
-  };
+  }));
   return units.map((u, i) => ({ u, i })).sort((a, b) => rank(a.u) - rank(b.u) || a.i - b.i).map((x) => x.u);
 }
 
@@ -122,7 +162,7 @@ function slowFirst(units: Unit[]): Unit[] {
 const OTHER_ACCOUNT_EXHAUSTION = new Set(["ratelimit.429-when-spent", "ratelimit.retry-after", "ratelimit.429-detail-names-window"]);
 
 export function laneName(ruleId: string, groupId?: string): string {
-  if (groupId) return groupId;
+  if (groupId) return LANE_OF_GROUP[groupId] ?? groupId;
   if (OTHER_ACCOUNT_EXHAUSTION.has(ruleId)) return "auth";
   if (LANE_OF_RULE[ruleId] !== undefined) return LANE_OF_RULE[ruleId];
   const area = ruleId.split(".")[0] ?? ruleId;
@@ -160,7 +200,8 @@ export function describePlan(plan: Plan): string[] {
   const one = (l: Lane) => {
     // A group's unit is judged by one run, but counts its rules.
     const rules = l.units.reduce((n, u) => n + u.ids.length, 0);
-    const width = (l.width ?? 1) > 1 ? `${rules} rules, ${l.width} at a time` : `${rules} rule${rules === 1 ? "" : "s"} one after the other`;
+    const why = l.widthWhy ? ` (${l.widthWhy})` : "";
+    const width = (l.width ?? 1) > 1 ? `${rules} rules, ${l.width} at a time${why}` : `${rules} rule${rules === 1 ? "" : "s"} one after the other${why}`;
     const ex = l.exclusive ? `; then alone: ${l.exclusive.units.map((u) => u.ids.join("+")).join(", ")} (${l.exclusive.why})` : "";
     return `${l.name}: ${width}${ex}`;
   };
@@ -171,8 +212,9 @@ export function describePlan(plan: Plan): string[] {
   ];
 }
 
-/** `jobWidth`: job rules at a time in the jobs lane (1 under --fail-fast: a rule started beside the failing one would still run). */
-export function planLanes(selected: readonly string[], registry: CheckRegistry, concurrent: boolean, jobWidth = JOB_LANE_WIDTH): Plan {
+/** `jobWidth`: job rules at a time in the jobs lane, and why (1 under --fail-fast: a rule started beside the failing one would still run). */
+export function planLanes(selected: readonly string[], registry: CheckRegistry, concurrent: boolean, jobWidth: number | JobWidth = JOB_LANE_WIDTH): Plan {
+  const jw: JobWidth = typeof jobWidth === "number" ? { width: jobWidth, why: "" } : jobWidth;
   const all = units(selected, registry);
   if (!concurrent) {
     // Taking turns, the registration order stands (rate limits last); the clock is the suite's, so no window is waited for in real time.
@@ -194,7 +236,7 @@ export function planLanes(selected: readonly string[], registry: CheckRegistry, 
   if (jobs) {
     const exclusive = jobs.units.filter((u) => JOB_EXCLUSIVE.has(u.ids[0]!));
     const shared = slowFirst(jobs.units.filter((u) => !JOB_EXCLUSIVE.has(u.ids[0]!)));
-    lanes.set("jobs", { name: "jobs", units: shared, width: jobWidth, ...(exclusive.length ? { exclusive: { units: exclusive, why: JOB_EXCLUSIVE_WHY } } : {}) });
+    lanes.set("jobs", { name: "jobs", units: shared, width: jw.width, ...(jw.why ? { widthWhy: jw.why } : {}), ...(exclusive.length ? { exclusive: { units: exclusive, why: JOB_EXCLUSIVE_WHY } } : {}) });
   }
   return { before: alone, concurrent: [...lanes.values()], after: last.length ? [{ name: "endpoint-alone", units: last }] : [] };
 }

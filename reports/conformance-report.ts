@@ -135,6 +135,8 @@ export interface Summary {
   readonly passed: number;
   readonly failed: number;
   readonly skipped: number;
+  /** Of `skipped`, those whose set-up did not come about on this target in this run (reason `set-up not reached: ...`), counted apart. */
+  readonly setupNotReached: number;
   readonly known: number;
   readonly targetErrors: number;
 }
@@ -251,5 +253,5 @@ export function isSetupSkip(r: Pick<RuleResult, "status" | "reason">): boolean {
 /** Counts the rule statuses; the writers and the exit code all read the same numbers. */
 export function summarize(rules: readonly RuleResult[], targetErrors = 0): Summary {
   const count = (s: RuleStatus) => rules.filter((r) => r.status === s).length;
-  return { passed: count("pass"), failed: count("fail"), skipped: count("skip"), known: count("known"), targetErrors };
+  return { passed: count("pass"), failed: count("fail"), skipped: count("skip"), setupNotReached: rules.filter(isSetupSkip).length, known: count("known"), targetErrors };
 }

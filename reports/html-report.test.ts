@@ -44,7 +44,7 @@ t.test("failures come first, then the rules grouped by area with unbroken ids, t
 });
 
 t.test("a clean run says so, with how many rules it judged; a thin one fails", async (t) => {
-  const clean = { ...sampleReport, rules: [sampleReport.rules[0]], targetErrors: [], summary: { passed: 1, failed: 0, skipped: 0, known: 0, targetErrors: 0 } };
+  const clean = { ...sampleReport, rules: [sampleReport.rules[0]], targetErrors: [], summary: { passed: 1, failed: 0, skipped: 0, setupNotReached: 0, known: 0, targetErrors: 0 } };
   const html = renderHtmlReport(clean);
   t.match(html, /class="verdict s-pass">PASSED \(5 of 8 rules judged\)/);
   const thin = { ...clean, coverage: { ...clean.coverage, rules: { ...clean.coverage.rules, checked: 3, minCoverage: 60 } } };

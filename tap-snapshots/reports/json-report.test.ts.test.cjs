@@ -178,6 +178,7 @@ exports[`reports/json-report.test.ts > TAP > report.json holds the report as it 
     "passed": 1,
     "failed": 1,
     "skipped": 2,
+    "setupNotReached": 0,
     "known": 1,
     "targetErrors": 1
   },

@@ -3,180 +3,212 @@
  * stopped, the answer is `{id, status: "CANCELLED"}` at once, and a cancelled job never
  * completes afterwards. After a cancel the job may read CANCELLED or be gone (a 4xx): the spec
  * says queued jobs are "removed", and does not say how a removed job reads.
+ *
+ * The four cancel rules share one observation (issue 32 item 2): a job seen IN_PROGRESS and one
+ * kept IN_QUEUE are each cancelled once, and what follows judges every rule it can. Each cancel's
+ * answer judges jobs.cancel.response (against the state read right before it) and the job's own
+ * rule (jobs.cancel.queued or .running: the cancel accepted); the watch after it, past the moment
+ * a cancel that did not take would show (cancel-watch.ts), judges the job's own rule and
+ * jobs.cancel.never-completes on every job whose cancel was accepted. Only what the selected rules
+ * need is set up: jobs.cancel.queued alone never starts a running job, and jobs.cancel.response
+ * alone watches nothing.
  */
-import * as fc from "fast-check";
-import type { CheckContext, CheckOutcome } from "../../check.ts";
+import type { CheckContext, CheckGroup, CheckOutcome, FailureInput } from "../../check.ts";
 import type { ClientResponse } from "../../client.ts";
 import { SETUP_NOT_REACHED } from "../../../reports/conformance-report.ts";
 import { schemaErrors } from "../support/schema.ts";
 import { asJob, show } from "./support/job-body.ts";
 import { is2xx, type JobSession } from "./support/job-session.ts";
-import { sleep } from "./support/inputs.ts";
-import { holdMs, stateAtSend, submitQueued, submitRunning, submitRunningAt } from "./support/job-states.ts";
-import { targetClock } from "./support/target-clock.ts";
-import { pickupMs, settleMs } from "./support/target-timings.ts";
-import { DEFAULT_MAX_PAUSE_MS, FIRST_PAUSE_MS } from "../support/poll.ts";
-import { waitIsOver } from "../support/time.ts";
-import { property, runsFor } from "./support/property.ts";
-import { scenario, violated, withSession } from "./support/with-session.ts";
+import { holdMs, stateAtSend, submitQueued, submitRunningAt } from "./support/job-states.ts";
 import { START_BUDGET_MS } from "./support/budgets.ts";
+import { targetClock } from "./support/target-clock.ts";
+import { withSession } from "./support/with-session.ts";
+import { showsBy, watchCancelled, type Watched } from "./cancel-watch.ts";
 
-/** Whether a read after a cancel is acceptable: CANCELLED, or the job gone. */
-function cancelledOrGone(res: ClientResponse): boolean {
-  if (res.status >= 400 && res.status < 500) return true;
-  return is2xx(res) && asJob(res.json)?.status === "CANCELLED";
+export const CANCEL_QUEUED = "jobs.cancel.queued";
+export const CANCEL_RUNNING = "jobs.cancel.running";
+export const CANCEL_NEVER_COMPLETES = "jobs.cancel.never-completes";
+export const CANCEL_RESPONSE = "jobs.cancel.response";
+export const CANCEL_RULES = [CANCEL_QUEUED, CANCEL_RUNNING, CANCEL_NEVER_COMPLETES, CANCEL_RESPONSE] as const;
+
+type Kind = "IN_QUEUE" | "IN_PROGRESS";
+
+/** What the shared observation found for each rule: its first failure, whether it judged anything, and why not. */
+class Verdicts {
+  private readonly failures = new Map<string, FailureInput>();
+  private readonly judged = new Set<string>();
+  private readonly why = new Map<string, string[]>();
+
+  constructor(private readonly members: ReadonlyMap<string, CheckContext>) {}
+
+  wants(...ids: string[]): boolean {
+    return ids.some((id) => this.members.has(id));
+  }
+
+  fail(id: string, failure: FailureInput): void {
+    if (!this.failures.has(id)) this.failures.set(id, failure);
+  }
+
+  judge(id: string): void {
+    this.judged.add(id);
+  }
+
+  unjudged(id: string, reason: string): void {
+    this.why.set(id, [...(this.why.get(id) ?? []), reason]);
+  }
+
+  outcomes(): Map<string, CheckOutcome> {
+    const out = new Map<string, CheckOutcome>();
+    for (const [id, ctx] of this.members) {
+      const failure = this.failures.get(id);
+      const why = this.why.get(id) ?? [];
+      out.set(
+        id,
+        failure
+          ? ctx.fail(failure)
+          : this.judged.has(id)
+            ? ctx.pass()
+            : ctx.skip(skipReason(why)),
+      );
+    }
+    return out;
+  }
 }
 
-/**
- * Watches a cancelled job while the time it would have needed passes: every read must show it
- * CANCELLED or gone. Other jobs of the session are cancelled first, so that a worker is free to
- * take the job if the target kept it. In real time the watch lasts until `untilMs` (session
- * time): past the moment a cancel that did not take would show (the handler's end, or a worker's
- * pick-up of a job kept in the queue), from the timings measured in this run; reads every 100 ms
- * to 2 s, the last one after that moment.
- */
-async function watchCancelled(session: JobSession, id: string, jobMs: number, expected: string, untilMs: number): Promise<void> {
-  for (const other of session.jobIds) if (other !== id) await session.cancel(other);
-  const check = async () => {
-    const res = await session.status(id);
-    if (!cancelledOrGone(res)) violated(session, res.exchange, `${expected}; got ${res.status} ${show(res.json)}`);
-  };
-  if (session.virtual) {
-    const span = jobMs + 10_000;
-    const steps = 3;
-    for (let i = 0; i <= steps; i++) {
-      await check();
-      if (i < steps) await session.advance(span / steps);
-    }
+/** Why a rule judged nothing: a set-up that did not come about says so first (counted apart), anything else is "nothing was judged". */
+function skipReason(why: readonly string[]): string {
+  const setup = `${SETUP_NOT_REACHED}: `;
+  if (why.length > 0 && why.every((w) => w.startsWith(setup))) return `${setup}${why.map((w) => w.slice(setup.length)).join("; ")}`;
+  return `nothing was judged: ${why.join("; ") || "no cancelled job served this rule"}`;
+}
+
+/** One job set up for a cancel: which state it was set up in, and (running) when its handler started at the latest and how long it sleeps. */
+interface SetUp {
+  readonly id: string;
+  readonly kind: Kind;
+  readonly seenAt?: number;
+  readonly handlerMs: number;
+}
+
+/** The rule a job of `kind` judges by its own cancel, and what it expects to read after it. */
+function ownRule(kind: Kind): string {
+  return kind === "IN_QUEUE" ? CANCEL_QUEUED : CANCEL_RUNNING;
+}
+
+function watchExpectation(rule: string, job: SetUp): string {
+  if (rule === CANCEL_QUEUED) return `a cancelled queued job removed before it starts: CANCELLED or gone, never IN_QUEUE, IN_PROGRESS or COMPLETED, even once workers are free`;
+  if (rule === CANCEL_RUNNING) return `a cancelled job in progress stopped: CANCELLED or gone, never IN_PROGRESS or COMPLETED, even after the ${job.handlerMs} ms it would have run`;
+  return `a job cancelled while ${job.kind} never completing afterwards: CANCELLED or gone`;
+}
+
+/** jobs.cancel.response on one cancel's answer, judged against the state read right before it. */
+async function judgeResponse(session: JobSession, v: Verdicts, id: string, state: string | undefined, res: ClientResponse): Promise<void> {
+  if (state !== "IN_QUEUE" && state !== "IN_PROGRESS") {
+    v.unjudged(CANCEL_RESPONSE, `job ${id} was ${state ?? "unreadable"} right before the cancel`);
     return;
   }
-  for (let step = FIRST_PAUSE_MS; ; step = Math.min(DEFAULT_MAX_PAUSE_MS, Math.round(step * 1.5))) {
-    await check();
-    const left = untilMs - session.now();
-    if (left <= 0 || waitIsOver(session.ctx)) return;
-    await session.advance(Math.min(step, left));
+  const errors = is2xx(res) ? schemaErrors("CancelResponse", res.json) : [];
+  const body = asJob(res.json);
+  if (is2xx(res) && !errors.length && body?.["id"] === id && body.status === "CANCELLED") {
+    v.judge(CANCEL_RESPONSE);
+    return;
   }
-}
-
-/**
- * In real time, when a cancel that did not take would have shown by (session time), from `from`:
- * the later of the handler's end (`handlerMs` of the target's time, on its clock) and a worker's
- * pick-up of a job kept in the queue, then the time for the answers to show it; never sooner
- * than the fixed 10 s watched before (issue 32).
- */
-async function showsBy(session: JobSession, from: number, handlerMs: number): Promise<number> {
-  const clock = await targetClock(session.ctx);
-  const ctx = session.ctx;
-  return from + Math.max(10_000, Math.max(clock.wallFor(handlerMs), pickupMs(ctx)) + settleMs(ctx));
-}
-
-async function cancelAccepted(session: JobSession, id: string, state: string): Promise<void> {
-  const res = await session.cancel(id);
-  if (!is2xx(res) || asJob(res.json)?.status !== "CANCELLED") {
-    violated(session, res.exchange, `a 2xx {id, status: "CANCELLED"} for cancel of a job ${state} (IN_QUEUE or IN_PROGRESS → CANCELLED on POST cancel); got ${res.status} ${show(res.json)}`);
+  // A refusal from a job that finished between the read and the cancel is no verdict: the state
+  // at send time is then unknown.
+  const after = is2xx(res) ? undefined : await stateAtSend(session, id);
+  if (after !== undefined && after !== state && after !== "CANCELLED") {
+    v.unjudged(CANCEL_RESPONSE, `job ${id} moved from ${state} to ${after} while the cancel was sent`);
+    return;
   }
-}
-
-export async function checkCancelQueued(ctx: CheckContext): Promise<CheckOutcome | void> {
-  return scenario(ctx, async (session) => {
-    const id = await submitQueued(session);
-    if (id === undefined) return ctx.skip(`${SETUP_NOT_REACHED}: could not get a job to stay IN_QUEUE (every submission was taken by a worker at once)`);
-    const cancelledAt = session.now();
-    await cancelAccepted(session, id, "IN_QUEUE");
-    // A kept job shows once a worker takes it: watched past a pick-up (its end is not waited for).
-    await watchCancelled(
-      session,
-      id,
-      holdMs(session),
-      `a cancelled queued job removed before it starts: CANCELLED or gone, never IN_QUEUE, IN_PROGRESS or COMPLETED, even once workers are free`,
-      await showsBy(session, cancelledAt, 0),
-    );
-    return undefined;
-  });
-}
-
-export async function checkCancelRunning(ctx: CheckContext): Promise<CheckOutcome | void> {
-  return scenario(ctx, async (session) => {
-    const ms = session.virtual ? 60_000 : 15_000;
-    const running = await submitRunningAt(session, ms);
-    if (running === undefined) return ctx.skip(`${SETUP_NOT_REACHED}: could not observe a job IN_PROGRESS within ${session.bound(START_BUDGET_MS)} (the wait's bound)`);
-    const { id, seenAt } = running;
-    await cancelAccepted(session, id, "IN_PROGRESS");
-    // Its handler started before it was seen running: watched past the moment it would have ended.
-    await watchCancelled(
-      session,
-      id,
-      ms,
-      `a cancelled job in progress stopped: CANCELLED or gone, never IN_PROGRESS or COMPLETED, even after the ${ms} ms it would have run`,
-      await showsBy(session, seenAt, ms),
-    );
-    return undefined;
-  });
-}
-
-export async function checkCancelNeverCompletes(ctx: CheckContext): Promise<CheckOutcome | void> {
-  return property(
-    ctx,
-    fc.tuple(fc.integer({ min: 3_000, max: 20_000 }), fc.double({ min: 0, max: 1, noNaN: true })),
-    ([ms, fraction]) =>
-      withSession(ctx, async (session) => {
-        const { res, id } = await session.run(sleep(ms));
-        if (id === undefined) violated(session, res.exchange, `a job id from run; got ${res.status}`);
-        const delay = Math.round(fraction * ms);
-        await session.advance(session.virtual ? delay : Math.min(delay, 3_000));
-        const cancelledAt = session.now();
-        const cancel = await session.cancel(id);
-        // A job that finished first cannot be cancelled; this run then shows nothing.
-        fc.pre(is2xx(cancel) && asJob(cancel.json)?.status === "CANCELLED");
-        // Running or queued when cancelled, its handler would end no later than its whole sleep from now.
-        await watchCancelled(
-          session,
-          id,
-          ms,
-          `a job cancelled ${delay} ms after its submission never completing afterwards: CANCELLED or gone`,
-          await showsBy(session, cancelledAt, ms),
-        );
-      }),
-    { numRuns: runsFor(ctx, 3) },
+  v.fail(
+    CANCEL_RESPONSE,
+    session.evidence(
+      `a 2xx {"id": "${id}", "status": "CANCELLED"} for cancel of a job ${state} (read right before the cancel)${errors.length ? ` (${errors.join("; ")})` : ""}; got ${res.status} ${show(res.json)}`,
+      res.exchange,
+    ),
   );
 }
 
-export async function checkCancelResponse(ctx: CheckContext): Promise<CheckOutcome | void> {
-  return withSession(ctx, async (session) => {
-    // The running job first: set up after the queued one, it would wait behind the sleeps that
-    // hold the workers to keep that one queued (a minute, in real time).
-    const running = await submitRunning(session);
-    const queued = await submitQueued(session);
-    const ids = [...(queued ? [queued] : []), ...(running ? [running] : [])];
-    if (ids.length === 0) return ctx.skip(`${SETUP_NOT_REACHED}: could not get a job IN_QUEUE or IN_PROGRESS to cancel`);
-    const unjudged: string[] = [];
-    for (const id of ids) {
-      // Judged against the state read right before the cancel, not the one seen when the job was set up.
-      const state = await stateAtSend(session, id);
-      if (state !== "IN_QUEUE" && state !== "IN_PROGRESS") {
-        unjudged.push(`job ${id} was ${state ?? "unreadable"} right before the cancel`);
-        continue;
-      }
-      const res = await session.cancel(id);
-      const errors = is2xx(res) ? schemaErrors("CancelResponse", res.json) : [];
-      const body = asJob(res.json);
-      if (!is2xx(res) || errors.length || body?.["id"] !== id || body.status !== "CANCELLED") {
-        // A refusal from a job that finished between the read and the cancel is no verdict: the
-        // state at send time is then unknown.
-        const after = is2xx(res) ? undefined : await stateAtSend(session, id);
-        if (after !== undefined && after !== state && after !== "CANCELLED") {
-          unjudged.push(`job ${id} moved from ${state} to ${after} while the cancel was sent`);
-          continue;
-        }
-        return ctx.fail(
+/** The jobs the selected rules need: one seen IN_PROGRESS first (set up after the queued one, it would wait behind the sleeps that hold the workers), then one kept IN_QUEUE. */
+async function setUp(session: JobSession, v: Verdicts): Promise<SetUp[]> {
+  const jobs: SetUp[] = [];
+  if (v.wants(CANCEL_RUNNING, CANCEL_NEVER_COMPLETES, CANCEL_RESPONSE)) {
+    const handlerMs = session.virtual ? 60_000 : 15_000;
+    const running = await submitRunningAt(session, handlerMs);
+    if (running) jobs.push({ id: running.id, kind: "IN_PROGRESS", seenAt: running.seenAt, handlerMs });
+    else v.unjudged(CANCEL_RUNNING, `${SETUP_NOT_REACHED}: could not observe a job IN_PROGRESS within ${session.bound(START_BUDGET_MS)} (the wait's bound)`);
+  }
+  if (v.wants(CANCEL_QUEUED, CANCEL_NEVER_COMPLETES, CANCEL_RESPONSE)) {
+    const id = await submitQueued(session);
+    // Queued first: cancelling the running job first would free a worker to take it.
+    if (id !== undefined) jobs.unshift({ id, kind: "IN_QUEUE", handlerMs: holdMs(session) });
+    else v.unjudged(CANCEL_QUEUED, `${SETUP_NOT_REACHED}: could not get a job to stay IN_QUEUE (every submission was taken by a worker at once)`);
+  }
+  if (jobs.length === 0) {
+    for (const id of [CANCEL_RESPONSE, CANCEL_NEVER_COMPLETES]) v.unjudged(id, `${SETUP_NOT_REACHED}: could not get a job IN_QUEUE or IN_PROGRESS to cancel`);
+  }
+  return jobs;
+}
+
+/**
+ * When a cancel of `job` that did not take would have shown: a running job's handler ends by
+ * the time it was seen running plus its sleep; a job kept in the queue shows once a worker
+ * takes it (past a pick-up; on virtual time, its whole sleep too).
+ */
+function watchUntil(session: JobSession, job: SetUp, cancelledAt: number): Promise<number> {
+  if (job.kind === "IN_PROGRESS") return showsBy(session, job.seenAt!, job.handlerMs);
+  return showsBy(session, cancelledAt, session.virtual ? job.handlerMs : 0);
+}
+
+async function observe(session: JobSession, v: Verdicts): Promise<void> {
+  // The target's clock sizes the watches (measured once a run, with jobs of its own): read before
+  // the set-up, so that no cancel waits for it while its job runs on.
+  if (!session.virtual && v.wants(CANCEL_QUEUED, CANCEL_RUNNING, CANCEL_NEVER_COMPLETES)) await targetClock(session.ctx);
+  const jobs = await setUp(session, v);
+  const watched: (Watched & { readonly job: SetUp; readonly serves: readonly string[] })[] = [];
+  for (const job of jobs) {
+    // Judged against the state read right before the cancel, not the one seen when the job was set up.
+    const state = v.wants(CANCEL_RESPONSE) ? await stateAtSend(session, job.id) : undefined;
+    const cancelledAt = session.now();
+    const res = await session.cancel(job.id);
+    if (v.wants(CANCEL_RESPONSE)) await judgeResponse(session, v, job.id, state, res);
+    const accepted = is2xx(res) && asJob(res.json)?.status === "CANCELLED";
+    const own = ownRule(job.kind);
+    const serves: string[] = [];
+    if (v.wants(own)) {
+      if (accepted) serves.push(own);
+      else {
+        v.fail(
+          own,
           session.evidence(
-            `a 2xx {"id": "${id}", "status": "CANCELLED"} for cancel of a job ${state} (read right before the cancel)${errors.length ? ` (${errors.join("; ")})` : ""}; got ${res.status} ${show(res.json)}`,
+            `a 2xx {id, status: "CANCELLED"} for cancel of a job ${job.kind} (IN_QUEUE or IN_PROGRESS → CANCELLED on POST cancel); got ${res.status} ${show(res.json)}`,
             res.exchange,
           ),
         );
       }
     }
-    if (unjudged.length === ids.length) return ctx.skip(`nothing was judged: ${unjudged.join("; ")}`);
-    return undefined;
-  });
+    if (accepted && v.wants(CANCEL_NEVER_COMPLETES)) serves.push(CANCEL_NEVER_COMPLETES);
+    else if (v.wants(CANCEL_NEVER_COMPLETES)) v.unjudged(CANCEL_NEVER_COMPLETES, `the cancel of job ${job.id} (${job.kind}) was not accepted: ${res.status}`);
+    if (serves.length) watched.push({ id: job.id, untilMs: await watchUntil(session, job, cancelledAt), job, serves });
+  }
+  if (watched.length === 0) return;
+  const alive = await watchCancelled(session, watched);
+  for (const w of watched) {
+    const read = alive.get(w.id);
+    for (const rule of w.serves) {
+      if (!read) v.judge(rule);
+      else v.fail(rule, session.evidence(`${watchExpectation(rule, w.job)}; got ${read.res.status} ${show(read.res.json)}`, read.exchange));
+    }
+  }
 }
+
+/** The cancel rules' shared run: one session (the first member's context sends), a verdict for each member. */
+export const cancelGroup: CheckGroup = {
+  id: "jobs.cancel",
+  async run(members) {
+    const lead = [...members.values()][0]!;
+    const v = new Verdicts(members);
+    await withSession(lead, (session) => observe(session, v));
+    return v.outcomes();
+  },
+};

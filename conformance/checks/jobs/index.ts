@@ -10,8 +10,8 @@
  * conformance/local-server/ (`cpsim conform --local-server URL`).
  */
 import type { CheckFn, CheckNeeds } from "../../check.ts";
-import { registerCheck } from "../../check-registry.ts";
-import { checkCancelNeverCompletes, checkCancelQueued, checkCancelResponse, checkCancelRunning } from "./cancel-checks.ts";
+import { checks, registerCheck } from "../../check-registry.ts";
+import { CANCEL_RULES, cancelGroup } from "./cancel-checks.ts";
 import { checkHealthCounters, checkHealthShape } from "./health-checks.ts";
 import { checkHealthExact } from "./health-exact.ts";
 import { withDelayFloor } from "./delay-time-floor.ts";
@@ -66,10 +66,6 @@ const JOB_CHECKS: readonly (readonly [string, CheckFn, CheckNeeds?])[] = [
   ["jobs.input-echo", checkInputEcho],
   ["jobs.policy.execution-timeout", checkPolicyExecutionTimeout],
   ["jobs.policy.ttl", checkPolicyTtl, TIMED],
-  ["jobs.cancel.queued", checkCancelQueued],
-  ["jobs.cancel.running", checkCancelRunning],
-  ["jobs.cancel.never-completes", checkCancelNeverCompletes],
-  ["jobs.cancel.response", checkCancelResponse],
   ["jobs.retry.only-failed", checkRetryOnlyFailed],
   ["jobs.retry.same-id", checkRetrySameId],
   ["jobs.retry.original-input", checkRetryOriginalInput],
@@ -92,4 +88,8 @@ const JOB_CHECKS: readonly (readonly [string, CheckFn, CheckNeeds?])[] = [
   ["jobs.public.image-output", checkPublicImageOutput],
 ];
 
-for (const [ruleId, check, needs] of JOB_CHECKS) registerCheck(ruleId, check, { needs: needs ?? KEYS });
+for (const [ruleId, check, needs] of JOB_CHECKS) {
+  registerCheck(ruleId, check, { needs: needs ?? KEYS });
+  // The cancel rules share one observation (cancel-checks.ts), where they stood in the catalog's order.
+  if (ruleId === "jobs.policy.ttl") checks.registerGroup(cancelGroup, CANCEL_RULES, { needs: KEYS });
+}

@@ -7,17 +7,10 @@
  * once, it was never read queued). Each is caught now, and the clean target passes the same
  * rules; the purge rule sets up its scene (a job running, others queued) there too.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import t from "tap";
-import { defectsNamed } from "../../../sim/defects/defects.ts";
-import { startEmulator } from "../../../sim/http/index.ts";
-import { PlatformBackend } from "../../../sim/http/platform-backend.ts";
-import { conform } from "../../conform.ts";
-import { embeddedCatalog, embeddedKeys } from "../../embedded.ts";
 import type { ApiResponse } from "../../../sim/api/types.ts";
-import { breakBackend, mapAnswer, type Breakage } from "../../test-support/jobs/test-target.ts";
+import { mapAnswer, type Breakage } from "../../test-support/jobs/test-target.ts";
+import { twoWorkerTarget } from "../../test-support/jobs/two-worker-target.ts";
 import "./index.ts";
 
 /**
@@ -44,39 +37,6 @@ function cancelReadsCancelledUntilDone(): Breakage {
     if (m?.[1] === "status" && lied.has(m[2]!)) return mapAnswer(next(req), (r) => (active(r) ? { ...r, body: { ...(r.body as object), status: "CANCELLED" } } : r));
     return next(req);
   };
-}
-
-/** The emulator on the wall clock, its conformance endpoint with two workers, with `defects` on (or broken by `breakage`). */
-async function twoWorkerTarget(defects: readonly string[], breakage?: Breakage) {
-  const base = embeddedCatalog();
-  const catalog = { ...base, endpoints: base.endpoints.map((e) => (e.id === "conformance" ? { ...e, workersMin: 0, workersMax: 2 } : e)) };
-  const emulator = await startEmulator({
-    host: "127.0.0.1",
-    port: 0,
-    seed: 1,
-    clock: "real",
-    speed: 1,
-    control: false,
-    createBackend: (o) => {
-      const inner = new PlatformBackend({ ...o, catalog });
-      return breakage ? breakBackend(inner, breakage) : inner;
-    },
-    defects: defectsNamed([...defects]),
-  });
-  const keys = embeddedKeys(catalog);
-  const run = (only: readonly string[]) =>
-    conform({
-      target: emulator.baseUrl,
-      serverlessUrl: emulator.serverlessUrl,
-      apiKey: keys.api,
-      seed: 1,
-      runs: 1,
-      only: [...only],
-      minCoverage: 0,
-      quiet: true,
-      reportDir: mkdtempSync(join(tmpdir(), "cpsim-jobs-realtime-")),
-    });
-  return { run, stop: () => emulator.close() };
 }
 
 const CASES = [

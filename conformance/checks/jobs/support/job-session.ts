@@ -176,41 +176,30 @@ export class JobSession {
     return this.noteSubmission(res, at, false);
   }
 
-  /** The target's count of waits ever parked (`waits_parked` of the control API's clock), if it keeps one. */
-  private async waitsParked(): Promise<number | undefined> {
+  /**
+   * The target's count of waits ever parked (`waits_parked` of the control API's clock), if it
+   * keeps one, and how long the read took (the target's round trip, which paces the wait below).
+   */
+  private async waitsParked(): Promise<{ parked?: number; ms: number }> {
+    const started = Date.now();
     const res = await this.ctx.client.request({ method: "GET", url: new URL("/_sim/clock", this.ctx.target.rest).href });
     const parked = isObject(res.json) ? res.json["waits_parked"] : undefined;
-    return res.status === 200 && typeof parked === "number" ? parked : undefined;
-  }
-
-  /** Until a wait more than `before` is parked, the request is answered, the check ends, or `timeoutMs` passes. */
-  private async untilParked(before: number, settled: Promise<void>, timeoutMs: number): Promise<void> {
-    let answered = false;
-    void settled.then(() => (answered = true));
-    const until = Date.now() + timeoutMs;
-    for (let pauseMs = 2; !answered && !this.ctx.signal.aborted && Date.now() < until; pauseMs = Math.min(100, pauseMs * 2)) {
-      const parked = await this.waitsParked();
-      if (parked === undefined || parked > before) return;
-      await Promise.race([settled, realSleep(pauseMs)]);
-    }
+    return { ...(res.status === 200 && typeof parked === "number" ? { parked } : {}), ms: Date.now() - started };
   }
 
   /**
    * Sends a request that waits for a job (runsync, status-sync). On the emulator's manual clock
    * it would wait forever, since virtual time only moves when told: so while it is in flight the
-   * session advances the clock a step at a time, up to the request's own wait and a step more,
-   * from the moment the target shows the request parked (`waits_parked`), and past that a step
-   * every 250 ms of real time until the answer comes (a target that keeps no count of its parked
-   * waits, or a request that reached it late). Elsewhere it simply waits, bounded by the wait plus
-   * a margin. The waiting request is recorded before the advances it needed, in the order a
-   * replay sends them.
+   * session moves the clock, in one wait (advanceUntilAnswered). Elsewhere it simply waits,
+   * bounded by the wait plus a margin. The waiting request is recorded before the advances it
+   * needed, in the order a replay sends them.
    */
   private async whileAdvancing(spec: RequestSpec, waitMs: number, stepMs = 1000): Promise<ClientResponse> {
     const timeoutMs = waitingRequestTimeoutMs(this.ctx, waitMs, this.virtual);
     if (!this.virtual) return this.send({ ...spec, timeoutMs });
     const slot = this.exchanges.length;
     this.exchanges.push(undefined as unknown as Exchange);
-    const parkedBefore = await this.waitsParked();
+    const before = await this.waitsParked();
     let done = false;
     const pending = this.ctx.client.request({ auth: AUTH, ...spec, timeoutMs }).finally(() => {
       done = true;
@@ -220,21 +209,7 @@ export class JobSession {
       () => undefined,
     );
     try {
-      // Time moves only once the target has parked the request (a 20 MB body can take seconds to
-      // arrive on a busy machine): advanced before, the wait's budget ran out before it began.
-      if (parkedBefore !== undefined) await this.untilParked(parkedBefore, settled, timeoutMs);
-      for (let waited = 0; !done && !this.ctx.signal.aborted && waited <= waitMs + stepMs; waited += stepMs) {
-        await Promise.race([settled, realSleep(5)]);
-        if (done) break;
-        await this.advance(stepMs);
-      }
-      // A request that took longer to reach the target than those advances took (a 20 MB body on
-      // a busy machine) starts its wait after them: without more advances it would wait until
-      // the request's timeout. So a step more every 250 ms of real time while it is unanswered.
-      while (!done && !this.ctx.signal.aborted) {
-        await Promise.race([settled, realSleep(250)]);
-        if (!done) await this.advance(stepMs);
-      }
+      await this.advanceUntilAnswered({ before: before.parked, roundTripMs: before.ms, settled, answered: () => done, waitMs, stepMs, timeoutMs });
       const res = await pending;
       this.exchanges[slot] = res.exchange;
       return res;
@@ -242,6 +217,50 @@ export class JobSession {
       this.exchanges.splice(slot, 1);
       await settled;
       throw err;
+    }
+  }
+
+  /**
+   * One wait for a waiting request on the manual clock, polling for the state that says what to
+   * do next. Until the target's count of parked waits shows the request parked, the count is
+   * read again (pauses from 2 ms, doubling to 100 ms) and time does not move: advanced before the
+   * request arrived (a 20 MB body can take seconds on a busy machine), the wait's budget would run
+   * out before the wait began. A target that keeps no count, or has not shown the request parked
+   * within the request's own timeout, counts as parked. Then a step at a time, every 5 ms, up to
+   * the request's wait and a step more; past that (a request that reached a target keeping no
+   * count after those advances) a step whenever a few of the target's measured round trips pass
+   * without the answer (50 to 250 ms), until it comes or the check ends.
+   */
+  private async advanceUntilAnswered(w: {
+    readonly before: number | undefined;
+    readonly roundTripMs: number;
+    readonly settled: Promise<void>;
+    readonly answered: () => boolean;
+    readonly waitMs: number;
+    readonly stepMs: number;
+    readonly timeoutMs: number;
+  }): Promise<void> {
+    const parkBy = Date.now() + w.timeoutMs;
+    let parked = w.before === undefined;
+    let roundTripMs = w.roundTripMs;
+    let pauseMs = 2;
+    let advanced = 0;
+    while (!w.answered() && !this.ctx.signal.aborted) {
+      if (!parked) {
+        const read = Date.now() < parkBy ? await this.waitsParked() : undefined;
+        roundTripMs = Math.max(roundTripMs, read?.ms ?? 0);
+        parked = read?.parked === undefined || read.parked > w.before!;
+        if (!parked) {
+          await Promise.race([w.settled, realSleep(pauseMs)]);
+          pauseMs = Math.min(100, pauseMs * 2);
+          continue;
+        }
+      }
+      const late = advanced > w.waitMs + w.stepMs;
+      await Promise.race([w.settled, realSleep(late ? Math.min(250, Math.max(50, 4 * roundTripMs)) : 5)]);
+      if (w.answered()) break;
+      await this.advance(w.stepMs);
+      advanced += w.stepMs;
     }
   }
 

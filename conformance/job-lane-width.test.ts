@@ -1,0 +1,47 @@
+/**
+ * Issue 32: the jobs lane is as wide as the endpoint's workers allow. Against the emulator on the
+ * wall clock whose conformance endpoint keeps three workers up, the run's first read of health
+ * reports them, the lane runs six job rules at a time, and the schedule in report.json says why;
+ * an endpoint scaled to zero gets the floor.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import t from "tap";
+import { startEmulator } from "../sim/http/index.ts";
+import { PlatformBackend } from "../sim/http/platform-backend.ts";
+import { conform } from "./conform.ts";
+import { embeddedCatalog, embeddedKeys } from "./embedded.ts";
+import { JOB_LANE_WIDTH } from "./schedule.ts";
+import "./checks/jobs/index.ts";
+
+async function scheduleWith(workersMin: number, workersMax: number): Promise<readonly string[]> {
+  const base = embeddedCatalog();
+  const catalog = { ...base, endpoints: base.endpoints.map((e) => (e.id === "conformance" ? { ...e, workersMin, workersMax } : e)) };
+  const emulator = await startEmulator({ host: "127.0.0.1", port: 0, seed: 1, clock: "real", speed: 15, control: false, createBackend: (o) => new PlatformBackend({ ...o, catalog }) });
+  try {
+    const { report } = await conform({
+      target: emulator.baseUrl,
+      serverlessUrl: emulator.serverlessUrl,
+      apiKey: embeddedKeys(catalog).api,
+      seed: 1,
+      only: ["jobs.not-found", "jobs.status.values"],
+      minCoverage: 0,
+      quiet: true,
+      reportDir: mkdtempSync(join(tmpdir(), "cpsim-lane-width-")),
+    });
+    return report.schedule ?? [];
+  } finally {
+    await emulator.close();
+  }
+}
+
+t.test("three workers up: six job rules at a time, and the schedule says why", async (t) => {
+  const schedule = await scheduleWith(3, 3);
+  t.match(schedule.join("\n"), /side by side: jobs: 2 rules, 6 at a time \(health reported 3 workers \(idle \d, running \d\): 2 a worker, within 4–8\)/);
+});
+
+t.test("an endpoint scaled to zero: the floor, saying so", async (t) => {
+  const schedule = await scheduleWith(0, 2);
+  t.match(schedule.join("\n"), new RegExp(`side by side: jobs: 2 rules, ${JOB_LANE_WIDTH} at a time \\(health reported 0 workers \\(idle 0, running 0\\)`));
+});
