@@ -227,6 +227,19 @@ export const DIMENSIONS = [
       { value: "large-only", means: "from 8 up: a flavor offers no 2 or 4" },
     ],
   }),
+  dimension({
+    id: "descriptionFormat",
+    title: "Format and version of the service description",
+    spec: "Versioning: \"Deprecation policy and compatibility rules between versions: not shown\"; the specification names no description document, so neither its format nor its version.",
+    values: [
+      { value: "openapi-3.1-json", means: "OpenAPI 3.1 in JSON, paths in full (`/v2/pods`)" },
+      { value: "openapi-3.0-json", means: "OpenAPI 3.0.3 in JSON: `nullable` rather than type arrays, paths relative to `servers: [{\"url\": \"/v2\"}]`" },
+      { value: "openapi-3.1-yaml", means: "OpenAPI 3.1 in YAML (`application/yaml`), at the `.yaml` twin of the description's path (`/openapi.yaml`, `/.well-known/openapi.yaml`, `/api/spec.yaml`)" },
+      { value: "openapi-3.0-yaml", means: "OpenAPI 3.0.3 in YAML, paths relative to `servers: /v2`, at the `.yaml` twin of the path" },
+      { value: "swagger-2.0-json", means: "Swagger 2.0 in JSON: `basePath: /v2`, `definitions`, body parameters; at `/swagger.json` where the description would be `/openapi.json`" },
+      { value: "swagger-2.0-yaml", means: "Swagger 2.0 in YAML, at `/swagger.yaml` where the description would be `/openapi.json`, else the `.yaml` twin" },
+    ],
+  }),
 ] as const;
 
 export type DimensionId = (typeof DIMENSIONS)[number]["id"];

@@ -8,7 +8,7 @@ import { problem } from "../api/problem.ts";
 import type { ApiOutcome, ApiRequest, ApiResponse } from "../api/types.ts";
 import type { EmulatorBackend } from "../http/backend.ts";
 import { type Conventions, EMULATOR_CONVENTIONS } from "./dimensions.ts";
-import { DESCRIPTION_PATHS, describedRoutes } from "./description.ts";
+import { describedAnswer, describedRoutes, descriptionPath } from "./description.ts";
 import { catalogAnswer } from "./catalog-answers.ts";
 import { listAnswer, PAGE_PARAMS } from "./lists.ts";
 import { presented } from "./present.ts";
@@ -130,8 +130,8 @@ function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => Ap
     return route(c, { ...request, body: aliases.request(request.body) }, aliased, { ...state, aliases: undefined });
   }
   // The description, where the conventions advertise it.
-  if (request.path === "/openapi.json" || request.path === DESCRIPTION_PATHS["well-known"] || request.path === DESCRIPTION_PATHS["link-header"]) {
-    const at = c.description === "none" ? undefined : DESCRIPTION_PATHS[c.description];
+  const at = descriptionPath(c);
+  if (request.path === "/openapi.json" || request.path === at) {
     return request.path === at && request.method === "GET" ? state.description() : respond(noRoute(request));
   }
 
@@ -202,17 +202,18 @@ function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => Ap
 export function conventionsBackend(inner: EmulatorBackend, c: Conventions, accountVolumes: readonly string[] = []): EmulatorBackend {
   if (c === EMULATOR_CONVENTIONS) return inner;
   const base = volumePath(c);
+  const described = descriptionPath(c);
   const extra = [
     ...(c.actions === "verb" ? ACTIONS.map((a) => ({ method: "POST" as const, pattern: `/v2/pods/:podId/${a}` })) : []),
     ...(c.actions === "custom" ? [{ method: "POST" as const, pattern: "/v2/pods/:podId" }] : []),
     ...(c.gpuPath !== "/v2/catalog/gpus" ? [{ method: "GET" as const, pattern: c.gpuPath }] : []),
     ...(base !== null && base !== VOLUMES ? [{ method: "GET" as const, pattern: base }, { method: "GET" as const, pattern: `${base}/:id` }] : []),
-    ...(c.description === "well-known" || c.description === "link-header" ? [{ method: "GET" as const, pattern: DESCRIPTION_PATHS[c.description] }] : []),
+    ...(described !== undefined && described !== "/openapi.json" ? [{ method: "GET" as const, pattern: described }] : []),
   ];
   let requests = 0;
   const requestId = () => `req_${(++requests).toString(36).padStart(8, "0")}`;
   const routes = () => [...inner.routes(), ...extra];
-  const description = (): ApiOutcome => mapResponse(inner.handle({ method: "GET", path: "/openapi.json", query: {}, headers: {}, body: undefined }), (r) => (r.status === 200 ? { ...r, body: describedRoutes(c, r.body) } : r));
+  const description = (): ApiOutcome => mapResponse(inner.handle({ method: "GET", path: "/openapi.json", query: {}, headers: {}, body: undefined }), (r) => (r.status === 200 ? describedAnswer(c, { ...r, body: describedRoutes(c, r.body) }) : r));
   const state: LayerState = { aliases: c.volumes === "unlisted-any-id" ? new VolumeAliases(accountVolumes) : undefined, issued: new IssuedJobs(), description };
   return {
     now: () => inner.now(),

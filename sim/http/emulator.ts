@@ -416,8 +416,8 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       res.end();
       return;
     }
-    // A text answer (the log routes' text/event-stream) is written as it is.
-    if (typeof response.body === "string" && headers["content-type"]?.startsWith("text/")) {
+    // A text answer (the log routes' text/event-stream, a YAML description) is written as it is.
+    if (typeof response.body === "string" && (headers["content-type"]?.startsWith("text/") || headers["content-type"] === "application/yaml")) {
       res.end(response.body);
       return;
     }
