@@ -240,6 +240,17 @@ export const DIMENSIONS = [
       { value: "swagger-2.0-yaml", means: "Swagger 2.0 in YAML, at `/swagger.yaml` where the description would be `/openapi.json`, else the `.yaml` twin" },
     ],
   }),
+  dimension({
+    id: "checkOrder",
+    title: "Order of the route, key and rate-limit checks, seen from a request no route serves",
+    spec: "Authentication: \"A missing, malformed, expired or invalid key gives 401\"; Limits: rate limiting \"applied per user\"; the specification names no answer for an unknown path or method, nor the order of these checks.",
+    values: [
+      { value: "route-auth-rate", means: "the route first: an unknown path 404 and a wrong method 405 (with `Allow`) whatever the key, uncounted" },
+      { value: "auth-route-rate", means: "the key first: any request without a valid key 401, an unknown path included; then 404/405, uncounted" },
+      { value: "auth-rate-route", means: "the key, then the rate limit, then the route: an unknown path costs a unit, answers 429 when a window is spent, and its 404/405 carries `RateLimit` and `RateLimit-Policy`" },
+      { value: "auth-rate-route-no-405", means: "as `auth-rate-route`, and a method its path does not serve answers 404 (no 405, no `Allow`)" },
+    ],
+  }),
 ] as const;
 
 export type DimensionId = (typeof DIMENSIONS)[number]["id"];
