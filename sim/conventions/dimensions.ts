@@ -251,6 +251,17 @@ export const DIMENSIONS = [
       { value: "auth-rate-route-no-405", means: "as `auth-rate-route`, and a method its path does not serve answers 404 (no 405, no `Allow`)" },
     ],
   }),
+  dimension({
+    id: "actionEffect",
+    title: "When a pod action's effect shows",
+    spec: "Pod status: \"Moves caused by `start`, `stop`, `restart`, `terminate` [...]: not shown. Clients observe readiness by reading the pod and checking `status`.\"",
+    values: [
+      { value: "immediate", means: "the action's answer and every read after it show its effect" },
+      { value: "delayed-2s", means: "answered 200 at once with the pod as it was last read; REST reads show that pod for 2 s more of the service's time" },
+      { value: "delayed-30s", means: "as `delayed-2s`, for 30 s" },
+      { value: "delayed-300s", means: "as `delayed-2s`, for 5 minutes" },
+    ],
+  }),
 ] as const;
 
 export type DimensionId = (typeof DIMENSIONS)[number]["id"];

@@ -10,6 +10,7 @@ import type { EmulatorBackend } from "../http/backend.ts";
 import { type Conventions, EMULATOR_CONVENTIONS } from "./dimensions.ts";
 import { describedAnswer, describedRoutes, descriptionPath } from "./description.ts";
 import { catalogAnswer } from "./catalog-answers.ts";
+import { ActionEffects } from "./action-effect.ts";
 import { answersUnrouted, CheckOrder, isUnroutedAnswer } from "./check-order.ts";
 import { listAnswer, PAGE_PARAMS } from "./lists.ts";
 import { presented } from "./present.ts";
@@ -217,6 +218,7 @@ export function conventionsBackend(inner: EmulatorBackend, c: Conventions, accou
   const description = (): ApiOutcome => mapResponse(inner.handle({ method: "GET", path: "/openapi.json", query: {}, headers: {}, body: undefined }), (r) => (r.status === 200 ? describedAnswer(c, { ...r, body: describedRoutes(c, r.body) }) : r));
   const state: LayerState = { aliases: c.volumes === "unlisted-any-id" ? new VolumeAliases(accountVolumes) : undefined, issued: new IssuedJobs(), description };
   const order = new CheckOrder(c, () => inner.apiKeys());
+  let effects = new ActionEffects(c);
   return {
     answersUnrouted: answersUnrouted(c),
     now: () => inner.now(),
@@ -224,7 +226,8 @@ export function conventionsBackend(inner: EmulatorBackend, c: Conventions, accou
     nextEventTime: () => inner.nextEventTime(),
     handle: (request) => {
       if (request.path.startsWith("/graphql") || request.path.startsWith("/_sim")) return inner.handle(request);
-      return mapResponse(route(c, request, (r) => mapResponse(inner.handle(r), (res) => catalogAnswer(c, r.method, r.path, res)), state), (r) => {
+      const model = (r: ApiRequest) => mapResponse(inner.handle(r), (res) => effects.answer(r.method, r.path, catalogAnswer(c, r.method, r.path, res), inner.now()));
+      return mapResponse(route(c, request, model, state), (r) => {
         // A request no route serves answers as the point orders its checks (check-order.ts).
         const reordered = isUnroutedAnswer(r, NO_ROUTE.has(r)) ? order.answer(request, r, (x) => inner.handle(x)) : undefined;
         if (reordered !== undefined) return presented(c, reordered, requestId);
@@ -234,7 +237,10 @@ export function conventionsBackend(inner: EmulatorBackend, c: Conventions, accou
     onJobFinal: (e, j, l) => inner.onJobFinal(e, jobIdIn(c, j) ?? j, l),
     drainWebhooks: () => inner.drainWebhooks(),
     webhookResult: (d, ok) => inner.webhookResult(d, ok),
-    reset: (seed) => inner.reset(seed),
+    reset: (seed) => {
+      effects = new ActionEffects(c);
+      inner.reset(seed);
+    },
     apiKeys: () => inner.apiKeys(),
     routes,
     ...(inner.attachTransport ? { attachTransport: (t) => inner.attachTransport!(t) } : {}),
