@@ -7,13 +7,13 @@ import t from "tap";
 import { startEmulator } from "../http/index.ts";
 import { EMULATOR_CONVENTIONS, type Conventions } from "./index.ts";
 
-async function target(checkOrder: Conventions["checkOrder"]) {
-  const emulator = await startEmulator({ host: "127.0.0.1", port: 0, seed: 1, clock: "manual", conventions: { ...EMULATOR_CONVENTIONS, checkOrder, lists: "bare" } });
+async function target(checkOrder: Conventions["checkOrder"], more: Partial<Conventions> = {}) {
+  const emulator = await startEmulator({ host: "127.0.0.1", port: 0, seed: 1, clock: "manual", conventions: { ...EMULATOR_CONVENTIONS, checkOrder, lists: "bare", ...more } });
   const key = emulator.apiKeys.find((k) => k.access === "full")!.key;
   const call = async (method: string, path: string, withKey = true) => {
     const res = await fetch(`${emulator.baseUrl}${path}`, { method, headers: withKey ? { authorization: `Bearer ${key}` } : {} });
-    await res.arrayBuffer();
-    return { status: res.status, rate: res.headers.get("ratelimit"), allow: res.headers.get("allow") };
+    const text = await res.text();
+    return { status: res.status, rate: res.headers.get("ratelimit"), allow: res.headers.get("allow"), text };
   };
   return { call, stop: () => emulator.close() };
 }
@@ -63,4 +63,14 @@ t.test("auth-rate-route: an unknown path costs a unit and answers 429 once a win
   const noAllow = await other.call("PUT", "/v2/pods");
   t.same([noAllow.status, noAllow.allow, remaining(noAllow.rate) >= 0], [404, null, true]);
   t.equal((await other.call("OPTIONS", "/v2/pods")).status, 204, "OPTIONS is still the transport's");
+});
+
+t.test("under every order, a route the point does not serve answers as a path nobody serves (a probe cannot tell them apart)", async (t) => {
+  for (const order of ["route-auth-rate", "auth-route-rate", "auth-rate-route"] as const) {
+    const { call, stop } = await target(order, { actions: "verb", memberOrder: "reversed" });
+    const hidden = await call("POST", "/v2/pods/p1/action");
+    const unknown = await call("POST", "/v2/pods/p1/no-such-route");
+    t.same([hidden.status, hidden.text.replace("/action", "<x>")], [unknown.status, unknown.text.replace("/no-such-route", "<x>")], order);
+    await stop();
+  }
 });

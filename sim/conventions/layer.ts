@@ -56,7 +56,9 @@ export function mapResponse(outcome: ApiOutcome, change: (r: ApiResponse) => Api
  * (which never reaches the backend, so the answer's presentation is left as it is).
  */
 const NO_ROUTE = new WeakSet<ApiResponse>();
-const noRoute = (r: ApiRequest): ApiResponse => {
+const noRoute = (c: Conventions, r: ApiRequest): ApiResponse => {
+  // Where the backend answers unknown paths itself (check-order.ts), it answers them as the model's router does.
+  if (answersUnrouted(c)) return problem(404, `No route serves ${r.method} ${r.path}. See /openapi.json for the routes.`);
   const answer = problem(404, `no route for ${r.method} ${r.path}`);
   NO_ROUTE.add(answer);
   return answer;
@@ -134,12 +136,12 @@ function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => Ap
   // The description, where the conventions advertise it.
   const at = descriptionPath(c);
   if (request.path === "/openapi.json" || request.path === at) {
-    return request.path === at && request.method === "GET" ? state.description() : respond(noRoute(request));
+    return request.path === at && request.method === "GET" ? state.description() : respond(noRoute(c, request));
   }
 
   // Actions.
   if (request.method === "POST" && parts[1] === "v2" && parts[2] === "pods") {
-    if (parts.length === 5 && parts[4] === "action" && c.actions !== "body") return respond(noRoute(request));
+    if (parts.length === 5 && parts[4] === "action" && c.actions !== "body") return respond(noRoute(c, request));
     if (parts.length === 5 && c.actions === "verb" && (ACTIONS as readonly string[]).includes(parts[4]!)) {
       return inner({ ...request, path: `/v2/pods/${parts[3]}/action`, body: { action: parts[4] } });
     }
@@ -163,10 +165,10 @@ function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => Ap
   if (request.method === "GET" && request.path === c.gpuPath && c.gpuPath !== "/v2/catalog/gpus") {
     return reshapeList(c, { ...request, path: "/v2/catalog/gpus" }, request, inner, "gpus");
   }
-  if (request.path === "/v2/catalog/gpus" && c.gpuPath !== "/v2/catalog/gpus") return respond(noRoute(request));
+  if (request.path === "/v2/catalog/gpus" && c.gpuPath !== "/v2/catalog/gpus") return respond(noRoute(c, request));
   if (/^\/v2\/(networkvolumes|network-volumes|storage\/volumes)(\/|$)/.test(request.path)) {
     const base = volumePath(c);
-    if (base === null || !(request.path === base || request.path.startsWith(`${base}/`))) return respond(noRoute(request));
+    if (base === null || !(request.path === base || request.path.startsWith(`${base}/`))) return respond(noRoute(c, request));
     const path = `${VOLUMES}${request.path.slice(base.length)}`;
     if (request.method === "GET" && path === VOLUMES) return reshapeList(c, { ...request, path }, request, inner, "networkVolumes");
     return inner({ ...request, path });
