@@ -1,10 +1,10 @@
 /**
- * The catalog a point of the open-choice space serves (its `gpuClouds` and `vcpuCounts`
- * dimensions): the given catalog with the GPU types' clouds and the CPU flavors' vCPU counts
+ * The catalog a point of the open-choice space serves (its `gpuClouds`, `vcpuCounts` and
+ * `rateQuotas` dimensions): the given catalog with the GPU types' clouds and the CPU flavors' vCPU counts
  * paired as the point says, hosts moved to the cloud their type is offered in, and every link
  * the catalog's own checks demand kept (a price exactly for each cloud offering a type).
  */
-import type { Catalog, CpuFlavor, GpuType } from "../catalog/index.ts";
+import type { Account, Catalog, CpuFlavor, GpuType } from "../catalog/index.ts";
 import type { Conventions } from "./dimensions.ts";
 
 type Cloud = "SECURE" | "COMMUNITY";
@@ -37,8 +37,17 @@ export function flavorCounts(c: Conventions, counts: readonly number[]): number[
   return [...counts];
 }
 
+/** An account's quotas under `c` (the `rateQuotas` dimension); an unlimited account stays so. */
+export function quotasUnder(c: Conventions, q: Account["rateLimits"]): Account["rateLimits"] {
+  if (q === null || c.rateQuotas === "fixtures") return q;
+  if (c.rateQuotas === "tight") return { minute: Math.min(q.minute, 120), hour: Math.min(q.hour, 3000), day: q.day };
+  if (c.rateQuotas === "generous") return { minute: q.minute * 10, hour: q.hour * 10, day: q.day * 10 };
+  // uneven: the hour binds before sixty full minutes do.
+  return { minute: q.minute, hour: Math.max(Math.min(q.hour, q.minute * 10), 1), day: q.day };
+}
+
 export function catalogUnder(c: Conventions, catalog: Catalog): Catalog {
-  if (c.gpuClouds === "fixtures" && c.vcpuCounts === "contiguous") return catalog;
+  if (c.gpuClouds === "fixtures" && c.vcpuCounts === "contiguous" && c.rateQuotas === "fixtures") return catalog;
   const kept = new Map<string, Cloud>();
   let both = 0;
   for (const type of catalog.gpuTypes) {
@@ -51,5 +60,6 @@ export function catalogUnder(c: Conventions, catalog: Catalog): Catalog {
     gpuTypes: catalog.gpuTypes.map((t) => (kept.has(t.id) ? inOneCloud(t, kept.get(t.id)!) : t)),
     hosts: catalog.hosts.map((h) => (h.kind === "gpu" && kept.has(h.gpuTypeId) ? { ...h, cloud: kept.get(h.gpuTypeId)! } : h)),
     cpuFlavors,
+    accounts: catalog.accounts.map((a) => (a.rateLimits === null || c.rateQuotas === "fixtures" ? a : { ...a, rateLimits: quotasUnder(c, a.rateLimits) })),
   };
 }

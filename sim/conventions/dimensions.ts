@@ -262,6 +262,17 @@ export const DIMENSIONS = [
       { value: "delayed-300s", means: "as `delayed-2s`, for 5 minutes" },
     ],
   }),
+  dimension({
+    id: "rateQuotas",
+    title: "The rate-limit quotas of each window",
+    spec: "Limits: \"Rate limiting: applied per user over three windows, `minute`, `hour` and `day` [...] window length `w` in seconds (60, 3600, 86400) [...] The numeric quotas as a fixed contract: not shown.\" (the windows and their lengths are fixed; only the quotas vary)",
+    values: [
+      { value: "fixtures", means: "the bundled accounts' quotas (1000, 20000, 200000 a minute, hour, day for the suite's main account; 60, 3000, 50000 for the other)" },
+      { value: "tight", means: "at most 120 a minute and 3000 an hour on every limited account" },
+      { value: "generous", means: "ten times the bundled quotas" },
+      { value: "uneven", means: "the hour's quota at most ten minutes' worth: the hour window binds before sixty full minutes" },
+    ],
+  }),
 ] as const;
 
 export type DimensionId = (typeof DIMENSIONS)[number]["id"];
