@@ -46,7 +46,40 @@ export function quotasUnder(c: Conventions, q: Account["rateLimits"]): Account["
   return { minute: q.minute, hour: Math.max(Math.min(q.hour, q.minute * 10), 1), day: q.day };
 }
 
-export function catalogUnder(c: Conventions, catalog: Catalog): Catalog {
+/** The id the point gives the `index`-th record (GPU type or data center) whose bundled id is `id`. */
+function renamed(c: Conventions, kind: "gpu" | "dc", id: string, index: number): string {
+  switch (c.catalogIds) {
+    case "fixtures":
+      return id;
+    case "slugs":
+      return id.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+    case "opaque":
+      return `${kind === "gpu" ? "gpu-type" : "dc"}-${String(index + 1).padStart(2, "0")}`;
+    case "numeric":
+      return String(index + 1);
+  }
+}
+
+/** The catalog with GPU type and data center ids as the point names them, every reference renamed alike. */
+function catalogRenamed(c: Conventions, catalog: Catalog): Catalog {
+  if (c.catalogIds === "fixtures") return catalog;
+  const gpu = new Map(catalog.gpuTypes.map((g, i) => [g.id, renamed(c, "gpu", g.id, i)]));
+  const dc = new Map(catalog.dataCenters.map((d, i) => [d.id, renamed(c, "dc", d.id, i)]));
+  const g = (id: string) => gpu.get(id) ?? id;
+  const d = (id: string) => dc.get(id) ?? id;
+  return {
+    ...catalog,
+    gpuTypes: catalog.gpuTypes.map((t) => ({ ...t, id: g(t.id) })),
+    dataCenters: catalog.dataCenters.map((x) => ({ ...x, id: d(x.id) })),
+    hosts: catalog.hosts.map((h) => (h.kind === "gpu" ? { ...h, dataCenterId: d(h.dataCenterId), gpuTypeId: g(h.gpuTypeId) } : { ...h, dataCenterId: d(h.dataCenterId) })),
+    cpuFlavors: catalog.cpuFlavors.map((f) => ({ ...f, dataCenterIds: f.dataCenterIds.map(d) })),
+    networkVolumes: catalog.networkVolumes.map((v) => ({ ...v, dataCenterId: d(v.dataCenterId) })),
+    endpoints: catalog.endpoints.map((e) => ({ ...e, gpuTypeIds: e.gpuTypeIds.map(g) })),
+  };
+}
+
+export function catalogUnder(c: Conventions, given: Catalog): Catalog {
+  const catalog = catalogRenamed(c, given);
   if (c.gpuClouds === "fixtures" && c.vcpuCounts === "contiguous" && c.rateQuotas === "fixtures") return catalog;
   const kept = new Map<string, Cloud>();
   let both = 0;

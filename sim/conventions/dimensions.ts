@@ -273,6 +273,17 @@ export const DIMENSIONS = [
       { value: "uneven", means: "the hour's quota at most ten minutes' worth: the hour window binds before sixty full minutes" },
     ],
   }),
+  dimension({
+    id: "catalogIds",
+    title: "The ids of GPU types and data centers",
+    spec: "CreatePodRequest `gpu.id`: \"GPU type identifier\"; `dataCenterIds`: \"Preferred data centers\" (array of string); the catalog's records: not shown (no id format is given).",
+    values: [
+      { value: "fixtures", means: "the bundled ids: `NVIDIA GeForce RTX 4090`, `EU-RO-1`" },
+      { value: "slugs", means: "lower-case slugs: `nvidia-geforce-rtx-4090`, `eu-ro-1`" },
+      { value: "opaque", means: "ids that say nothing of the card or the place: `gpu-type-07`, `dc-03`" },
+      { value: "numeric", means: "decimal strings, counted per catalog: GPU type `\"7\"` and data center `\"7\"` may share an id" },
+    ],
+  }),
 ] as const;
 
 export type DimensionId = (typeof DIMENSIONS)[number]["id"];
