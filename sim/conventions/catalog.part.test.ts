@@ -49,6 +49,16 @@ t.test("catalogIds: every renaming passes the catalog's checks, renames every re
   t.ok(numeric.networkVolumes.every((v) => numeric.dataCenters.some((d) => d.id === v.dataCenterId)), "volumes in renamed data centers");
 });
 
+t.test("workers: each value passes the catalog's checks and sets the conformance endpoint's workers and lifecycle", async (t) => {
+  const base = loadCatalog();
+  const conformance = (workers: string) => catalogUnder(at({ workers }), base).endpoints.find((e) => e.id === "conformance")!;
+  for (const workers of ["fixtures", "one-worker", "always-warm", "slow-cold"]) t.same([...checkReferences(catalogUnder(at({ workers }), base)), ...checkConsistency(catalogUnder(at({ workers }), base))], [], `${workers}: no catalog issue`);
+  t.same([conformance("fixtures").workersMin, conformance("fixtures").workersMax], [0, 3]);
+  t.same([conformance("one-worker").workersMin, conformance("one-worker").workersMax], [0, 1]);
+  t.same([conformance("always-warm").workersMin, conformance("always-warm").workersMax], [2, 3]);
+  t.same([conformance("slow-cold").workersMax, conformance("slow-cold").coldStartMs.mean, conformance("slow-cold").idleTimeoutMs], [2, 30_000, 1000]);
+});
+
 t.test("catalogAnswer: globalNetwork and the records' numbers in the point's types; other routes untouched", async (t) => {
   const dcs = json(200, { dataCenters: [{ id: "A", globalNetwork: true, gpuAvailability: [] }, { id: "B", globalNetwork: false }] });
   const spelt = (globalNetwork: string) => (catalogAnswer(at({ globalNetwork }), "GET", "/v2/catalog/datacenters", dcs).body as { dataCenters: Record<string, unknown>[] }).dataCenters;

@@ -4,7 +4,7 @@
  * paired as the point says, hosts moved to the cloud their type is offered in, and every link
  * the catalog's own checks demand kept (a price exactly for each cloud offering a type).
  */
-import type { Account, Catalog, CpuFlavor, GpuType } from "../catalog/index.ts";
+import type { Account, Catalog, CpuFlavor, Endpoint, GpuType } from "../catalog/index.ts";
 import type { Conventions } from "./dimensions.ts";
 
 type Cloud = "SECURE" | "COMMUNITY";
@@ -78,8 +78,23 @@ function catalogRenamed(c: Conventions, catalog: Catalog): Catalog {
   };
 }
 
+/** A bundled endpoint's workers and their lifecycle under `c` (the `workers` dimension). */
+export function endpointUnder(c: Conventions, e: Endpoint): Endpoint {
+  switch (c.workers) {
+    case "fixtures":
+      return e;
+    case "one-worker":
+      return { ...e, workersMin: 0, workersMax: 1 };
+    case "always-warm":
+      return { ...e, workersMin: Math.max(e.workersMin, 2), workersMax: Math.max(e.workersMax, 2) };
+    case "slow-cold":
+      return { ...e, workersMin: 0, workersMax: Math.max(1, Math.min(e.workersMax, 2)), idleTimeoutMs: 1000, coldStartMs: { mean: 30_000, cv: 0.5 } };
+  }
+}
+
 export function catalogUnder(c: Conventions, given: Catalog): Catalog {
-  const catalog = catalogRenamed(c, given);
+  const renamedCatalog = catalogRenamed(c, given);
+  const catalog = c.workers === "fixtures" ? renamedCatalog : { ...renamedCatalog, endpoints: renamedCatalog.endpoints.map((e) => endpointUnder(c, e)) };
   if (c.gpuClouds === "fixtures" && c.vcpuCounts === "contiguous" && c.rateQuotas === "fixtures") return catalog;
   const kept = new Map<string, Cloud>();
   let both = 0;

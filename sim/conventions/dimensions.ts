@@ -284,6 +284,17 @@ export const DIMENSIONS = [
       { value: "numeric", means: "decimal strings, counted per catalog: GPU type `\"7\"` and data center `\"7\"` may share an id" },
     ],
   }),
+  dimension({
+    id: "workers",
+    title: "Workers of the bundled endpoints and their lifecycle",
+    spec: "Limits: \"Concurrency limits and queue limits for job endpoints: not shown\" (nor how many workers an endpoint runs, how soon a job is picked up, or how long a worker takes to start).",
+    values: [
+      { value: "fixtures", means: "as bundled: the conformance endpoint scales 0 to 3 workers, a cold start of about 2 s, idle workers stop after 5 s" },
+      { value: "one-worker", means: "at most one worker per endpoint: jobs wait behind each other" },
+      { value: "always-warm", means: "every endpoint keeps at least 2 workers running: a job is picked up at once, never seen queued for long" },
+      { value: "slow-cold", means: "at most 2 workers, none kept: each cold start takes about 30 s and an idle worker stops after 1 s" },
+    ],
+  }),
 ] as const;
 
 export type DimensionId = (typeof DIMENSIONS)[number]["id"];
