@@ -33,6 +33,32 @@ t.test("catalogUnder: every pairing passes the catalog's checks; one-cloud value
   t.same(catalogUnder(at({ vcpuCounts: "large-only" }), base).cpuFlavors.find((f) => f.id === "cpu3m")?.vcpuCounts, [8, 16], "large-only: no 2 or 4");
 });
 
+t.test("catalogIds: every renaming passes the catalog's checks, renames every reference, and keeps ids distinct", async (t) => {
+  const base = loadCatalog();
+  for (const catalogIds of ["fixtures", "slugs", "opaque", "numeric"]) {
+    const c = catalogUnder(at({ catalogIds, gpuClouds: "by-class" }), base);
+    t.same([...checkReferences(c), ...checkConsistency(c)], [], `${catalogIds}: no catalog issue`);
+    t.equal(new Set(c.gpuTypes.map((g) => g.id)).size, base.gpuTypes.length, `${catalogIds}: GPU type ids distinct`);
+    t.equal(new Set(c.dataCenters.map((d) => d.id)).size, base.dataCenters.length, `${catalogIds}: data center ids distinct`);
+    t.same(c.gpuTypes.map((g) => g.displayName), base.gpuTypes.map((g) => g.displayName), `${catalogIds}: display names kept`);
+  }
+  const slugs = catalogUnder(at({ catalogIds: "slugs" }), base);
+  t.ok(slugs.gpuTypes.some((g) => g.id === "nvidia-geforce-rtx-4090") && slugs.dataCenters.some((d) => d.id === "eu-ro-1"));
+  const numeric = catalogUnder(at({ catalogIds: "numeric" }), base);
+  t.ok(numeric.gpuTypes.every((g) => /^\d+$/.test(g.id)) && numeric.dataCenters.every((d) => /^\d+$/.test(d.id)), "numeric: decimal strings");
+  t.ok(numeric.networkVolumes.every((v) => numeric.dataCenters.some((d) => d.id === v.dataCenterId)), "volumes in renamed data centers");
+});
+
+t.test("workers: each value passes the catalog's checks and sets the conformance endpoint's workers and lifecycle", async (t) => {
+  const base = loadCatalog();
+  const conformance = (workers: string) => catalogUnder(at({ workers }), base).endpoints.find((e) => e.id === "conformance")!;
+  for (const workers of ["fixtures", "one-worker", "always-warm", "slow-cold"]) t.same([...checkReferences(catalogUnder(at({ workers }), base)), ...checkConsistency(catalogUnder(at({ workers }), base))], [], `${workers}: no catalog issue`);
+  t.same([conformance("fixtures").workersMin, conformance("fixtures").workersMax], [0, 3]);
+  t.same([conformance("one-worker").workersMin, conformance("one-worker").workersMax], [0, 1]);
+  t.same([conformance("always-warm").workersMin, conformance("always-warm").workersMax], [2, 3]);
+  t.same([conformance("slow-cold").workersMax, conformance("slow-cold").coldStartMs.mean, conformance("slow-cold").idleTimeoutMs], [2, 30_000, 1000]);
+});
+
 t.test("catalogAnswer: globalNetwork and the records' numbers in the point's types; other routes untouched", async (t) => {
   const dcs = json(200, { dataCenters: [{ id: "A", globalNetwork: true, gpuAvailability: [] }, { id: "B", globalNetwork: false }] });
   const spelt = (globalNetwork: string) => (catalogAnswer(at({ globalNetwork }), "GET", "/v2/catalog/datacenters", dcs).body as { dataCenters: Record<string, unknown>[] }).dataCenters;

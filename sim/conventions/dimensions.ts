@@ -227,6 +227,74 @@ export const DIMENSIONS = [
       { value: "large-only", means: "from 8 up: a flavor offers no 2 or 4" },
     ],
   }),
+  dimension({
+    id: "descriptionFormat",
+    title: "Format and version of the service description",
+    spec: "Versioning: \"Deprecation policy and compatibility rules between versions: not shown\"; the specification names no description document, so neither its format nor its version.",
+    values: [
+      { value: "openapi-3.1-json", means: "OpenAPI 3.1 in JSON, paths in full (`/v2/pods`)" },
+      { value: "openapi-3.0-json", means: "OpenAPI 3.0.3 in JSON: `nullable` rather than type arrays, paths relative to `servers: [{\"url\": \"/v2\"}]`" },
+      { value: "openapi-3.1-yaml", means: "OpenAPI 3.1 in YAML (`application/yaml`), at the `.yaml` twin of the description's path (`/openapi.yaml`, `/.well-known/openapi.yaml`, `/api/spec.yaml`)" },
+      { value: "openapi-3.0-yaml", means: "OpenAPI 3.0.3 in YAML, paths relative to `servers: /v2`, at the `.yaml` twin of the path" },
+      { value: "swagger-2.0-json", means: "Swagger 2.0 in JSON: `basePath: /v2`, `definitions`, body parameters; at `/swagger.json` where the description would be `/openapi.json`" },
+      { value: "swagger-2.0-yaml", means: "Swagger 2.0 in YAML, at `/swagger.yaml` where the description would be `/openapi.json`, else the `.yaml` twin" },
+    ],
+  }),
+  dimension({
+    id: "checkOrder",
+    title: "Order of the route, key and rate-limit checks, seen from a request no route serves",
+    spec: "Authentication: \"A missing, malformed, expired or invalid key gives 401\"; Limits: rate limiting \"applied per user\"; the specification names no answer for an unknown path or method, nor the order of these checks.",
+    values: [
+      { value: "route-auth-rate", means: "the route first: an unknown path 404 and a wrong method 405 (with `Allow`) whatever the key, uncounted" },
+      { value: "auth-route-rate", means: "the key first: any request without a valid key 401, an unknown path included; then 404/405, uncounted" },
+      { value: "auth-rate-route", means: "the key, then the rate limit, then the route: an unknown path costs a unit, answers 429 when a window is spent, and its 404/405 carries `RateLimit` and `RateLimit-Policy`" },
+      { value: "auth-rate-route-no-405", means: "as `auth-rate-route`, and a method its path does not serve answers 404 (no 405, no `Allow`)" },
+    ],
+  }),
+  dimension({
+    id: "actionEffect",
+    title: "When a pod action's effect shows",
+    spec: "Pod status: \"Moves caused by `start`, `stop`, `restart`, `terminate` [...]: not shown. Clients observe readiness by reading the pod and checking `status`.\"",
+    values: [
+      { value: "immediate", means: "the action's answer and every read after it show its effect" },
+      { value: "delayed-2s", means: "answered 200 at once with the pod as it was last read; REST reads show that pod for 2 s more of the service's time" },
+      { value: "delayed-30s", means: "as `delayed-2s`, for 30 s" },
+      { value: "delayed-300s", means: "as `delayed-2s`, for 5 minutes" },
+    ],
+  }),
+  dimension({
+    id: "rateQuotas",
+    title: "The rate-limit quotas of each window",
+    spec: "Limits: \"Rate limiting: applied per user over three windows, `minute`, `hour` and `day` [...] window length `w` in seconds (60, 3600, 86400) [...] The numeric quotas as a fixed contract: not shown.\" (the windows and their lengths are fixed; only the quotas vary)",
+    values: [
+      { value: "fixtures", means: "the bundled accounts' quotas (1000, 20000, 200000 a minute, hour, day for the suite's main account; 60, 3000, 50000 for the other)" },
+      { value: "tight", means: "at most 120 a minute and 3000 an hour on every limited account" },
+      { value: "generous", means: "ten times the bundled quotas" },
+      { value: "uneven", means: "the hour's quota at most ten minutes' worth: the hour window binds before sixty full minutes" },
+    ],
+  }),
+  dimension({
+    id: "catalogIds",
+    title: "The ids of GPU types and data centers",
+    spec: "CreatePodRequest `gpu.id`: \"GPU type identifier\"; `dataCenterIds`: \"Preferred data centers\" (array of string); the catalog's records: not shown (no id format is given).",
+    values: [
+      { value: "fixtures", means: "the bundled ids: `NVIDIA GeForce RTX 4090`, `EU-RO-1`" },
+      { value: "slugs", means: "lower-case slugs: `nvidia-geforce-rtx-4090`, `eu-ro-1`" },
+      { value: "opaque", means: "ids that say nothing of the card or the place: `gpu-type-07`, `dc-03`" },
+      { value: "numeric", means: "decimal strings, counted per catalog: GPU type `\"7\"` and data center `\"7\"` may share an id" },
+    ],
+  }),
+  dimension({
+    id: "workers",
+    title: "Workers of the bundled endpoints and their lifecycle",
+    spec: "Limits: \"Concurrency limits and queue limits for job endpoints: not shown\" (nor how many workers an endpoint runs, how soon a job is picked up, or how long a worker takes to start).",
+    values: [
+      { value: "fixtures", means: "as bundled: the conformance endpoint scales 0 to 3 workers, a cold start of about 2 s, idle workers stop after 5 s" },
+      { value: "one-worker", means: "at most one worker per endpoint: jobs wait behind each other" },
+      { value: "always-warm", means: "every endpoint keeps at least 2 workers running: a job is picked up at once, never seen queued for long" },
+      { value: "slow-cold", means: "at most 2 workers, none kept: each cold start takes about 30 s and an idle worker stops after 1 s" },
+    ],
+  }),
 ] as const;
 
 export type DimensionId = (typeof DIMENSIONS)[number]["id"];

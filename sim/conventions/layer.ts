@@ -8,8 +8,10 @@ import { problem } from "../api/problem.ts";
 import type { ApiOutcome, ApiRequest, ApiResponse } from "../api/types.ts";
 import type { EmulatorBackend } from "../http/backend.ts";
 import { type Conventions, EMULATOR_CONVENTIONS } from "./dimensions.ts";
-import { DESCRIPTION_PATHS, describedRoutes } from "./description.ts";
+import { describedAnswer, describedRoutes, descriptionPath } from "./description.ts";
 import { catalogAnswer } from "./catalog-answers.ts";
+import { ActionEffects } from "./action-effect.ts";
+import { answersUnrouted, CheckOrder, isUnroutedAnswer } from "./check-order.ts";
 import { listAnswer, PAGE_PARAMS } from "./lists.ts";
 import { presented } from "./present.ts";
 
@@ -54,7 +56,9 @@ export function mapResponse(outcome: ApiOutcome, change: (r: ApiResponse) => Api
  * (which never reaches the backend, so the answer's presentation is left as it is).
  */
 const NO_ROUTE = new WeakSet<ApiResponse>();
-const noRoute = (r: ApiRequest): ApiResponse => {
+const noRoute = (c: Conventions, r: ApiRequest): ApiResponse => {
+  // Where the backend answers unknown paths itself (check-order.ts), it answers them as the model's router does.
+  if (answersUnrouted(c)) return problem(404, `No route serves ${r.method} ${r.path}. See /openapi.json for the routes.`);
   const answer = problem(404, `no route for ${r.method} ${r.path}`);
   NO_ROUTE.add(answer);
   return answer;
@@ -130,14 +134,14 @@ function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => Ap
     return route(c, { ...request, body: aliases.request(request.body) }, aliased, { ...state, aliases: undefined });
   }
   // The description, where the conventions advertise it.
-  if (request.path === "/openapi.json" || request.path === DESCRIPTION_PATHS["well-known"] || request.path === DESCRIPTION_PATHS["link-header"]) {
-    const at = c.description === "none" ? undefined : DESCRIPTION_PATHS[c.description];
-    return request.path === at && request.method === "GET" ? state.description() : respond(noRoute(request));
+  const at = descriptionPath(c);
+  if (request.path === "/openapi.json" || request.path === at) {
+    return request.path === at && request.method === "GET" ? state.description() : respond(noRoute(c, request));
   }
 
   // Actions.
   if (request.method === "POST" && parts[1] === "v2" && parts[2] === "pods") {
-    if (parts.length === 5 && parts[4] === "action" && c.actions !== "body") return respond(noRoute(request));
+    if (parts.length === 5 && parts[4] === "action" && c.actions !== "body") return respond(noRoute(c, request));
     if (parts.length === 5 && c.actions === "verb" && (ACTIONS as readonly string[]).includes(parts[4]!)) {
       return inner({ ...request, path: `/v2/pods/${parts[3]}/action`, body: { action: parts[4] } });
     }
@@ -161,10 +165,10 @@ function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => Ap
   if (request.method === "GET" && request.path === c.gpuPath && c.gpuPath !== "/v2/catalog/gpus") {
     return reshapeList(c, { ...request, path: "/v2/catalog/gpus" }, request, inner, "gpus");
   }
-  if (request.path === "/v2/catalog/gpus" && c.gpuPath !== "/v2/catalog/gpus") return respond(noRoute(request));
+  if (request.path === "/v2/catalog/gpus" && c.gpuPath !== "/v2/catalog/gpus") return respond(noRoute(c, request));
   if (/^\/v2\/(networkvolumes|network-volumes|storage\/volumes)(\/|$)/.test(request.path)) {
     const base = volumePath(c);
-    if (base === null || !(request.path === base || request.path.startsWith(`${base}/`))) return respond(noRoute(request));
+    if (base === null || !(request.path === base || request.path.startsWith(`${base}/`))) return respond(noRoute(c, request));
     const path = `${VOLUMES}${request.path.slice(base.length)}`;
     if (request.method === "GET" && path === VOLUMES) return reshapeList(c, { ...request, path }, request, inner, "networkVolumes");
     return inner({ ...request, path });
@@ -202,30 +206,43 @@ function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => Ap
 export function conventionsBackend(inner: EmulatorBackend, c: Conventions, accountVolumes: readonly string[] = []): EmulatorBackend {
   if (c === EMULATOR_CONVENTIONS) return inner;
   const base = volumePath(c);
+  const described = descriptionPath(c);
   const extra = [
     ...(c.actions === "verb" ? ACTIONS.map((a) => ({ method: "POST" as const, pattern: `/v2/pods/:podId/${a}` })) : []),
     ...(c.actions === "custom" ? [{ method: "POST" as const, pattern: "/v2/pods/:podId" }] : []),
     ...(c.gpuPath !== "/v2/catalog/gpus" ? [{ method: "GET" as const, pattern: c.gpuPath }] : []),
     ...(base !== null && base !== VOLUMES ? [{ method: "GET" as const, pattern: base }, { method: "GET" as const, pattern: `${base}/:id` }] : []),
-    ...(c.description === "well-known" || c.description === "link-header" ? [{ method: "GET" as const, pattern: DESCRIPTION_PATHS[c.description] }] : []),
+    ...(described !== undefined && described !== "/openapi.json" ? [{ method: "GET" as const, pattern: described }] : []),
   ];
   let requests = 0;
   const requestId = () => `req_${(++requests).toString(36).padStart(8, "0")}`;
   const routes = () => [...inner.routes(), ...extra];
-  const description = (): ApiOutcome => mapResponse(inner.handle({ method: "GET", path: "/openapi.json", query: {}, headers: {}, body: undefined }), (r) => (r.status === 200 ? { ...r, body: describedRoutes(c, r.body) } : r));
+  const description = (): ApiOutcome => mapResponse(inner.handle({ method: "GET", path: "/openapi.json", query: {}, headers: {}, body: undefined }), (r) => (r.status === 200 ? describedAnswer(c, { ...r, body: describedRoutes(c, r.body) }) : r));
   const state: LayerState = { aliases: c.volumes === "unlisted-any-id" ? new VolumeAliases(accountVolumes) : undefined, issued: new IssuedJobs(), description };
+  const order = new CheckOrder(c, () => inner.apiKeys());
+  let effects = new ActionEffects(c);
   return {
+    answersUnrouted: answersUnrouted(c),
     now: () => inner.now(),
     advanceTo: (t) => inner.advanceTo(t),
     nextEventTime: () => inner.nextEventTime(),
     handle: (request) => {
       if (request.path.startsWith("/graphql") || request.path.startsWith("/_sim")) return inner.handle(request);
-      return mapResponse(route(c, request, (r) => mapResponse(inner.handle(r), (res) => catalogAnswer(c, r.method, r.path, res)), state), (r) => (NO_ROUTE.has(r) ? r : presented(c, r, requestId)));
+      const model = (r: ApiRequest) => mapResponse(inner.handle(r), (res) => effects.answer(r.method, r.path, catalogAnswer(c, r.method, r.path, res), inner.now()));
+      return mapResponse(route(c, request, model, state), (r) => {
+        // A request no route serves answers as the point orders its checks (check-order.ts).
+        const reordered = isUnroutedAnswer(r, NO_ROUTE.has(r)) ? order.answer(request, r, (x) => inner.handle(x)) : undefined;
+        if (reordered !== undefined) return presented(c, reordered, requestId);
+        return NO_ROUTE.has(r) ? r : presented(c, r, requestId);
+      });
     },
     onJobFinal: (e, j, l) => inner.onJobFinal(e, jobIdIn(c, j) ?? j, l),
     drainWebhooks: () => inner.drainWebhooks(),
     webhookResult: (d, ok) => inner.webhookResult(d, ok),
-    reset: (seed) => inner.reset(seed),
+    reset: (seed) => {
+      effects = new ActionEffects(c);
+      inner.reset(seed);
+    },
     apiKeys: () => inner.apiKeys(),
     routes,
     ...(inner.attachTransport ? { attachTransport: (t) => inner.attachTransport!(t) } : {}),

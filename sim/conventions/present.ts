@@ -5,7 +5,7 @@
  */
 import type { ApiResponse } from "../api/types.ts";
 import type { Conventions } from "./dimensions.ts";
-import { DESCRIPTION_PATHS } from "./description.ts";
+import { descriptionPath } from "./description.ts";
 
 type Json = Record<string, unknown>;
 const isPlain = (v: unknown): v is Json => typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
@@ -56,7 +56,7 @@ export function presented(c: Conventions, r: ApiResponse, requestId: () => strin
   if (body !== undefined && typeof body !== "string" && rewrites) body = rewrite(c, body, 0);
   let headers: Record<string, string> = { ...r.headers };
   if (c.description === "link-header") {
-    const link = `<${DESCRIPTION_PATHS["link-header"]}>; rel="service-desc"`;
+    const link = `<${descriptionPath(c)}>; rel="service-desc"`;
     headers["link"] = headers["link"] ? `${headers["link"]}, ${link}` : link;
   }
   if (c.headerCase !== "lower") headers = Object.fromEntries(Object.entries(headers).map(([k, v]) => [spell(c, k), v]));

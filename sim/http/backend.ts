@@ -40,6 +40,12 @@ export interface BackendApiKey {
 }
 
 export interface EmulatorBackend {
+  /**
+   * True when the backend answers requests no route serves (a point of the open-choice space that
+   * checks keys before routes): the transport then passes an unknown path or method (but OPTIONS)
+   * on to it rather than answering 404/405 itself.
+   */
+  readonly answersUnrouted?: boolean;
   /** The model's virtual time. */
   now(): Micros;
   /**

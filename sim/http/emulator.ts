@@ -260,12 +260,15 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     const method = raw.method ?? "GET";
     const isControl = controlTable !== undefined && path.startsWith(CONTROL_PREFIX);
     const found = (isControl ? controlTable : table).lookup(method, path);
-    if (found.kind === "not-found") return refuse(request, problem(404, `no route for ${method} ${truncate(path)}`));
-    if (found.kind === "method-not-allowed") {
+    // A backend that checks keys before routes answers unknown paths and methods itself.
+    const passOn = !isControl && backend.answersUnrouted === true && (found.kind === "not-found" || (found.kind === "method-not-allowed" && method !== "OPTIONS"));
+    if (found.kind === "not-found" && !passOn) return refuse(request, problem(404, `no route for ${method} ${truncate(path)}`));
+    if (found.kind === "method-not-allowed" && !passOn) {
       if (method === "OPTIONS") return refuse(request, { status: 204, headers: { allow: found.allow } });
       return refuse(request, problem(405, `${method} is not allowed on ${truncate(path)}; allowed: ${found.allow}`, { headers: { allow: found.allow } }));
     }
-    request.cpsimBodyLimit = found.bodyLimit;
+    const bodyLimit = found.kind === "match" ? found.bodyLimit : limits.defaultBodyLimit;
+    request.cpsimBodyLimit = bodyLimit;
     request.cpsimControl = isControl;
     request.cpsimRawBody = found.kind === "match" && found.rawBody;
     if (BODYLESS.has(method)) return undefined;
@@ -277,7 +280,7 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       return refuse(request, problem(415, `content encoding "${truncate(encoding)}" is not supported; send the JSON body uncompressed`));
     }
     const hasBody = headers["transfer-encoding"] !== undefined || (contentLength !== undefined && contentLength !== "0");
-    if (found.anyContentType) {
+    if (found.kind === "match" && found.anyContentType) {
       // Read as JSON whatever the header says (the official worker's form-typed JSON posts).
     } else if (contentType !== undefined) {
       const unsupported = contentTypeProblem(contentType);
@@ -285,8 +288,8 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
     } else if (hasBody) {
       return refuse(request, problem(415, "a request body needs Content-Type: application/json"));
     }
-    if (contentLength !== undefined && Number(contentLength) > found.bodyLimit) {
-      return refuse(request, problem(413, tooLarge(found.bodyLimit)));
+    if (contentLength !== undefined && Number(contentLength) > bodyLimit) {
+      return refuse(request, problem(413, tooLarge(bodyLimit)));
     }
     return undefined;
   }
@@ -416,8 +419,8 @@ export async function startEmulator(given: Partial<EmulatorOptions> = {}): Promi
       res.end();
       return;
     }
-    // A text answer (the log routes' text/event-stream) is written as it is.
-    if (typeof response.body === "string" && headers["content-type"]?.startsWith("text/")) {
+    // A text answer (the log routes' text/event-stream, a YAML description) is written as it is.
+    if (typeof response.body === "string" && (headers["content-type"]?.startsWith("text/") || headers["content-type"] === "application/yaml")) {
       res.end(response.body);
       return;
     }

@@ -43,27 +43,33 @@ async function brokenBodiesRefused(ctx: CheckContext, ruleId: RuleId, pod: Fixtu
   }
   const tally = new CreditTally();
   const result = await checkRequests(ctx, baseBody, RUNS, async (drawn, violate) => {
-    const body = { action: await offered(ctx, pod.id, drawn.action) };
-    const broken = breakPodActionRule(ruleId, body);
-    const res = await podAction(ctx, pod.id, body.action, broken);
-    if (!isSuccess(res.status)) {
-      const credit = await refusalCredited(ctx, {
-        controls: [body],
-        send: (b) => podAction(ctx, pod.id, b.action, b),
-        accepted: (r) => isSuccess(r.status),
-        operation: `podAction ${pod.id}`,
-        named: { body: broken, text: res.text },
-      });
-      if (!credit.credited) {
-        tally.notCredited(JSON.stringify(broken), credit);
-        return false;
+    // The action the pod's read offers first; then the others: a target whose reads lag its
+    // actions (the spec leaves when an action shows open) may refuse that one's control for its status.
+    const first = await offered(ctx, pod.id, drawn.action);
+    for (const action of [first, ...(["start", "stop", "restart"] as const).filter((a) => a !== first)]) {
+      const body = { action };
+      const broken = breakPodActionRule(ruleId, body);
+      const res = await podAction(ctx, pod.id, body.action, broken);
+      if (!isSuccess(res.status)) {
+        const credit = await refusalCredited(ctx, {
+          controls: [body],
+          send: (b) => podAction(ctx, pod.id, b.action, b),
+          accepted: (r) => isSuccess(r.status),
+          operation: `podAction ${pod.id}`,
+          named: { body: broken, text: res.text },
+        });
+        if (!credit.credited) {
+          tally.notCredited(JSON.stringify(broken), credit);
+          continue;
+        }
       }
+      tally.judgedOne();
+      if (!accepts(ctx, res.status)) {
+        violate(afterCreate(pod.created.exchange, pod.id, `${WHAT[ruleId]} (${JSON.stringify(broken)}) is refused with ${acceptedText(ctx)}; got ${res.status}`, res.exchange));
+      }
+      return true;
     }
-    tally.judgedOne();
-    if (!accepts(ctx, res.status)) {
-      violate(afterCreate(pod.created.exchange, pod.id, `${WHAT[ruleId]} (${JSON.stringify(broken)}) is refused with ${acceptedText(ctx)}; got ${res.status}`, res.exchange));
-    }
-    return true;
+    return false;
   });
   if (result.outcome) return result.outcome;
   const notProven = tally.notProven();
