@@ -60,3 +60,12 @@ t.test("where the description is: the format names the file, the description dim
   t.equal(at("well-known", "openapi-3.1-yaml"), "/.well-known/openapi.yaml");
   t.equal(at("none", "openapi-3.1-yaml"), undefined);
 });
+
+t.test("a description only at /.well-known/openapi.json (or its .yaml twin) is found among the usual places", async (t) => {
+  const base: Conventions = { ...EMULATOR_CONVENTIONS, actions: "verb", gpuPath: "/v2/gpu-types", volumes: "/v2/network-volumes" };
+  for (const descriptionFormat of ["openapi-3.1-json", "openapi-3.0-yaml"] as const) {
+    const got = await described({ ...base, description: "well-known", descriptionFormat });
+    t.equal(got.status, 200, `${descriptionFormat}: served at /.well-known/`);
+    t.same(got.facts["podActionPath"], ["/v2/pods/{podId}/{action}", "openapi"], `${descriptionFormat}: the action route read from it`);
+  }
+});

@@ -20,6 +20,8 @@ export const OPENAPI_LOCATIONS = [
   "/v2/swagger.json",
   "/openapi.yml",
   "/api-docs",
+  "/.well-known/openapi.json",
+  "/.well-known/openapi.yaml",
 ] as const;
 
 type Operations = Readonly<Record<string, unknown>>;
