@@ -69,7 +69,7 @@ export function createJobFollower(exercised: (key: string) => void, options: Job
         out.push(verdict("versioning.v2-prefix", problem, "target", problem ? [served] : undefined));
       }
       const id = op.jobId ?? (a && isObj(a.json) && typeof a.json.id === "string" ? a.json.id : undefined);
-      if (id === undefined || !a) return [];
+      if (id === undefined || !a) return out;
       if (a.status === 404 && op.jobId) {
         jobs.delete(id);
         return [];

@@ -19,7 +19,7 @@ export const SHOWN_AND_CAUGHT: readonly string[] = [
   // Pods: created, read while provisioning, running, renamed, stopped, deleted; a GPU pod with the defaults, one with global networking.
   "create-answers-200", "create-starts-running", "create-omits-template", "create-defaults-community", "create-defaults-two-gpus",
   "create-reports-global-networking", "runtime-kept-when-exited", "runtime-missing-when-running", "cost-when-exited", "status-stopped", "actions-pause",
-  "actions-no-terminate-when-exited", "cpu-pod-carries-gpu", "ip-without-global-networking", "internal-dns-host-name", "ignores-preferred-data-centers",
+  "actions-no-terminate-when-exited", "cpu-pod-carries-gpu", "ip-without-global-networking", "internal-dns-host-name",
   "terminated-comes-back", "terminate-answers-200", "unknown-pod-403", "global-networking-without-ip", "list-bare-array", "delete-answers-body",
   // Jobs: the SDK's every function, a failed job retried, cancels of a queued and of a running job read back, a runsync whose wait runs out.
   "run-answers-queued", "runsync-returns-early", "runsync-elapsed-408", "status-sync-no-id", "status-field-renamed", "failed-without-error",
@@ -68,6 +68,7 @@ export const NOT_SHOWN: Readonly<Record<string, string>> = {
   ...Object.fromEntries(["ratelimit-shared-by-accounts", "jobs-leak-across-accounts", "read-only-runs-jobs"].map((name) => [name, OTHERS])),
   "start-running-pod-ok": `${STATE}: an action the pod's status does not allow (start of a running pod)`,
   "locked-pod-stops-ok": `${STATE}: a locked pod`,
+  "ignores-preferred-data-centers": `${STATE}: a create whose dataCenterIds alone place the pod (the traffic's one create naming them also asks for global networking, which confines the pod to those data centers anyway)`,
   "host-taken-start-ok": `${STATE}: a stopped pod whose host GPUs were taken meanwhile`,
   "conflict-error-field": `${STATE}: a 409 (an action its pod's status refuses)`,
   "unknown-job-queued": `${STATE}: a status read of a job id the target never gave`,
