@@ -7,6 +7,12 @@
  *   of more than one is no finding; but remaining counts that never move over many writes are.
  * - client.retry-after (client): after a 429 with Retry-After N, the key is not used again until
  *   N seconds after the 429 arrived.
+ * - auth.bearer-header and auth.bare-key-jobs (target): a job endpoint takes the key as
+ *   `Bearer <key>` and alone; a key the target served (any 2xx) that a job endpoint refuses with
+ *   401 in one of those forms was refused for its form ("A missing, malformed, expired or invalid
+ *   key gives 401": this one is none of those). A key revoked between the two reads the same.
+ * - pods.not-found (target, choices.md, strict only): "An unknown pod id gives 404": a pod read
+ *   answered 403 to a key the target serves pod reads is a pod that key cannot see, so a 404.
  */
 import { limitsOf } from "../checks/auth/ratelimit/read-rate-limit.ts";
 import { describeStep, windowSteps } from "../checks/auth/ratelimit/window-steps.ts";
@@ -22,6 +28,31 @@ interface KeySeen {
   writes: number;
   lastPair?: readonly [SeenExchange, SeenExchange];
   blockedUntil?: { until: number; exchange: SeenExchange; flagged: boolean };
+  /** An answer that served the key a pod read (2xx to GET /v2/pods or a pod), the first one. */
+  readsPods?: SeenExchange;
+  /** An answer that served the key (2xx), the first one. */
+  served?: SeenExchange;
+  /** Job requests refused with 401 before the key was seen served, by the form the key took (one each). */
+  refused?: Partial<Record<KeyForm, SeenExchange>>;
+}
+
+type KeyForm = "bearer" | "bare";
+const FORM_RULE: Readonly<Record<KeyForm, string>> = { bearer: "auth.bearer-header", bare: "auth.bare-key-jobs" };
+const FORM_WORDS: Readonly<Record<KeyForm, string>> = { bearer: "`Authorization: Bearer <key>`", bare: "the key alone in `Authorization`" };
+
+function formOf(header: string | undefined): KeyForm | undefined {
+  if (header === undefined || header.trim() === "") return undefined;
+  return /^bearer\s+\S+$/i.test(header.trim()) ? "bearer" : /^\S+$/.test(header.trim()) ? "bare" : undefined;
+}
+
+function refusedForForm(form: KeyForm, refused: SeenExchange, served: SeenExchange): Judgement {
+  return {
+    ruleId: FORM_RULE[form],
+    side: "target",
+    problem: `a job endpoint takes the key as ${FORM_WORDS[form]}; the key the target served at exchange #${served.seq} was refused with 401 in that form at exchange #${refused.seq}`,
+    sequence: [served],
+    exchange: refused,
+  };
 }
 
 /** Comparable pairs, with writes among them, after which remaining counts that never moved are a finding. */
@@ -34,6 +65,9 @@ export function createKeyFollower(capacity = 1000): PassiveCheck {
     rules: [
       { id: "ratelimit.remaining-decreases", side: "target" },
       { id: "client.retry-after", side: "client" },
+      { id: "auth.bearer-header", side: "target" },
+      { id: "auth.bare-key-jobs", side: "target" },
+      { id: "pods.not-found", side: "target" },
     ],
     judge({ exchange, op }) {
       if (exchange.keyId === undefined || op.kind === "unknown") return [];
@@ -60,6 +94,32 @@ export function createKeyFollower(capacity = 1000): PassiveCheck {
       }
       const a = exchange.answer;
       if (!a) return out;
+      const form = op.kind === "job" ? formOf(exchange.request.headers["authorization"]) : undefined;
+      if (op.kind === "getPod" && (a.status === 404 || (a.status === 403 && k.readsPods))) {
+        const readAt = k.readsPods;
+        out.push(
+          a.status === 404 || !readAt
+            ? { ruleId: "pods.not-found", side: "target" }
+            : {
+                ruleId: "pods.not-found",
+                side: "target",
+                problem: `404 for a pod id the key cannot see ("An unknown pod id gives 404", docs/choices.md); got 403 for pod ${op.podId}, to a key the target served a pod read at exchange #${readAt.seq}`,
+                sequence: [readAt],
+              },
+        );
+      }
+      if ((op.kind === "getPod" || op.kind === "listPods") && a.status >= 200 && a.status < 300 && !k.readsPods) k.readsPods = kept(exchange);
+      if (a.status >= 200 && a.status < 300) {
+        if (form) out.push({ ruleId: FORM_RULE[form], side: "target" });
+        if (!k.served) {
+          k.served = kept(exchange);
+          for (const [f, refused] of Object.entries(k.refused ?? {}) as [KeyForm, SeenExchange][]) out.push(refusedForForm(f, refused, k.served));
+          k.refused = undefined;
+        }
+      } else if (a.status === 401 && form) {
+        if (k.served) out.push(refusedForForm(form, kept(exchange), k.served));
+        else if (!k.refused?.[form]) k.refused = { ...k.refused, [form]: kept(exchange) };
+      }
       if (a.status === 429) {
         const wait = retryAfterMs(a.headers["retry-after"], exchange.answeredAt);
         if (wait !== undefined && wait > 0) k.blockedUntil = { until: exchange.answeredAt + wait, exchange: kept(exchange), flagged: false };

@@ -2,8 +2,10 @@
  * Follows each pod the traffic touches across exchanges: every answer carrying a pod record
  * (create, read, list, update, an action answering the pod) is one observation of its status.
  * A pod seen TERMINATED and later in another status came back, which the spec's table forbids
- * ("never leaves TERMINATED"). Only observations ordered by the traffic itself are compared:
- * the later request was sent after the earlier answer arrived.
+ * ("never leaves TERMINATED"). A pod read RUNNING without runtime metrics three times or more,
+ * over four seconds or more, never got them ("runtime metrics become available"; `conform` reads
+ * such a pod twice more, 2 s apart, before it counts). Only observations ordered by the traffic
+ * itself are compared: the later request was sent after the earlier answer arrived.
  */
 import { NONE, transitionKey } from "../spec-transitions.ts";
 import { kept, type SeenExchange } from "./answer.ts";
@@ -17,13 +19,22 @@ const POD_STATES: ReadonlySet<string> = new Set(["PROVISIONING", "STARTING", "RU
 interface PodSeen {
   readonly status: string;
   readonly exchange: SeenExchange;
+  /** Reads of the pod RUNNING without runtime, since the first of them. */
+  readonly bare?: { readonly first: SeenExchange; readonly reads: number; readonly flagged: boolean };
 }
+
+/** Reads of a RUNNING pod without runtime, and the time they span, before it counts. */
+export const BARE_RUNNING_READS = 3;
+export const BARE_RUNNING_MS = 4_000;
 
 export function createPodFollower(exercised: (key: string) => void, capacity = 10_000): PassiveCheck {
   const pods = new BoundedMap<string, PodSeen>(capacity);
   return {
     name: "pod-follower",
-    rules: [{ id: "pods.transition-legal", side: "target" }],
+    rules: [
+      { id: "pods.transition-legal", side: "target" },
+      { id: "pods.runtime-available-when-running", side: "target" },
+    ],
     judge({ exchange, op }) {
       const a = exchange.answer;
       if (!a || a.status < 200 || a.status >= 300 || a.json === undefined) return [];
@@ -48,7 +59,20 @@ export function createPodFollower(exercised: (key: string) => void, capacity = 1
             ),
           );
         }
-        if (!before || exchange.sentAt >= before.exchange.answeredAt) pods.set(pod.id, { status: pod.status, exchange: kept(exchange) });
+        if (before && exchange.sentAt < before.exchange.answeredAt) continue;
+        let bare: PodSeen["bare"];
+        if (pod.status === "RUNNING" && (pod.runtime === null || pod.runtime === undefined)) {
+          const prev = before?.status === "RUNNING" ? before.bare : undefined;
+          bare = prev ? { ...prev, reads: prev.reads + 1 } : { first: kept(exchange), reads: 1, flagged: false };
+          if (!bare.flagged && bare.reads >= BARE_RUNNING_READS && exchange.sentAt - bare.first.answeredAt >= BARE_RUNNING_MS) {
+            bare = { ...bare, flagged: true };
+            const problem = `a RUNNING pod reports runtime metrics ("container becomes healthy → RUNNING: runtime metrics become available"); pod ${pod.id} was read RUNNING with runtime ${JSON.stringify(pod.runtime) ?? "absent"} ${bare.reads} times over ${Math.round((exchange.sentAt - bare.first.answeredAt) / 1000)} s since exchange #${bare.first.seq}`;
+            out.push(verdict("pods.runtime-available-when-running", problem, "target", [bare.first]));
+          }
+        } else if (pod.status === "RUNNING") {
+          out.push(verdict("pods.runtime-available-when-running", undefined));
+        }
+        pods.set(pod.id, { status: pod.status, exchange: kept(exchange), ...(bare ? { bare } : {}) });
       }
       return out;
     },

@@ -55,15 +55,18 @@ export const graphqlAnswers: PassiveCheck = {
 };
 
 /**
- * Two rules of a request and its answer: a request that carries no key at all, is refused
- * with 401 ("A missing, malformed or unknown key gives 401"), neither served nor refused with 403; a createPod that
- * names no `cloud` creates a SECURE pod ("Default `SECURE`").
+ * Rules of a request and its answer: a request that carries no key at all is refused with 401
+ * ("A missing, malformed or unknown key gives 401"), neither served nor refused with 403; a
+ * createPod that leaves a field to its default gets the default, judged as `conform` judges it:
+ * `cloud` SECURE, a GPU's `count` 1 (or left out of the answer), `globalNetworking` disabled.
  */
 export const keyAndDefaults: PassiveCheck = {
   name: "key-and-defaults",
   rules: [
     { id: "auth.missing-key", side: "target" },
     { id: "pods.create.default-cloud", side: "target" },
+    { id: "pods.create.default-gpu-count", side: "target" },
+    { id: "pods.create.default-global-networking", side: "target" },
   ],
   judge({ exchange, op }) {
     const a = exchange.answer;
@@ -74,9 +77,23 @@ export const keyAndDefaults: PassiveCheck = {
     if (keyless && (a.status === 401 || a.status === 403 || (a.status >= 200 && a.status < 300))) {
       out.push(verdict("auth.missing-key", a.status === 401 ? undefined : `401 for a request without a key ("A missing, malformed or unknown key gives 401"); got ${a.status}`));
     }
-    if (op.kind === "createPod" && a.status >= 200 && a.status < 300 && !a.truncated && isObj(r.json) && !Object.hasOwn(r.json, "cloud") && isObj(a.json)) {
-      const cloud = a.json.cloud;
-      out.push(verdict("pods.create.default-cloud", cloud === "SECURE" ? undefined : `cloud SECURE for a body that names none ("cloud | Cloud | no | Default \`SECURE\`"); got ${cloud === undefined ? "absent" : JSON.stringify(cloud)}`));
+    if (op.kind === "createPod" && a.status >= 200 && a.status < 300 && !a.truncated && isObj(r.json) && isObj(a.json)) {
+      const body = r.json;
+      const pod = a.json;
+      const show = (v: unknown) => (v === undefined ? "absent" : JSON.stringify(v));
+      if (!Object.hasOwn(body, "cloud")) {
+        out.push(verdict("pods.create.default-cloud", pod.cloud === "SECURE" ? undefined : `cloud SECURE for a body that names none ("cloud | Cloud | no | Default \`SECURE\`"); got ${show(pod.cloud)}`));
+      }
+      if (isObj(body.gpu) && !Object.hasOwn(body.gpu, "count")) {
+        // A response may leave `count` out (it is optional in GpuConfig); when it says, it says 1.
+        const count = isObj(pod.gpu) ? pod.gpu.count : undefined;
+        const problem = !isObj(pod.gpu) ? "the pod has no gpu object" : count === undefined || count === 1 ? undefined : `got ${show(count)}`;
+        out.push(verdict("pods.create.default-gpu-count", problem && `gpu.count 1 for a body that sends gpu without count ("count | integer, minimum 1 | no | Default 1"); ${problem}`));
+      }
+      if (!Object.hasOwn(body, "globalNetworking")) {
+        const enabled = isObj(pod.globalNetworking) ? pod.globalNetworking.enabled : undefined;
+        out.push(verdict("pods.create.default-global-networking", enabled === false ? undefined : `globalNetworking.enabled false for a body without globalNetworking ("globalNetworking | boolean | no | Default false"); got globalNetworking ${show(pod.globalNetworking)}`));
+      }
     }
     return out;
   },

@@ -40,6 +40,7 @@ t.test("rules one exchange shows, judged with conform's code: runtime outside RU
   t.same(only(judge("GET", "/v2/pods/p1", undefined, undefined, 200, pod({ runtime: { uptimeInSeconds: 1 } })), "pods.runtime"), ["pods.runtime-null-unless-running [target]"], "runtime while PROVISIONING, on a get");
   t.same(only(judge("GET", "/v2/pods", undefined, undefined, 200, { pods: [pod({ status: "EXITED", cost: 0.4 })] }), "pods.cost"), ["pods.cost-zero-when-stopped [target]"], "cost when EXITED, on a list");
   t.same(only(judge("GET", "/v2/pods/p1", undefined, undefined, 200, pod({ status: "EXITED", cost: 0 })), "pods."), [], "a correct EXITED pod");
+  t.same(only(judge("GET", "/v2/pods/p1", undefined, undefined, 200, pod({ cpu: { id: "cpu3c" }, gpu: { id: "x" } })), "pods.gpu"), ["pods.gpu-xor-cpu [target]"], "a CPU pod that also carries gpu");
   t.same(only(judge("GET", "/v2/ep/status/j1", undefined, undefined, 200, { id: "j1", status: "COMPLETED", output: 1 }), "jobs.completed"), ["jobs.completed-output [target]"], "COMPLETED without executionTime");
   t.same(only(judge("GET", "/v2/ep/status/j1", undefined, undefined, 200, { id: "j1", status: "COMPLETED", executionTime: 3, output: 1 }), "jobs.completed"), []);
 });

@@ -11,5 +11,4 @@ import "./stop.part.test.ts";
 import "./gate.part.test.ts";
 import "./cut-answer.part.test.ts";
 import "./shadow.part.test.ts";
-import "./conventions-traffic.part.test.ts";
 import "./official-client-quirks.part.test.ts";

@@ -12,6 +12,7 @@ import { describe, gql, type GqlAnswer } from "./graphql-request.ts";
 import { isObj, nonEmptyString, show, type Obj } from "./json-shape.ts";
 import { checkProperty, failWith, Inconclusive } from "./property.ts";
 import { missingSelections } from "./selection-check.ts";
+import { STATED_GPU_TYPE } from "./pod-types.ts";
 
 const LOWEST_PRICE_FIELDS = "uninterruptablePrice stockStatus availableGpuCounts";
 
@@ -118,12 +119,7 @@ registerCheck(
   { needs: { keys: ["api"] } },
 );
 
-/**
- * The GPU type's members whose type the sentence states; under the lenient profile only these are
- * judged (id, displayName and memoryInGb are named without a type: strict alone types them).
- */
-const STATED_GPU_TYPE = /^\/(secureCloud|communityCloud|lowestPrice\/uninterruptablePrice|lowestPrice\/availableGpuCounts(\/\d+)?):/;
-
+// The GPU type's members whose type the sentence states: STATED_GPU_TYPE (pod-types.ts).
 registerCheck(
   "graphql.gpu-type.types",
   (ctx) =>

@@ -16,6 +16,7 @@ import { isObj, missingKeys, show, type Obj } from "./json-shape.ts";
 import { RUNTIME_SELECTION, runningBound, waitRunning, waitVisible } from "./pod-wait.ts";
 import { checkProperty, fewRuns, Inconclusive } from "./property.ts";
 import { missingSelections } from "./selection-check.ts";
+import { podTypeProblems, STATED_RUNTIME } from "./pod-types.ts";
 
 const MYSELF_FIELDS = "{ myself { pods { id name runtime { uptimeInSeconds } } } }";
 const MYSELF_RUNTIME = `{ myself { pods { id name ${RUNTIME_SELECTION} } } }`;
@@ -81,19 +82,6 @@ registerCheck(
   { needs: { keys: ["api"] } },
 );
 
-/**
- * The pod fields' types. `env`'s KEY=value form is graphql.env-key-value's and the runtime
- * record graphql.runtime.types', so each fault is reported under one rule only: here env must
- * be a list of strings and runtime null or an object.
- */
-function podTypeProblems(where: string, pod: Obj): string[] {
-  const { env, runtime, ...rest } = pod;
-  const problems = schemaErrors("GraphqlPod", rest).map((e) => `${where}${e}`);
-  if (env !== undefined && !(Array.isArray(env) && env.every((e) => typeof e === "string"))) problems.push(`${where}/env: ${show(env)} is not a list of strings`);
-  if (runtime !== undefined && runtime !== null && !isObj(runtime)) problems.push(`${where}/runtime: ${show(runtime)} is neither null nor an object`);
-  return problems;
-}
-
 registerCheck(
   "graphql.pod.types",
   (ctx) =>
@@ -123,12 +111,7 @@ registerCheck(
   { needs: { keys: ["api"] } },
 );
 
-/**
- * The runtime's shape as the sentence states it (ports and gpus lists of objects, container an
- * object); under the lenient profile the members' types, which it does not state, are not judged.
- */
-const STATED_RUNTIME = /^\/(ports|gpus|container)(\/\d+)?:/;
-
+// The runtime's shape as the sentence states it: STATED_RUNTIME (pod-types.ts).
 registerCheck(
   "graphql.runtime.types",
   (ctx) =>

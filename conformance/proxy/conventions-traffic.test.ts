@@ -2,9 +2,12 @@
 import t from "tap";
 import { describeDifferences, drawConventions } from "../../sim/conventions/index.ts";
 import { emulatorBehindProxy, describe } from "../test-support/proxy/setup.ts";
-import { graphqlSession, jobSession, keylessSession, restSession } from "../test-support/proxy/traffic.ts";
+import { graphqlSession, jobScriptSession, jobSession, keylessSession, restSession } from "../test-support/proxy/traffic.ts";
 
 const SEEDS = [1, 2, 3, 4];
+
+// Four emulator sessions, each waiting for its pod to run (about 45 s at speed 1): a file of its own, so tap spreads it.
+t.setTimeout(1_800_000);
 
 for (const seed of SEEDS) {
   const conventions = drawConventions(seed);
@@ -13,6 +16,7 @@ for (const seed of SEEDS) {
     const s = await emulatorBehindProxy(t, { conventions });
     await restSession(s);
     await jobSession(s);
+    await jobScriptSession(s);
     await graphqlSession(s);
     await keylessSession(s);
     const { report, lateFindings } = await s.proxy.stop();
@@ -20,7 +24,11 @@ for (const seed of SEEDS) {
     t.same(describe(target), [], "no finding on the target's side");
     t.ok(report.requests >= 25, `${report.requests} exchanges judged`);
     const judged = new Map(report.rules.filter((r) => r.status !== "skip").map((r) => [r.id, r.requests]));
-    for (const id of ["errors.json-bodies", "pods.status-enum", "jobs.status.values", "jobs.completed-output", "jobs.health.shape", "ratelimit.headers-present"]) {
+    for (const id of [
+      "errors.json-bodies", "pods.status-enum", "jobs.status.values", "jobs.completed-output", "jobs.health.shape", "ratelimit.headers-present",
+      "pods.cost-zero-when-stopped", "pods.gpu-xor-cpu", "jobs.worker-id", "jobs.cancel.queued", "jobs.retry.same-id",
+      "graphql.myself-pods.fields", "graphql.pod-stop.exited", "graphql.envelope",
+    ]) {
       t.ok((judged.get(id) ?? 0) > 0, `${id} judged (${judged.get(id) ?? 0} exchanges)`);
     }
   });
