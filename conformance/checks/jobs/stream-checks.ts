@@ -118,17 +118,18 @@ export async function checkStreamReassembly(ctx: CheckContext): Promise<CheckOut
  * least 3 s of wall time (a target whose clock runs fast would otherwise finish the job between
  * two reads), and a job that ended before a read saw it running with a chunk is tried again with
  * gaps twice as long, up to three tries (issue 31 item 6), before the rule says its set-up did
- * not come about.
+ * not come about. The virtual clock tries again too: rules beside this one in the jobs lane move
+ * the same clock, and with warm workers a job can run its whole course between two reads.
  */
 export async function checkStreamIncremental(ctx: CheckContext): Promise<CheckOutcome | void> {
   const clock = await targetClock(ctx);
   return scenario(ctx, async (session) => {
-    const tries = session.virtual ? 1 : 3;
+    const tries = 3;
     for (let attempt = 0; attempt < tries; attempt++) {
-      const gapMs = session.virtual ? 3_000 : Math.round(3_000 * clock.rate) * 2 ** attempt;
+      const gapMs = (session.virtual ? 3_000 : Math.round(3_000 * clock.rate)) * 2 ** attempt;
       if (await streamReadWhileRunning(session, gapMs, session.virtual ? gapMs : clock.wallFor(gapMs))) return undefined;
     }
-    return ctx.skip(`${SETUP_NOT_REACHED}${tries > 1 ? ` in ${tries} tries` : ""}: could not read the stream while the job was running long enough to judge`);
+    return ctx.skip(`${SETUP_NOT_REACHED} in ${tries} tries: could not read the stream while the job was running long enough to judge`);
   });
 }
 
@@ -145,6 +146,9 @@ async function streamReadWhileRunning(session: JobSession, gapMs: number, gapSes
     const read = await session.stream(id);
     const parsed = is2xx(read) ? readStream(ctx, read.json) : undefined;
     if (!parsed) violated(session, read.exchange, `a 2xx stream answer holding ${streamShapeText(ctx)}; got ${read.status} ${show(read.json)}`);
+    // The stream answer's own status, where it has one, dates its chunks: the status read after it
+    // may already see the job finished (another rule's wait moved a shared clock in between).
+    if (parsed.status === "IN_PROGRESS" && parsed.chunks.length > 0) return true;
     const status = await session.status(id);
     const job = is2xx(status) ? asJob(status.json) : undefined;
     if (!job || isFinal(job.status)) break;
