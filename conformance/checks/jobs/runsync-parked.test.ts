@@ -6,15 +6,9 @@
  * reads the clock (or 200 more requests came): the suite must move time only once its request is
  * parked (`waits_parked` of `GET /_sim/clock`).
  */
-import { mkdtempSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import t from "tap";
-import { startEmulator } from "../../../sim/http/index.ts";
-import { PlatformBackend } from "../../../sim/http/platform-backend.ts";
-import { conform } from "../../conform.ts";
-import { embeddedCatalog, embeddedKeys } from "../../embedded.ts";
+import { conformThroughProxy, listening } from "../../test-support/jobs/manual-clock-behind-proxy.ts";
 import "./index.ts";
 
 /** Forwards to `upstream`, holding each runsync until a clock read (or 200 requests) follows it. */
@@ -49,40 +43,20 @@ async function lateRunsyncProxy(upstream: string) {
       forward(req, res, body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
+  const { url, close } = await listening(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     held: () => heldCount,
-    close: () =>
-      new Promise<void>((resolve) => {
-        release();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => {
+      release();
+      return close();
+    },
   };
 }
 
 t.test("a runsync parked late still gets its wait of virtual time", async (t) => {
-  const catalog = embeddedCatalog();
-  const emulator = await startEmulator({ host: "127.0.0.1", port: 0, seed: 1, clock: "manual", createBackend: (o) => new PlatformBackend({ ...o, catalog }) });
-  t.teardown(() => emulator.close());
-  const proxy = await lateRunsyncProxy(emulator.baseUrl);
-  t.teardown(() => proxy.close());
-  const keys = embeddedKeys(catalog);
-  const { report } = await conform({
-    target: proxy.url,
-    serverlessUrl: proxy.url,
-    apiKey: keys.api,
-    seed: 1,
-    runs: 2,
-    only: ["jobs.runsync.complete-result"],
-    minCoverage: 0,
-    // The held request is answered at once once time moves; without the fix it waited this long and failed.
-    timeoutMs: 10_000,
-    quiet: true,
-    reportDir: mkdtempSync(join(tmpdir(), "cpsim-runsync-parked-")),
-  }, { controlApi: true });
+  // The held request is answered at once once time moves; without the fix it waited the timeout and failed.
+  const { proxy, report } = await conformThroughProxy(t, lateRunsyncProxy, "jobs.runsync.complete-result", { runs: 2, timeoutMs: 10_000 });
   t.ok(proxy.held() > 0, "runsync requests were held back");
   const rule = report.rules.find((r) => r.id === "jobs.runsync.complete-result");
   t.equal(rule?.status, "pass", `the rule passes (${rule?.status}: ${rule?.reason ?? ""})`);

@@ -6,15 +6,9 @@
  * every try: after a stream answer that is IN_PROGRESS with a chunk, it moves the clock a minute
  * before the next status read. The stream answer's own status dates its chunks, so the rule judges.
  */
-import { mkdtempSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import t from "tap";
-import { startEmulator } from "../../../sim/http/index.ts";
-import { PlatformBackend } from "../../../sim/http/platform-backend.ts";
-import { conform } from "../../conform.ts";
-import { embeddedCatalog, embeddedKeys } from "../../embedded.ts";
+import { conformThroughProxy, listening } from "../../test-support/jobs/manual-clock-behind-proxy.ts";
 import "./index.ts";
 
 /** Forwards to `upstream`; after a running stream answer with a chunk, the next status read first moves the clock 60 s. */
@@ -63,37 +57,12 @@ async function clockJumpingProxy(upstream: string) {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => void handle(req, res, Buffer.concat(chunks)).catch(() => res.destroy()));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    /** Stream answers that showed the job IN_PROGRESS with a chunk (each arms a jump). */
-    running: () => running,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  /** Stream answers that showed the job IN_PROGRESS with a chunk (each arms a jump). */
+  return { ...(await listening(server)), running: () => running };
 }
 
 t.test("a clock moved between the stream read and the status read does not cost the verdict", async (t) => {
-  const catalog = embeddedCatalog();
-  const emulator = await startEmulator({ host: "127.0.0.1", port: 0, seed: 1, clock: "manual", createBackend: (o) => new PlatformBackend({ ...o, catalog }) });
-  t.teardown(() => emulator.close());
-  const proxy = await clockJumpingProxy(emulator.baseUrl);
-  t.teardown(() => proxy.close());
-  const keys = embeddedKeys(catalog);
-  const { report } = await conform({
-    target: proxy.url,
-    serverlessUrl: proxy.url,
-    apiKey: keys.api,
-    seed: 1,
-    only: ["jobs.stream.incremental"],
-    minCoverage: 0,
-    quiet: true,
-    reportDir: mkdtempSync(join(tmpdir(), "cpsim-stream-clock-")),
-  }, { controlApi: true });
+  const { proxy, report } = await conformThroughProxy(t, clockJumpingProxy, "jobs.stream.incremental");
   t.ok(proxy.running() > 0, "a stream answer showed the job running with a chunk (the next status read would see it finished)");
   const rule = report.rules.find((r) => r.id === "jobs.stream.incremental");
   t.equal(rule?.status, "pass", `the rule judges and passes (${rule?.status}: ${rule?.reason ?? ""})`);
