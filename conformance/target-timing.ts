@@ -19,6 +19,7 @@
  * `propertyBoundMs`). A measurement that fails (the target unreachable) leaves every bound as
  * given; the run then says why in its own words (assertReachable).
  */
+import type { TimingRecord } from "../reports/conformance-report.ts";
 import { Client } from "./client.ts";
 
 /** Small reads for the round trip (the median is kept). */
@@ -36,33 +37,9 @@ export const PROPERTY_SCALE_CAP = 4;
 /** A round trip at which the property bounds start to grow with it. */
 export const REFERENCE_ROUND_TRIP_MS = 100;
 
-export interface TargetMeasures {
-  /** The median of the small reads' times, in ms. */
-  readonly roundTripMs: number;
-  /** The upload's whole time, in ms (at least 1), its round trip included. */
-  readonly uploadMs: number;
-  readonly uploadBytes: number;
-  /** Bytes per second the target took the upload at. */
-  readonly uploadBytesPerS: number;
-}
-
-/** The run's time bounds, and what they came from. */
-export interface TargetTiming {
-  /** Absent when the measurement failed: then every bound is the given one. */
-  readonly measured?: TargetMeasures;
-  /** Why nothing was measured. */
-  readonly notMeasured?: string;
-  /** --timeout-ms (or its default): the floor. */
-  readonly givenTimeoutMs: number;
-  /** The request timeout the run uses. */
-  readonly timeoutMs: number;
-  /** The factor on the job properties' time bound (1: as given). */
-  readonly propertyScale: number;
-  /** The measured time of the largest request the suite sends, in ms. */
-  readonly largestRequestMs?: number;
-  /** Whether TIMEOUT_CAP_MS or PROPERTY_SCALE_CAP held a bound down. */
-  readonly capped: boolean;
-}
+/** The measured pace and the run's time bounds: report.json's `timing`, whose type the report owns. */
+export type TargetTiming = TimingRecord;
+export type TargetMeasures = NonNullable<TimingRecord["measured"]>;
 
 /** The bounds `measured` calls for, `givenTimeoutMs` being the floor. */
 export function deriveTiming(measured: TargetMeasures | undefined, givenTimeoutMs: number, notMeasured?: string): TargetTiming {

@@ -154,12 +154,27 @@ export interface CriticalPath {
 
 /** The run's measured pace of the target and its time bounds (conformance/target-timing.ts's TargetTiming). */
 export interface TimingRecord {
-  readonly measured?: { readonly roundTripMs: number; readonly uploadMs: number; readonly uploadBytes: number; readonly uploadBytesPerS: number };
+  /** Absent when the measurement failed: then every bound is the given one. */
+  readonly measured?: {
+    /** The median of the small reads' times, in ms. */
+    readonly roundTripMs: number;
+    /** The upload's whole time, in ms (at least 1), its round trip included. */
+    readonly uploadMs: number;
+    readonly uploadBytes: number;
+    /** Bytes per second the target took the upload at. */
+    readonly uploadBytesPerS: number;
+  };
+  /** Why nothing was measured. */
   readonly notMeasured?: string;
+  /** --timeout-ms (or its default): the floor. */
   readonly givenTimeoutMs: number;
+  /** The request timeout the run uses. */
   readonly timeoutMs: number;
+  /** The factor on the job properties' time bound (1: as given). */
   readonly propertyScale: number;
+  /** The measured time of the largest request the suite sends, in ms. */
   readonly largestRequestMs?: number;
+  /** Whether the timeout or the property scale was held down by its cap. */
   readonly capped: boolean;
 }
 
