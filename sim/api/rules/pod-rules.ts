@@ -98,7 +98,7 @@ export const podRules = [
   {
     id: "pods.action.action-enum", title: "`action` is start, stop, restart or terminate",
     spec: "PodAction values: `start`, `stop`, `restart`, `terminate`", section: POD, source: "spec", severity: "error", kind: "request", status: 422, strictStatuses: [422],
-    strictOnly: "what the pod actions take or refuse: it lists the values of the Pod's `actions`, and the actions' \"methods, paths and payloads are not shown\" (the `{action}` body is choices.md's)",
+    strictOnly: "what the pod actions take or refuse: it lists the values of the Pod's `actions`, and the actions' \"methods, paths and payloads are not shown\" (the `{action}` body is docs/choices.md's)",
   },
   {
     id: "pods.action.field-type", title: "The action body is a JSON object",
