@@ -4,6 +4,8 @@
  * `<flavor>-<vCPUs>` is accepted too. Memory is derived from the flavor (the spec's rule 3), so a
  * memory figure that disagrees is refused with the id to send instead. The rest maps as for
  * podFindAndDeployOnDemand; CPU pods take no pod volume (the spec's rule 4), only networkVolumeId.
+ * Without `instanceId` (the official Python client's documented `create_pod(name, image)` sends
+ * none) the pod gets the catalog's first flavor at its smallest size (`cpu3c-2-4`): choices.md.
  */
 import type { CpuFlavor } from "../../catalog/index.ts";
 import type { CloudChoice } from "../../domain/gpu-pool.ts";
@@ -54,13 +56,21 @@ export function parseInstanceId(instanceId: string, flavors: ReadonlyMap<string,
   return { flavor, vcpuCount };
 }
 
+/** The instance id of a deployCpuPod that names none: the first flavor's smallest size. */
+export function defaultInstanceId(flavors: ReadonlyMap<string, CpuFlavor>): string {
+  const flavor = [...flavors.values()][0];
+  if (!flavor) return "";
+  const vcpus = Math.min(...flavor.vcpuCounts);
+  return `${flavor.id}-${vcpus}-${vcpus * flavor.ramGbPerVcpu}`;
+}
+
 export function deployCpuPod(args: { readonly input: DeployCpuPodInput }, ctx: ResolverContext): PodObject {
   const { platform, principal } = ctx;
   const index = catalogIndex(platform.catalog);
   const problems = new InputProblems();
   const input = foldVolumeMounts(args.input, globalVolumeIds(ctx), platform.catalog, problems);
   const fields = containerFields(input, "cpu", platform.catalog, principal.accountId, problems);
-  const instance = parseInstanceId(input.instanceId, index.cpuFlavor, problems);
+  const instance = parseInstanceId(input.instanceId ?? defaultInstanceId(index.cpuFlavor), index.cpuFlavor, problems);
   if (input.dataCenterId && !index.dataCenter.has(input.dataCenterId)) {
     problems.add("dataCenterId", `dataCenterId ${JSON.stringify(input.dataCenterId)} is not a data center; send an id listed by dataCenters { id }, or null to let the scheduler choose.`);
   }

@@ -49,7 +49,8 @@ export interface PodFindAndDeployOnDemandInput extends ContainerInput {
 }
 
 export interface DeployCpuPodInput extends ContainerInput {
-  readonly instanceId: string;
+  /** Left out (as the Python client's `create_pod(name, image)` does): the default size, see deployCpuPod. */
+  readonly instanceId?: Opt<string>;
 }
 
 export interface PodIdInput {

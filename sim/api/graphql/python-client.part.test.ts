@@ -101,6 +101,18 @@ t.test("create_pod (CPU) → deployCpuPod with instanceId and the default templa
   t.equal(tpl.body.data!.deployCpuPod.imageName, template.image);
 });
 
+t.test("create_pod(name, image) without gpu_type_id or instance_id (the client's documented CPU pod) → deployCpuPod without instanceId: the default size cpu3c-2-4", async (t) => {
+  const platform = newPlatform();
+  const doc = pythonDeployMutation({ name: "py-cpu-default", imageName: "runpod/stack", containerDiskInGb: 10 });
+  t.notMatch(doc, /instanceId/, "the client sends no instanceId");
+  const { status, body } = gql(platform, ALPHA, doc);
+  t.equal(status, 200, JSON.stringify(body));
+  t.notOk(body.errors, "no errors");
+  const pod = body.data!.deployCpuPod;
+  checkRecord("GraphqlPod", pod);
+  t.same(platform.pods.get("acct-alpha", pod.id)!.cpu, { id: "cpu3c", vcpuCount: 2, memory: 4 });
+});
+
 t.test("stop_pod, resume_pod, terminate_pod and get_pod(s), as the client sends them", async (t) => {
   const platform = newPlatform();
   const created = gql(platform, ALPHA, pythonDeployMutation({ name: "life", imageName: "ubuntu:22.04", gpuTypeId: RTX4090, gpuCount: 1, ports: "8888/http,22/tcp" }));

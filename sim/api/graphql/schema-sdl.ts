@@ -51,7 +51,7 @@ input PodFindAndDeployOnDemandInput {
 
 "Spelled as the platform spells it (lower-case d), which documents that declare a variable of it name."
 input deployCpuPodInput {
-  instanceId: String!
+  instanceId: String
   cloudType: CloudTypeEnum
   containerDiskInGb: Int
   volumeInGb: Int
