@@ -2,7 +2,10 @@
  * The rules a GraphQL answer shows by itself, whatever the query: every `env` of a pod record is
  * a list of `KEY=value` strings (judged by conform's own envProblems, with no variables sent to
  * look for: the proxy judges the shape), and every `stockStatus` is High, Medium, Low or None.
- * The answer's data is walked whole; a field the query did not ask for is simply absent.
+ * The answer's data is walked whole; a field the query did not ask for is simply absent. A pod
+ * record is the object of a field that answers a Pod (POD_FIELDS); the `env` of templates and
+ * endpoints (`saveTemplate`, `myself { endpoints podTemplates }`), records the spec does not
+ * show, is `[{key, value}]` and no pod's.
  */
 import { envProblems } from "../checks/graphql/env-problems.ts";
 import { STOCK_STATUSES } from "../../sim/api/schemas/graphql.ts";
@@ -10,17 +13,20 @@ import { verdict, type Judgement, type PassiveCheck } from "./judgement.ts";
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Every (key, value, path) of the answer's data, depth first, up to a bound of nodes. */
-function* fields(v: unknown, path: string, budget = { left: 100_000 }): Generator<[string, unknown, string]> {
+/** The fields whose value is a Pod record (or a list of them): the spec's operations and deployCpuPod. */
+const POD_FIELDS: ReadonlySet<string> = new Set(["pod", "pods", "podFindAndDeployOnDemand", "deployCpuPod", "podResume", "podStop"]);
+
+/** Every (key, value, path, owner) of the answer's data, depth first, up to a bound of nodes; owner is the field whose object holds key. */
+function* fields(v: unknown, path: string, owner = "", budget = { left: 100_000 }): Generator<[string, unknown, string, string]> {
   if (--budget.left < 0) return;
   if (Array.isArray(v)) {
-    for (const [i, x] of v.entries()) yield* fields(x, `${path}[${i}]`, budget);
+    for (const [i, x] of v.entries()) yield* fields(x, `${path}[${i}]`, owner, budget);
     return;
   }
   if (!isObj(v)) return;
   for (const [k, x] of Object.entries(v)) {
-    yield [k, x, `${path}.${k}`];
-    yield* fields(x, `${path}.${k}`, budget);
+    yield [k, x, `${path}.${k}`, owner];
+    yield* fields(x, `${path}.${k}`, k, budget);
   }
 }
 
@@ -37,8 +43,8 @@ export const graphqlAnswers: PassiveCheck = {
     const stock: string[] = [];
     let envSeen = false;
     let stockSeen = false;
-    for (const [k, v, path] of fields(a.json.data, "data")) {
-      if (k === "env" && v !== null) {
+    for (const [k, v, path, owner] of fields(a.json.data, "data")) {
+      if (k === "env" && v !== null && POD_FIELDS.has(owner)) {
         envSeen = true;
         env.push(...envProblems([], v).map((p) => `${path}: ${p}`));
       }

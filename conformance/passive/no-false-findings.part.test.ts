@@ -49,6 +49,12 @@ t.test("GraphQL answers (env shape, stockStatus), a keyless request answered 403
   const gql = (data: unknown) => judge("POST", "/graphql", { kind: "text", text: '{"query":"{ myself { pods { id env } } }"}' }, "application/json", 200, { data });
   t.same(gql({ myself: { pods: [{ id: "p", env: [{ key: "A", value: "1" }] }] } }).filter((f) => f.startsWith("graphql.env")), ["graphql.env-key-value [target]"], "env as objects");
   t.same(gql({ myself: { pods: [{ id: "p", env: ["A=1", "B=x=y"] }] } }).filter((f) => f.startsWith("graphql.env")), [], "env as KEY=value strings");
+  // Templates and endpoints are no Pod records: their env is [{key, value}] (the official Python client selects `env { key value }`).
+  t.same(gql({ saveTemplate: { id: "t", env: [{ key: "K", value: "v" }] } }).filter((f) => f.startsWith("graphql.env")), [], "a template's env");
+  t.same(gql({ myself: { endpoints: [{ id: "e", env: [{ key: "K", value: "v" }] }], podTemplates: [{ id: "t", env: [{ key: "K", value: "v" }] }] } }).filter((f) => f.startsWith("graphql.env")), [], "endpoints' and templates' env");
+  for (const field of ["podFindAndDeployOnDemand", "deployCpuPod", "podResume", "podStop", "pod"]) {
+    t.same(gql({ [field]: { id: "p", env: [{ key: "A", value: "1" }] } }).filter((f) => f.startsWith("graphql.env")), ["graphql.env-key-value [target]"], `${field}'s env as objects`);
+  }
   t.same(gql({ gpuTypes: [{ id: "g", lowestPrice: { stockStatus: "Plenty" } }] }).filter((f) => f.startsWith("graphql.stock")), ["graphql.stock-status-enum [target]"]);
   t.same(gql({ gpuTypes: [{ id: "g", lowestPrice: { stockStatus: "Low" } }, { id: "h", lowestPrice: { stockStatus: null } }] }).filter((f) => f.startsWith("graphql.stock")), []);
   const keyless = (status: number) =>
