@@ -22,10 +22,11 @@ import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { packagePath } from "../../../sim/package-root.ts";
 
-const HERE = fileURLToPath(new URL(".", import.meta.url));
-const CPSIM = fileURLToPath(new URL("../../../bin/cpsim.js", import.meta.url));
-const CALLS = join(HERE, "calls.py");
+// From the package root, so that the compiled copy in dist/ (which holds no calls.py) finds them too.
+const CPSIM = packagePath("bin", "cpsim.js");
+const CALLS = packagePath("conformance", "official-python", "bench", "calls.py");
 const CALLS_TIMEOUT_MS = 300_000;
 
 export const USAGE = `npm run official-python -- [--client-dir DIR] [--python PATH] [--keep-reports DIR]
