@@ -233,6 +233,12 @@ for q in queued:  # the one a worker had taken before the purge; a purged job is
         q.cancel()
     except requests.HTTPError:
         pass
+# The public model endpoints, addressed by their slug (the spec's rule 9).
+flux = runpod.Endpoint("flux-1-schnell")
+call("Endpoint.run_sync (public model flux-1-schnell)", lambda: flux.run_sync({"prompt": "a red square", "width": 64, "height": 64}, timeout=60), lambda v: None if isinstance(v, list) and v and str(v[0].get("image_url", "")).startswith(("data:image/", "http")) else f"no image_url: {short(v)}")
+llama = call("Endpoint.run (public model llama-3.1-8b-instruct)", lambda: runpod.Endpoint("llama-3.1-8b-instruct").run({"prompt": "hello"}), lambda j: None if j.job_id else "no job id")
+if llama:
+    call("Job.stream (public model llama-3.1-8b-instruct)", lambda: list(llama.stream()), lambda v: None if v else "no chunks")
 refused("Endpoint.run (a wrong key)", lambda: runpod.Endpoint(ENDPOINT, api_key="not-a-key").run({"op": "echo"}), (RuntimeError,), "401")
 
 
