@@ -221,7 +221,7 @@ streamed = call("Endpoint.run (a streaming job)", lambda: endpoint.run({"op": "s
 if streamed:
     call("Job.stream", lambda: list(streamed.stream()), lambda v: None if "".join(v if all(isinstance(x, str) for x in v) else []) == "abcd" * 3 else f"got {short(v)}")
 failing = endpoint.run({"op": "fail", "message": "cpsim says no"})
-call("Job.status (FAILED)", lambda: failing.output(timeout=30) and failing.status(), lambda s: None if failing.status() == "FAILED" else f"got {failing.status()}")
+call("Job.output, then Job.status (a FAILED job)", lambda: (failing.output(timeout=30), failing.status())[1], equals("FAILED"))
 slow = call("Endpoint.run (a long job)", lambda: endpoint.run({"op": "sleep", "ms": 600000}), lambda j: None if j.job_id else "no job id")
 if slow:
     call("Job.cancel", slow.cancel, lambda v: None if isinstance(v, dict) and v.get("status") == "CANCELLED" else f"got {short(v)}")
