@@ -16,6 +16,10 @@ import { Client } from "./client.ts";
 import { conform } from "./conform.ts";
 import { TargetError } from "./errors.ts";
 import { propertyBoundMs } from "./checks/jobs/support/property.ts";
+import { runningBound } from "./checks/graphql/pod-wait.ts";
+import { CheckRegistry } from "./check-registry.ts";
+import type { CheckContext } from "./check.ts";
+import { realtimeBounds, REALTIME_PROPERTY_LIMIT_MS, REALTIME_RUNNING_PROPERTY_LIMIT_MS, REALTIME_RUNNING_WAIT_MS } from "./property-bounds.ts";
 import { startBroken } from "./test-support/broken-target.ts";
 import { startDelayingProxy } from "./test-support/delaying-proxy.ts";
 import {
@@ -104,4 +108,40 @@ t.test("a 20 MB runsync that the 1.5 s floor would cut short is judged: the time
   t.ok(report.timing!.timeoutMs > FLOOR_MS, `the run's request timeout ${report.timing!.timeoutMs} ms, raised from ${FLOOR_MS}`);
   t.equal(report.timing!.givenTimeoutMs, FLOOR_MS);
   t.match(lines.join(""), /timing: round trip \d+ ms, upload .* request timeout \d+ ms \(raised from 1500 ms/, "the run says so");
+});
+
+t.test("through a delaying proxy, the GraphQL and pod lifecycle bounds grow by the same measured factor as the jobs'", async (t) => {
+  const target = await startBroken();
+  const proxy = await startDelayingProxy(target.rest, { delayMs: DELAY_MS, bytesPerS: BYTES_PER_S });
+  t.teardown(async () => {
+    await proxy.close();
+    await target.stop();
+  });
+  // Checks that keep the context they were given: a GraphQL rule and a pod lifecycle one, judged against a real-time target.
+  const seen = new Map<string, CheckContext>();
+  const keep = (id: string) => async (ctx: CheckContext) => {
+    seen.set(id, ctx);
+    await ctx.client.request({ method: "GET", url: `${ctx.target.rest}/` });
+    return ctx.pass();
+  };
+  const registry = new CheckRegistry().register("graphql.pod-find-and-deploy.fields", keep("graphql")).register("jobs.health.shape", keep("jobs"));
+  const lines: string[] = [];
+  const { report } = await conform(
+    { seed: 1, timeoutMs: FLOOR_MS, explainTime: true, minCoverage: 0, reportDir: mkdtempSync(join(tmpdir(), "cpsim-timing-")) },
+    { registry, startEmbedded: async () => ({ ...target, controlApi: false, rest: proxy.url, serverless: proxy.url }), io: { stdout: (s) => lines.push(s), stderr: () => {} } },
+  );
+  const scale = report.timing!.propertyScale;
+  t.equal(scale, PROPERTY_SCALE_CAP, "the proxy's delays call for the largest factor");
+  const graphql = seen.get("graphql")!;
+  const jobs = seen.get("jobs")!;
+  t.ok(graphql && jobs, "both checks ran");
+  const bounds = realtimeBounds(graphql.options);
+  t.same(bounds, realtimeBounds(jobs.options), "one factor for every area");
+  t.equal(bounds.propertyMs, scale * REALTIME_PROPERTY_LIMIT_MS, "a GraphQL or pod lifecycle property's bound, scaled");
+  t.equal(bounds.runningPropertyMs, scale * REALTIME_RUNNING_PROPERTY_LIMIT_MS, "where a pod must first start, scaled");
+  t.equal(bounds.runningWaitMs, scale * REALTIME_RUNNING_WAIT_MS, "the wait for a pod to start, scaled");
+  t.equal(propertyBoundMs(jobs, {}), bounds.propertyMs, "the job properties' bound is the same one");
+  t.equal(runningBound(graphql), "8 min of real time", "the GraphQL pod wait says its scaled bound (2 min as given)");
+  const said = lines.join("");
+  t.match(said, /property bounds ×4 \(capped\): jobs, GraphQL and pod lifecycle properties 180 s each against a real-time target \(240 s on virtual time\), 600 s where a pod must first start \(its wait for RUNNING or EXITED 480 s\)/, "--explain-time shows them");
 });

@@ -15,12 +15,13 @@
  *   property scale   = min(PROPERTY_SCALE_CAP, max(1, request timeout / --timeout-ms, round trip / REFERENCE_ROUND_TRIP_MS))
  *
  * --timeout-ms stays the floor: a fast target keeps it; a slow one gets more, bounded above. The
- * property scale multiplies the job properties' time bound (checks/jobs/support/property.ts
- * `propertyBoundMs`). A measurement that fails (the target unreachable) leaves every bound as
+ * property scale multiplies every property's time bound and the set-ups' waits for a pod, the job,
+ * GraphQL and pod lifecycle properties alike, in one place (property-bounds.ts `realtimeBounds`). A measurement that fails (the target unreachable) leaves every bound as
  * given; the run then says why in its own words (assertReachable).
  */
 import type { TimingRecord } from "../reports/conformance-report.ts";
 import { Client } from "./client.ts";
+import { realtimeBounds } from "./property-bounds.ts";
 
 /** Small reads for the round trip (the median is kept). */
 export const ROUND_TRIPS = 3;
@@ -114,9 +115,16 @@ export async function targetTiming(input: MeasureInput): Promise<TargetTiming> {
   }
 }
 
+/** The bounds the factor gives, by the properties that read them (property-bounds.ts). */
+export function describeBounds(t: Pick<TargetTiming, "propertyScale">): string {
+  const b = realtimeBounds({ timing: t });
+  const s = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  return `jobs, GraphQL and pod lifecycle properties ${s(b.propertyMs)} each against a real-time target (${s(b.virtualPropertyMs)} on virtual time), ${s(b.runningPropertyMs)} where a pod must first start (its wait for RUNNING or EXITED ${s(b.runningWaitMs)})`;
+}
+
 /** One line for the run's header and --explain-time. */
 export function describeTiming(t: TargetTiming): string {
-  if (t.measured === undefined) return `timing: not measured (${t.notMeasured ?? "no answer"}); request timeout ${t.givenTimeoutMs} ms, property bounds as given`;
+  if (t.measured === undefined) return `timing: not measured (${t.notMeasured ?? "no answer"}); request timeout ${t.givenTimeoutMs} ms, property bounds as given: ${describeBounds(t)}`;
   const m = t.measured;
   const rate = `${(m.uploadBytesPerS / 1_000_000).toFixed(2)} MB/s`;
   const why =
@@ -126,6 +134,6 @@ export function describeTiming(t: TargetTiming): string {
   return (
     `timing: round trip ${m.roundTripMs} ms, upload ${rate} (${m.uploadBytes} bytes in ${m.uploadMs} ms); ` +
     `the largest request (${LARGEST_BODY_BYTES} bytes) ~${t.largestRequestMs} ms: request timeout ${t.timeoutMs} ms (${why}), ` +
-    `job property bounds ×${t.propertyScale}${t.capped ? " (capped)" : ""}`
+    `property bounds ×${t.propertyScale}${t.capped ? " (capped)" : ""}: ${describeBounds(t)}`
   );
 }
