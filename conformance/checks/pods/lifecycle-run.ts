@@ -22,6 +22,8 @@ import { LifecycleSession, LifecycleViolation, REAL_WAIT_CAP_MS, type LifecycleE
 import { readTargetCatalog } from "./lifecycle-target.ts";
 import { throwIfOnlyInterrupted } from "../support/interrupted.ts";
 import { realtimeBounds } from "../../check-context.ts";
+import { SETUP_NOT_REACHED } from "../../../reports/conformance-report.ts";
+import { describeWait } from "../support/poll.ts";
 
 /** Runs of the shared model at the embedded default --runs, and commands per run, by kind of target. */
 export const MODEL_RUNS = 40;
@@ -120,6 +122,9 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
     { arb: runningFirstRunArb(options), flag: "runningPods", what: "is read until RUNNING", realtimeMs: bounds.runningPropertyMs },
     { arb: exitedFirstRunArb(options), flag: "exitedPods", what: "is stopped and read until EXITED", realtimeMs: bounds.runningPropertyMs },
   ] as const;
+  // The focused runs that ran to their end (not cut by the deadline): a rule they were for that is
+  // still unjudged is a set-up that did not come about, counted apart (SETUP_NOT_REACHED).
+  const tried = new Map<string, string>();
   for (const { arb, flag, what, realtimeMs } of focused) {
     // A rule on EXITED pods is unjudged until an EXITED record was seen, whatever else applied.
     const unseen = (rc: RuleChecker) => rc.applicable === 0 || (flag === "exitedPods" && !env.seenStatuses.has("EXITED"));
@@ -131,6 +136,7 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
     const extra = await fc.check(property(arb, () => !unjudged()), { seed: ctx.seed, numRuns: FOCUSED_RUNS, plugins: [fc.interruptAfterTimeLimit(limit)] });
     // Cut short by its bound before the run ended: what it observed counts, it gives no verdict.
     if (!(extra.failed && extra.interrupted && !(extra.errorInstance instanceof LifecycleViolation))) details = extra;
+    if (!extra.interrupted) tried.set(flag, what);
   }
   await settle(ctx);
   if (fatal !== undefined) throw fatal;
@@ -164,7 +170,13 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
       else if (support.unservedActions.size > 0) notes.push(`the target serves no ${[...support.unservedActions].sort().join(", ")} action on ${ctx.facts.podActionPath.value}`);
       if (!support.delete) notes.push(missingFact("podDeletePath", `${ctx.facts.podDeletePath.value === null ? "the target has none" : `DELETE ${ctx.facts.podDeletePath.value} answered as a missing route`}`));
       if (!support.patch) notes.push("the target has no PATCH /v2/pods/{id} (docs/choices.md)");
-      outcomes.set(rc.ruleId, contextOf(rc.ruleId).skip(`${rc.checker.notApplicable}${notes.length ? ` (${notes.join("; ")})` : ""}`));
+      // A pod the runs tried to bring RUNNING or EXITED, on a target serving what that takes, that never got there.
+      const focus = notes.length === 0 ? (["runningPods", "exitedPods"] as const).find((f) => rc.checker[f] === true && tried.has(f)) : undefined;
+      const wait = ctx.controlApi ? "" : `, each read for up to ${describeWait(bounds.runningWaitMs, false)}`;
+      const reason = focus
+        ? `${SETUP_NOT_REACHED} in ${FOCUSED_RUNS} runs whose first pod ${tried.get(focus)!}${wait}: ${rc.checker.notApplicable}`
+        : `${rc.checker.notApplicable}${notes.length ? ` (${notes.join("; ")})` : ""}`;
+      outcomes.set(rc.ruleId, contextOf(rc.ruleId).skip(reason));
       continue;
     }
     outcomes.set(rc.ruleId, contextOf(rc.ruleId).pass());
