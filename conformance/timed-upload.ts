@@ -5,7 +5,7 @@
  * headers alone). Such an answer says nothing of the target's upload rate (target-timing.ts).
  */
 import { Readable } from "node:stream";
-import { request as undiciRequest } from "undici";
+import { Agent, request as undiciRequest } from "undici";
 
 export interface TimedUpload {
   readonly status: number;
@@ -23,17 +23,24 @@ export async function timedUpload(url: string, headers: Readonly<Record<string, 
     for (let at = 0; at < body.length; at += CHUNK_BYTES) yield body.subarray(at, at + CHUNK_BYTES);
     bodySent = true;
   }
-  const started = performance.now();
-  const res = await undiciRequest(url, {
-    method: "POST",
-    headers: { ...headers, "content-length": String(body.length) },
-    // Pulled a chunk at a time (no read-ahead), so `bodySent` turns true only once the last one is asked for.
-    body: Readable.from(chunks(), { objectMode: false, highWaterMark: 1 }),
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const sentBeforeAnswer = bodySent;
-  await res.body.text();
-  return { status: res.statusCode, ms: Math.max(1, Math.round(performance.now() - started)), bodySent: sentBeforeAnswer };
+  // Its own connection, destroyed after: nothing of it outlives the measurement.
+  const dispatcher = new Agent({ connections: 1 });
+  try {
+    const started = performance.now();
+    const res = await undiciRequest(url, {
+      dispatcher,
+      method: "POST",
+      headers: { ...headers, "content-length": String(body.length) },
+      // Pulled a chunk at a time (no read-ahead), so `bodySent` turns true only once the last one is asked for.
+      body: Readable.from(chunks(), { objectMode: false, highWaterMark: 1 }),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const sentBeforeAnswer = bodySent;
+    await res.body.text();
+    return { status: res.statusCode, ms: Math.max(1, Math.round(performance.now() - started)), bodySent: sentBeforeAnswer };
+  } finally {
+    await dispatcher.destroy();
+  }
 }
