@@ -28,6 +28,8 @@ import { realtimeBounds } from "./property-bounds.ts";
 export const ROUND_TRIPS = 3;
 /** The bounded upload: 1 MB, within every payload limit the spec gives. */
 export const UPLOAD_BYTES = 1_000_000;
+/** The upload's own bound, whatever the floor: a slow upload is what it is there to measure. */
+export const UPLOAD_TIMEOUT_MS = 60_000;
 /** The largest body the suite sends: a runsync over the 20 MB limit by up to 1 MB (checks/jobs/payload-checks.ts). */
 export const LARGEST_BODY_BYTES = 22_000_000;
 /** Headroom over the largest request's measured time: the machine's load moves during a run. */
@@ -128,7 +130,7 @@ async function measureUpload(input: MeasureInput): Promise<UploadMeasures> {
   const url = `${input.serverless}/v2/${encodeURIComponent(input.endpoint)}/runsync`;
   let up;
   try {
-    up = await timedUpload(url, { "content-type": "application/json", authorization: `Bearer ${input.apiKey}` }, unfinishedJson(UPLOAD_BYTES), input.timeoutMs);
+    up = await timedUpload(url, { "content-type": "application/json", authorization: `Bearer ${input.apiKey}` }, unfinishedJson(UPLOAD_BYTES), Math.max(input.timeoutMs, UPLOAD_TIMEOUT_MS));
   } catch (err) {
     return { uploadNotMeasured: `POST ${url} got no answer: ${err instanceof Error ? err.message : String(err)}` };
   }
