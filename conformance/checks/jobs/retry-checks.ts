@@ -96,7 +96,10 @@ export async function checkRetryOnlyFailed(ctx: CheckContext): Promise<CheckOutc
       if (is2xx(cancel)) await refuse(victim, "CANCELLED");
     }
     if (judged.length === 0) {
-      return ctx.skip(`${SETUP_NOT_REACHED}${tries > 1 ? ` in ${tries} tries` : ""}: no job reached a state to retry it in (COMPLETED, IN_QUEUE, IN_PROGRESS or CANCELLED)`);
+      const states = "no job reached a state to retry it in (COMPLETED, IN_QUEUE, IN_PROGRESS or CANCELLED)";
+      // No job made at all is the target's doing (no run route, every submission refused), not a set-up that was outrun.
+      if (session.jobIds.length === 0) return ctx.skip(`nothing was judged: ${states}`);
+      return ctx.skip(`${SETUP_NOT_REACHED}${tries > 1 ? ` in ${tries} tries` : ""}: ${states}`);
     }
     return undefined;
   });
