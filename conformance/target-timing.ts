@@ -3,10 +3,11 @@
  * (#31, item 6). On a busy machine a 20 MB runsync to the embedded emulator took past the 30 s
  * request timeout and the run exited 2: the bounds were fixed numbers, whatever the target's pace.
  *
- * At the start of a run the suite sends a few small reads (the round trip: the median of
- * ROUND_TRIPS reads of the target's root) and one bounded upload (UPLOAD_BYTES of JSON to
- * runsync without a key, so no job is made: the target reads the body, then refuses the key).
- * From them:
+ * Once the keys were read (conform.ts: a refused key stops the run before any upload), the suite
+ * sends a few small reads (the round trip: the median of ROUND_TRIPS reads of the target's root)
+ * and one bounded upload (UPLOAD_BYTES to runsync with the accepted full-access key, JSON broken
+ * only at its end: the target reads it through and refuses it, so no job is made). An answer given
+ * before the body was read gives no rate (measureUpload). From them:
  *
  *   upload rate      = UPLOAD_BYTES / the upload's whole time (its round trip included: a rate
  *                      never above the true one, so the bound errs long, never short)
@@ -15,8 +16,9 @@
  *   property scale   = min(PROPERTY_SCALE_CAP, max(1, request timeout / --timeout-ms, round trip / REFERENCE_ROUND_TRIP_MS))
  *
  * --timeout-ms stays the floor: a fast target keeps it; a slow one gets more, bounded above. The
- * property scale multiplies every property's time bound and the set-ups' waits for a pod, the job,
- * GraphQL and pod lifecycle properties alike, in one place (property-bounds.ts `realtimeBounds`). A measurement that fails (the target unreachable) leaves every bound as
+ * property scale multiplies every property's time bound and the set-ups' waits for a pod, the
+ * job, GraphQL and pod lifecycle properties alike, in one place (property-bounds.ts
+ * `realtimeBounds`). A measurement that fails (the target unreachable) leaves every bound as
  * given; the run then says why in its own words (assertReachable).
  */
 import type { TimingRecord } from "../reports/conformance-report.ts";
