@@ -14,17 +14,9 @@ import type { Rule } from "./rule-catalog.ts";
 import { ruleSeed } from "./seeds.ts";
 import { transitionKey } from "./spec-transitions.ts";
 import { defaultTargetFacts, factsView, type FactUse, type TargetFacts } from "./target-facts/index.ts";
+import { realtimeBounds } from "./property-bounds.ts";
 
-/** The most one property may take against a real-time target, its shrinking included. */
-export const REALTIME_PROPERTY_LIMIT_MS = 45_000;
-/**
- * Against a real-time target, how long the suite waits for a pod to reach RUNNING, and how long
- * a property whose runs need one may take before its first verdict: a pod takes tens of seconds
- * to minutes to start (the image pull), beyond REALTIME_PROPERTY_LIMIT_MS. Once a run judged,
- * such a property draws no new run after REALTIME_PROPERTY_LIMIT_MS.
- */
-export const REALTIME_RUNNING_WAIT_MS = 120_000;
-export const REALTIME_RUNNING_PROPERTY_LIMIT_MS = REALTIME_RUNNING_WAIT_MS + 30_000;
+export { REALTIME_PROPERTY_LIMIT_MS, REALTIME_RUNNING_WAIT_MS, REALTIME_RUNNING_PROPERTY_LIMIT_MS, VIRTUAL_PROPERTY_LIMIT_MS, realtimeBounds, type RealtimeBounds } from "./property-bounds.ts";
 
 export interface ContextInput {
   readonly check: CheckDefinition;
@@ -56,7 +48,7 @@ export function makeContext(input: ContextInput): CheckContext {
   const client = input.client.scoped({ raw429: input.check.raw429 });
   const seed = ruleSeed(options.seed, rule.id);
   const deadline = input.deadline ?? Number.POSITIVE_INFINITY;
-  const limits = [...(Number.isFinite(deadline) ? [Math.max(1, deadline - Date.now())] : []), ...(input.controlApi ? [] : [REALTIME_PROPERTY_LIMIT_MS])];
+  const limits = [...(Number.isFinite(deadline) ? [Math.max(1, deadline - Date.now())] : []), ...(input.controlApi ? [] : [realtimeBounds(options).propertyMs])];
   const timeLimit = limits.length ? Math.min(...limits) : undefined;
   const source = {
     rule,
@@ -82,7 +74,7 @@ export function makeContext(input: ContextInput): CheckContext {
       numRuns: options.runs,
       // A property stops drawing runs (and shrinking) when its time is up; what ran is judged:
       // against a real-time target each run and each shrink step costs seconds, so a property
-      // gets REALTIME_PROPERTY_LIMIT_MS at most; and never beyond --max-duration.
+      // gets REALTIME_PROPERTY_LIMIT_MS at most (times the run's measured factor); and never beyond --max-duration.
       ...(timeLimit !== undefined ? { plugins: [fc.interruptAfterTimeLimit(timeLimit)] } : {}),
     },
     oracle: input.oracle,

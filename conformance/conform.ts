@@ -168,43 +168,56 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
   const controlApi = run.embedded?.controlApi ?? run.controlApi ?? false;
   // Property runs sized for the target: where the suite moves time, runs are cheap and many.
   const sized: ResolvedOptions = input.runsGiven ? input : { ...input, runs: controlApi ? EMBEDDED_RUNS : REALTIME_RUNS };
-  // Time bounds from the target's measured pace: --timeout-ms is the floor (target-timing.ts).
-  const timing = await targetTiming({ rest, serverless, endpoint: sized.endpoint, timeoutMs: sized.timeoutMs });
-  const options: ResolvedOptions = { ...sized, timeoutMs: timing.timeoutMs, timing };
-  const deadline = options.maxDurationS === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.maxDurationS * 1000;
+  const deadline = sized.maxDurationS === undefined ? Number.POSITIVE_INFINITY : Date.now() + sized.maxDurationS * 1000;
   // On a target with the emulator's control API, waiting for a rate-limit window means moving
   // virtual time: a real sleep would never reach the reset of a manual clock.
-  const sleep = run.client?.sleep ?? (controlApi ? (ms: number) => advanceVirtualClock(rest, ms, options.timeoutMs) : undefined);
-  const client = Client.create({
-    ...run.client,
-    ...(sleep ? { sleep } : {}),
-    timeoutMs: options.timeoutMs,
-    keys: options.keys,
-    now: run.client?.now ?? run.now,
-    startedAt,
-    maxInFlight: options.concurrency,
-  });
-  let cut = false;
+  const makeClient = (timeoutMs: number) => {
+    const sleep = run.client?.sleep ?? (controlApi ? (ms: number) => advanceVirtualClock(rest, ms, timeoutMs) : undefined);
+    return Client.create({
+      ...run.client,
+      ...(sleep ? { sleep } : {}),
+      timeoutMs,
+      keys: sized.keys,
+      now: run.client?.now ?? run.now,
+      startedAt,
+      maxInFlight: sized.concurrency,
+    });
+  };
+  if (!sized.quiet) run.say(`cpsim conform: seed ${sized.seed}\n  ${describeOptions({ ...sized, target: rest, serverlessUrl: serverless })}\n`);
+  forgetRoutes();
+  const selected = selectRules(run.registry.list().map((c) => c.ruleId), sized.only, sized.skip);
+  // Before anything is sent that costs the target: that it answers, and each key's first read
+  // (key-check.ts), with the floor's bounds; a refused key stops the run before any upload.
+  const first = makeClient(sized.timeoutMs);
+  let keyCheck: Awaited<ReturnType<typeof checkKeys>>;
   try {
-    if (!options.quiet) run.say(`cpsim conform: seed ${options.seed}\n  ${describeOptions({ ...options, target: rest, serverlessUrl: serverless })}\n  ${describeTiming(timing)}\n`);
-    forgetRoutes();
-    await assertReachable(client, rest, "--target", options.timeoutMs);
-    if (serverless !== rest) await assertReachable(client, serverless, "--serverless-url", options.timeoutMs);
-    const selected = selectRules(run.registry.list().map((c) => c.ruleId), options.only, options.skip);
+    await assertReachable(first, rest, "--target", sized.timeoutMs);
+    if (serverless !== rest) await assertReachable(first, serverless, "--serverless-url", sized.timeoutMs);
     // Rules of the catalog that no check here judges (the client.* rules: cpsim proxy judges them on
     // a client's traffic) are not counted, so progress, counts and verdict all say "of N" alike.
-    const uncheckable = selectRules(run.registry.catalog.rules.map((r) => r.id), options.only, options.skip).filter((id) => !selected.includes(id));
-    if (!options.quiet && uncheckable.length > 0) run.say(`  ${uncheckedLine(uncheckable)}\n`);
-    // Before any rule: each key's first read, and whether the job endpoint exists (key-check.ts).
-    const keyCheck = await checkKeys({
-      client: client.scoped(),
+    const uncheckable = selectRules(run.registry.catalog.rules.map((r) => r.id), sized.only, sized.skip).filter((id) => !selected.includes(id));
+    if (!sized.quiet && uncheckable.length > 0) run.say(`  ${uncheckedLine(uncheckable)}\n`);
+    keyCheck = await checkKeys({
+      client: first.scoped(),
       serverless,
-      endpoint: options.endpoint,
-      keys: options.keys,
-      timeoutMs: options.timeoutMs,
+      endpoint: sized.endpoint,
+      keys: sized.keys,
+      timeoutMs: sized.timeoutMs,
       needsEndpoint: selected.some((id) => id.startsWith("jobs.")),
     });
-    if (!options.quiet) for (const [role, said] of keyCheck.refused) run.say(`  ${KEY_FLAG[role]} refused: ${said}; its rules are skipped\n`);
+  } finally {
+    await first.close();
+  }
+  if (!sized.quiet) for (const [role, said] of keyCheck.refused) run.say(`  ${KEY_FLAG[role]} refused: ${said}; its rules are skipped\n`);
+  // Time bounds from the target's measured pace: --timeout-ms is the floor (target-timing.ts). The
+  // upload carries the full-access key the target just accepted, so the target reads its body.
+  const apiKey = keyCheck.refused.has("api") ? undefined : sized.keys.api;
+  const timing = await targetTiming({ rest, serverless, endpoint: sized.endpoint, timeoutMs: sized.timeoutMs, ...(apiKey !== undefined ? { apiKey } : {}) });
+  const options: ResolvedOptions = { ...sized, timeoutMs: timing.timeoutMs, timing };
+  const client = makeClient(options.timeoutMs);
+  let cut = false;
+  try {
+    if (!options.quiet) run.say(`  ${describeTiming(timing)}\n`);
     const facts = await discoverTargetFacts({
       client: client.scoped(),
       rest,

@@ -8,7 +8,7 @@
 import type { RuleResult, TargetErrorRecord } from "../reports/conformance-report.ts";
 import type { CheckContext, CheckDefinition, CheckOutcome, Oracle } from "./check.ts";
 import type { Client } from "./client.ts";
-import { makeContext, REALTIME_PROPERTY_LIMIT_MS, REALTIME_RUNNING_PROPERTY_LIMIT_MS } from "./check-context.ts";
+import { makeContext, realtimeBounds } from "./check-context.ts";
 import { PropertyInterrupted } from "./checks/support/interrupted.ts";
 import { TargetError } from "./errors.ts";
 import { KEY_FLAG } from "./keys.ts";
@@ -72,7 +72,10 @@ const baseOf = (rule: Rule) => ({ id: rule.id, title: rule.title, spec: rule.spe
  */
 function escaped(err: unknown, ruleIds: readonly string[], input: Pick<RunCheckInput, "deadline" | "options">): { outcome: CheckOutcome; errors: TargetErrorRecord[] } {
   if (err instanceof RouteMissing) return { outcome: { status: "skip", reason: err.message }, errors: [] };
-  if (err instanceof PropertyInterrupted) return { outcome: { status: "skip", reason: `interrupted: ${err.message} (against a real-time target ${REALTIME_PROPERTY_LIMIT_MS / 1000} s per property, ${REALTIME_RUNNING_PROPERTY_LIMIT_MS / 1000} s where a pod must first start; or --max-duration)` }, errors: [] };
+  if (err instanceof PropertyInterrupted) {
+    const bounds = realtimeBounds(input.options);
+    return { outcome: { status: "skip", reason: `interrupted: ${err.message} (against a real-time target ${bounds.propertyMs / 1000} s per property, ${bounds.runningPropertyMs / 1000} s where a pod must first start; or --max-duration)` }, errors: [] };
+  }
   if (Date.now() >= (input.deadline ?? Number.POSITIVE_INFINITY)) {
     return { outcome: { status: "skip", reason: `interrupted: the run's bound (--max-duration ${input.options.maxDurationS} s) ran out while this rule ran` }, errors: [] };
   }

@@ -158,11 +158,13 @@ export interface TimingRecord {
   readonly measured?: {
     /** The median of the small reads' times, in ms. */
     readonly roundTripMs: number;
-    /** The upload's whole time, in ms (at least 1), its round trip included. */
-    readonly uploadMs: number;
-    readonly uploadBytes: number;
+    /** The upload's whole time, in ms (at least 1), its round trip included; absent when the upload said nothing of the rate (`uploadNotMeasured`). */
+    readonly uploadMs?: number;
+    readonly uploadBytes?: number;
     /** Bytes per second the target took the upload at. */
-    readonly uploadBytesPerS: number;
+    readonly uploadBytesPerS?: number;
+    /** Why the upload gave no rate: no full-access key, or an answer given before the body was read. */
+    readonly uploadNotMeasured?: string;
   };
   /** Why nothing was measured. */
   readonly notMeasured?: string;

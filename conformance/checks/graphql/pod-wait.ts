@@ -5,7 +5,7 @@
  * `pod` query offers.
  */
 import type { CheckContext } from "../../check.ts";
-import { REALTIME_RUNNING_WAIT_MS } from "../../check-context.ts";
+import { realtimeBounds } from "../../check-context.ts";
 import { SETTLED_POD_STATUSES } from "../support/pod-settled.ts";
 import { adaptivePauses, describeWait } from "../support/poll.ts";
 import { advance, waitIsOver } from "../support/time.ts";
@@ -25,11 +25,11 @@ export function podQuery(podId: string, selection = `id name ${RUNTIME_SELECTION
  * The pauses between tries. Virtual time: even steps (an hour in all for a start, ten seconds
  * for a short wait). Real time: from 100 ms, growing to five seconds at most (support/poll.ts),
  * so a fast target is not kept waiting and a slow one is not polled needlessly (two minutes in
- * all for a start, REALTIME_RUNNING_WAIT_MS, twenty seconds for a short wait).
+ * all for a start, REALTIME_RUNNING_WAIT_MS times the run's measured factor, twenty seconds for a short wait).
  */
 function pauses(ctx: CheckContext, long: boolean): number[] {
   if (ctx.controlApi) return long ? Array<number>(120).fill(30_000) : Array<number>(5).fill(2_000);
-  return adaptivePauses(long ? REALTIME_RUNNING_WAIT_MS : 20_000, long ? 5_000 : 2_000);
+  return adaptivePauses(long ? realtimeBounds(ctx.options).runningWaitMs : 20_000, long ? 5_000 : 2_000);
 }
 
 export interface PodRead {
@@ -70,4 +70,4 @@ export const waitVisible = (ctx: CheckContext, podId: string, selection?: string
 export const waitRunning = (ctx: CheckContext, podId: string, selection?: string) => waitForPod(ctx, podId, (p) => isObj(p.runtime), true, selection);
 
 /** How long waitRunning waits, in words, for skip reasons. */
-export const runningBound = (ctx: CheckContext): string => (ctx.controlApi ? "an hour of virtual time" : describeWait(REALTIME_RUNNING_WAIT_MS, false));
+export const runningBound = (ctx: CheckContext): string => (ctx.controlApi ? "an hour of virtual time" : describeWait(realtimeBounds(ctx.options).runningWaitMs, false));

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import type { CheckContext, CheckOutcome, FailureInput } from "../../check.ts";
 import { withGraphqlCaptures } from "./captures.ts";
 import { throwIfOnlyInterrupted } from "../support/interrupted.ts";
-import { REALTIME_PROPERTY_LIMIT_MS, REALTIME_RUNNING_PROPERTY_LIMIT_MS } from "../../check-context.ts";
+import { realtimeBounds } from "../../check-context.ts";
 
 export interface PropertyOptions {
   readonly numRuns: number;
@@ -51,9 +51,11 @@ export async function checkProperty<T>(
   const budget = opts.shrinkBudget ?? 10;
   const longer = opts.waitsForRunning === true && !ctx.controlApi;
   const started = Date.now();
+  // The run's bounds, times the factor measured on the target (check-context.ts, target-timing.ts).
+  const bounds = realtimeBounds(ctx.options);
   const property = fc.asyncProperty(arb, async (value) => {
     if (thrown || (last && afterFailure++ >= budget)) return true;
-    if (longer && !last && judged > 0 && Date.now() - started >= REALTIME_PROPERTY_LIMIT_MS) return true;
+    if (longer && !last && judged > 0 && Date.now() - started >= bounds.propertyMs) return true;
     try {
       const result = await probe(value);
       if (result instanceof Inconclusive) {
@@ -69,7 +71,7 @@ export async function checkProperty<T>(
       return true;
     }
   });
-  const limit = Math.max(1, Math.min(REALTIME_RUNNING_PROPERTY_LIMIT_MS, ctx.deadline - Date.now()));
+  const limit = Math.max(1, Math.min(bounds.runningPropertyMs, ctx.deadline - Date.now()));
   const numRuns = longer && !ctx.options.runsGiven ? 1 : opts.numRuns;
   const details = await fc.check(property, { ...ctx.fc, numRuns, ...(longer ? { plugins: [fc.interruptAfterTimeLimit(limit)] } : {}) });
   if (thrown) throw thrown.error;

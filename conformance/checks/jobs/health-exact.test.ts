@@ -68,7 +68,8 @@ t.test("another user's jobs on the endpoint (one running, one waiting behind it)
   t.match(rule.reason, /health read inQueue 1, inProgress 1 over 5 reads .*jobs in progress that this check did not submit/);
   t.notOk(seen.some((s) => s.includes("purge-queue")), "others' work in progress is left alone");
   t.notOk(seen.some((s) => /^POST \/v2\/conformance\/run(\?|$)/.test(s)), "nothing submitted");
-  // conform's timing measurement sends one keyless runsync before any rule (conformance/target-timing.ts): refused, no job.
+  // conform's timing measurement sends one runsync after the key check, before any rule (conformance/target-timing.ts):
+  // its JSON is broken at the end, so it is refused once read, and makes no job.
   t.equal(seen.filter((s) => s.startsWith("POST /v2/conformance/runsync")).length, 1, "no runsync but the timing measurement's");
   t.equal(code, 2, "nothing was judged: exit 2");
 });

@@ -10,7 +10,7 @@
 import t from "tap";
 import type { ApiResponse } from "../../../sim/api/types.ts";
 import { mapAnswer, type Breakage } from "../../test-support/jobs/test-target.ts";
-import { twoWorkerTarget } from "../../test-support/jobs/two-worker-target.ts";
+import { realTimeWorkersTarget, twoWorkerTarget } from "../../test-support/jobs/two-worker-target.ts";
 import "./index.ts";
 
 /**
@@ -72,4 +72,25 @@ t.test("the clean two-worker real-time target passes those rules, and the purge 
     report.rules.map((r) => [r.id, r.status, r.reason ?? ""]),
     rules.map((id) => [id, "pass", ""]),
   );
+});
+
+/**
+ * Every worker the endpoint's health reports is held before a job is expected to wait: against
+ * eight idle workers, six submissions (the old fixed number) all ran at once, and the rules
+ * whose scene needs a job IN_QUEUE were skipped as set-up not reached.
+ */
+t.test("eight idle workers by health: the queued set-ups hold them all, and the rules are judged", async (t) => {
+  const clean = await realTimeWorkersTarget([], { workersMin: 8, workersMax: 8 });
+  t.teardown(() => clean.stop());
+  const rules = ["jobs.cancel.queued", "jobs.retry.output-removed", "jobs.purge.queued-only"];
+  const { report } = await clean.run(rules);
+  t.same(
+    report.rules.map((r) => [r.id, r.status, r.reason ?? ""]),
+    rules.map((id) => [id, "pass", ""]),
+  );
+  t.equal(report.summary.setupNotReached, 0);
+  const broken = await realTimeWorkersTarget(["retry-keeps-output"], { workersMin: 8, workersMax: 8 });
+  t.teardown(() => broken.stop());
+  const caught = (await broken.run(["jobs.retry.output-removed"])).report.rules[0]!;
+  t.equal(caught.status, "fail", `retry-keeps-output caught behind eight held workers: ${caught.reason ?? ""}`);
 });

@@ -72,16 +72,35 @@ export async function checkRetryOnlyFailed(ctx: CheckContext): Promise<CheckOutc
         }
       }
     }
-    const queued = await submitQueued(session);
-    if (queued !== undefined) await refuse(queued, "IN_QUEUE");
-    const running = session.jobIds.find((id) => session.trace.last(id) === "IN_PROGRESS") ?? (await submitRunning(session));
-    if (running !== undefined) await refuse(running, "IN_PROGRESS");
+    // In real time a worker may take the queued job (or the running one may end) between the read
+    // and the retry, and the retry is then judged in another state: the set-up is tried again, up
+    // to three times, until a retry was sent to a job still in that state.
+    const tries = session.virtual ? 1 : 3;
+    let queued: string | undefined;
+    for (let attempt = 0; attempt < tries && !judged.includes("IN_QUEUE"); attempt++) {
+      const id = await submitQueued(session);
+      if (id === undefined) continue;
+      queued ??= id;
+      await refuse(id, "IN_QUEUE");
+    }
+    let running: string | undefined;
+    for (let attempt = 0; attempt < tries && !judged.includes("IN_PROGRESS"); attempt++) {
+      const id = session.jobIds.find((j) => session.trace.last(j) === "IN_PROGRESS") ?? (await submitRunning(session));
+      if (id === undefined) continue;
+      running ??= id;
+      await refuse(id, "IN_PROGRESS");
+    }
     const victim = queued ?? running;
     if (victim !== undefined) {
       const cancel = await session.cancel(victim);
       if (is2xx(cancel)) await refuse(victim, "CANCELLED");
     }
-    if (judged.length === 0) return ctx.skip("nothing was judged: no job reached a state to retry it in (COMPLETED, IN_QUEUE, IN_PROGRESS or CANCELLED)");
+    if (judged.length === 0) {
+      const states = "no job reached a state to retry it in (COMPLETED, IN_QUEUE, IN_PROGRESS or CANCELLED)";
+      // No job made at all is the target's doing (no run route, every submission refused), not a set-up that was outrun.
+      if (session.jobIds.length === 0) return ctx.skip(`nothing was judged: ${states}`);
+      return ctx.skip(`${SETUP_NOT_REACHED}${tries > 1 ? ` in ${tries} tries` : ""}: ${states}`);
+    }
     return undefined;
   });
 }

@@ -15,7 +15,7 @@ import { createdPodId } from "./create-pod-client.ts";
 import { createPod, deletePod, isSuccess, jsonObject, listPods, patchPod, podAction, routeMissing } from "./lifecycle-pods.ts";
 import type { CommandKind, TrackedPod } from "./lifecycle-observation.ts";
 import { MAX_CREATED_PODS, MAX_LIVE_PODS, REAL_WAIT_CAP_MS, type LifecycleSession } from "./lifecycle-session.ts";
-import { REALTIME_RUNNING_WAIT_MS } from "../../check-context.ts";
+import { realtimeBounds } from "../../check-context.ts";
 import { SETTLED_POD_STATUSES } from "../support/pod-settled.ts";
 import { adaptivePauses } from "../support/poll.ts";
 
@@ -47,7 +47,7 @@ class CreatePod implements Command {
 
 /**
  * Creates a pod, then reads it until it is RUNNING (or settled, or gone), bounded: 10 virtual
- * minutes with the control API, REALTIME_RUNNING_WAIT_MS of real time elsewhere (a pod's start,
+ * minutes with the control API, REALTIME_RUNNING_WAIT_MS (times the run's measured factor) of real time elsewhere (a pod's start,
  * an image pull, may take minutes). The rules on RUNNING pods are judged on what it reads.
  */
 class CreateRunning extends CreatePod {
@@ -56,7 +56,7 @@ class CreateRunning extends CreatePod {
     await super.run(m, s);
     const pod = s.pods.length > before ? s.pods[s.pods.length - 1]! : undefined;
     if (pod === undefined) return;
-    const pauses = s.ctx.controlApi ? Array<number>(40).fill(15_000) : adaptivePauses(REALTIME_RUNNING_WAIT_MS, REAL_WAIT_CAP_MS);
+    const pauses = s.ctx.controlApi ? Array<number>(40).fill(15_000) : adaptivePauses(realtimeBounds(s.ctx.options).runningWaitMs, REAL_WAIT_CAP_MS);
     for (const ms of pauses) {
       if (pod.gone || pod.terminated || pod.status === "RUNNING" || SETTLED_POD_STATUSES.has(pod.status ?? "") || s.over()) return;
       await s.wait(ms);
@@ -81,7 +81,7 @@ class CreateStopped extends CreateRunning {
     if (!isSuccess(res.status)) return;
     pod.changedBy = "stop";
     if (res.status === 200) await s.observeView(pod, res);
-    const pauses = s.ctx.controlApi ? Array<number>(40).fill(15_000) : adaptivePauses(REALTIME_RUNNING_WAIT_MS, REAL_WAIT_CAP_MS);
+    const pauses = s.ctx.controlApi ? Array<number>(40).fill(15_000) : adaptivePauses(realtimeBounds(s.ctx.options).runningWaitMs, REAL_WAIT_CAP_MS);
     for (const ms of pauses) {
       if (pod.gone || pod.terminated || (pod.status as string | undefined) === "EXITED" || s.over()) return;
       await s.wait(ms);

@@ -21,7 +21,9 @@ import type { CommandKind, InvariantChecker } from "./lifecycle-observation.ts";
 import { LifecycleSession, LifecycleViolation, REAL_WAIT_CAP_MS, type LifecycleEnv, type RuleChecker } from "./lifecycle-session.ts";
 import { readTargetCatalog } from "./lifecycle-target.ts";
 import { throwIfOnlyInterrupted } from "../support/interrupted.ts";
-import { REALTIME_PROPERTY_LIMIT_MS, REALTIME_RUNNING_PROPERTY_LIMIT_MS } from "../../check-context.ts";
+import { realtimeBounds } from "../../check-context.ts";
+import { SETUP_NOT_REACHED } from "../../../reports/conformance-report.ts";
+import { describeWait } from "../support/poll.ts";
 
 /** Runs of the shared model at the embedded default --runs, and commands per run, by kind of target. */
 export const MODEL_RUNS = 40;
@@ -69,7 +71,9 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
   }
   const rules: RuleChecker[] = [...checkers].map(([ruleId, checker]) => ({ ruleId, checker, applicable: 0 }));
   // The first property's bound, as ctx.fc's time limit sets it (check-context.ts).
-  const runUntil = ctx.controlApi ? ctx.deadline : Math.min(ctx.deadline, Date.now() + REALTIME_PROPERTY_LIMIT_MS);
+  // The run's bounds, times the factor measured on the target (check-context.ts, target-timing.ts).
+  const bounds = realtimeBounds(ctx.options);
+  const runUntil = ctx.controlApi ? ctx.deadline : Math.min(ctx.deadline, Date.now() + bounds.propertyMs);
   const env: LifecycleEnv = { ctx, target, checkers: rules, support: { action: true, unservedActions: new Set(inexpressibleActions(ctx.facts)), delete: true, patch: true, list: true }, seenStatuses: new Set(), runUntil };
   // A target error (or a bug of the check) is no verdict: it stops the runs and is rethrown as it is.
   let fatal: unknown;
@@ -113,22 +117,26 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
   // first check's runs are as they were; these shrink as they do.
   // A pod's start may outlast the usual bound against a real-time target: that run gets longer.
   const focused = [
-    { arb: volumeFirstRunArb(options), flag: "volumePods", what: "mounts a network volume", realtimeMs: REALTIME_PROPERTY_LIMIT_MS },
-    { arb: globalFirstRunArb(options), flag: "globalPods", what: "asks for global networking", realtimeMs: REALTIME_PROPERTY_LIMIT_MS },
-    { arb: runningFirstRunArb(options), flag: "runningPods", what: "is read until RUNNING", realtimeMs: REALTIME_RUNNING_PROPERTY_LIMIT_MS },
-    { arb: exitedFirstRunArb(options), flag: "exitedPods", what: "is stopped and read until EXITED", realtimeMs: REALTIME_RUNNING_PROPERTY_LIMIT_MS },
+    { arb: volumeFirstRunArb(options), flag: "volumePods", what: "mounts a network volume", realtimeMs: bounds.propertyMs },
+    { arb: globalFirstRunArb(options), flag: "globalPods", what: "asks for global networking", realtimeMs: bounds.propertyMs },
+    { arb: runningFirstRunArb(options), flag: "runningPods", what: "is read until RUNNING", realtimeMs: bounds.runningPropertyMs },
+    { arb: exitedFirstRunArb(options), flag: "exitedPods", what: "is stopped and read until EXITED", realtimeMs: bounds.runningPropertyMs },
   ] as const;
+  // The focused runs that ran to their end (not cut by the deadline): a rule they were for that is
+  // still unjudged is a set-up that did not come about, counted apart (SETUP_NOT_REACHED).
+  const tried = new Map<string, string>();
   for (const { arb, flag, what, realtimeMs } of focused) {
     // A rule on EXITED pods is unjudged until an EXITED record was seen, whatever else applied.
     const unseen = (rc: RuleChecker) => rc.applicable === 0 || (flag === "exitedPods" && !env.seenStatuses.has("EXITED"));
     const unjudged = () => rules.some((rc) => rc.checker[flag] === true && unseen(rc) && rc.violation === undefined);
     if (arb === undefined || fatal !== undefined || details.failed || !unjudged() || Date.now() >= ctx.deadline) continue;
     ctx.log(`the pod lifecycle: runs whose first pod ${what}`);
-    const limit = Math.max(1, Math.min(ctx.controlApi ? 60_000 : realtimeMs, ctx.deadline - Date.now()));
+    const limit = Math.max(1, Math.min(ctx.controlApi ? bounds.virtualPropertyMs : realtimeMs, ctx.deadline - Date.now()));
     env.runUntil = Date.now() + limit;
     const extra = await fc.check(property(arb, () => !unjudged()), { seed: ctx.seed, numRuns: FOCUSED_RUNS, plugins: [fc.interruptAfterTimeLimit(limit)] });
     // Cut short by its bound before the run ended: what it observed counts, it gives no verdict.
     if (!(extra.failed && extra.interrupted && !(extra.errorInstance instanceof LifecycleViolation))) details = extra;
+    if (!extra.interrupted) tried.set(flag, what);
   }
   await settle(ctx);
   if (fatal !== undefined) throw fatal;
@@ -162,7 +170,13 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
       else if (support.unservedActions.size > 0) notes.push(`the target serves no ${[...support.unservedActions].sort().join(", ")} action on ${ctx.facts.podActionPath.value}`);
       if (!support.delete) notes.push(missingFact("podDeletePath", `${ctx.facts.podDeletePath.value === null ? "the target has none" : `DELETE ${ctx.facts.podDeletePath.value} answered as a missing route`}`));
       if (!support.patch) notes.push("the target has no PATCH /v2/pods/{id} (docs/choices.md)");
-      outcomes.set(rc.ruleId, contextOf(rc.ruleId).skip(`${rc.checker.notApplicable}${notes.length ? ` (${notes.join("; ")})` : ""}`));
+      // A pod the runs tried to bring RUNNING or EXITED, on a target serving what that takes, that never got there.
+      const focus = notes.length === 0 ? (["runningPods", "exitedPods"] as const).find((f) => rc.checker[f] === true && tried.has(f)) : undefined;
+      const wait = ctx.controlApi ? "" : `, each read for up to ${describeWait(bounds.runningWaitMs, false)}`;
+      const reason = focus
+        ? `${SETUP_NOT_REACHED} in ${FOCUSED_RUNS} runs whose first pod ${tried.get(focus)!}${wait}: ${rc.checker.notApplicable}`
+        : `${rc.checker.notApplicable}${notes.length ? ` (${notes.join("; ")})` : ""}`;
+      outcomes.set(rc.ruleId, contextOf(rc.ruleId).skip(reason));
       continue;
     }
     outcomes.set(rc.ruleId, contextOf(rc.ruleId).pass());

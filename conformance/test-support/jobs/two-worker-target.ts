@@ -14,8 +14,13 @@ import { embeddedCatalog, embeddedKeys } from "../../embedded.ts";
 import { breakBackend, type Breakage } from "./test-target.ts";
 
 export async function twoWorkerTarget(defects: readonly string[], breakage?: Breakage) {
+  return realTimeWorkersTarget(defects, { workersMin: 0, workersMax: 2 }, breakage);
+}
+
+/** The same with the conformance endpoint's workers as given (`workersMin` of them started and idle before any job). */
+export async function realTimeWorkersTarget(defects: readonly string[], workers: { readonly workersMin: number; readonly workersMax: number }, breakage?: Breakage) {
   const base = embeddedCatalog();
-  const catalog = { ...base, endpoints: base.endpoints.map((e) => (e.id === "conformance" ? { ...e, workersMin: 0, workersMax: 2 } : e)) };
+  const catalog = { ...base, endpoints: base.endpoints.map((e) => (e.id === "conformance" ? { ...e, ...workers } : e)) };
   const emulator = await startEmulator({
     host: "127.0.0.1",
     port: 0,

@@ -9,6 +9,8 @@ import type { JobMeasurement } from "./measurement.ts";
 import { checkRate } from "./measure-jobs.ts";
 import { safeRate } from "./run-target.ts";
 import { uslThroughput } from "./usl.ts";
+import { CHILD_KILL_AFTER_MS } from "./serve-scenario-child.ts";
+import { defaultLimits } from "../../http/options.ts";
 
 function capture() {
   const out: string[] = [];
@@ -117,4 +119,10 @@ t.test("the measuring rate respects the target's rate limits", async (t) => {
   const loose = safeRate({ ...synthetic(100), rateLimits: [{ name: "minute", quota: 6000, windowS: 60 }] }, 120);
   t.ok(loose.perSecond > 4 && loose.perSecond < 6.5, `half the capacity when the limit allows it: ${loose.perSecond}`);
   t.notMatch(loose.reason, /capped/);
+});
+
+t.test("a served scenario's child gets more than the emulator's own close grace before SIGKILL", async (t) => {
+  // The emulator drops connections still open closeGraceMs after SIGTERM, then exits: a kill at the
+  // same moment would cut that close short on a busy machine (both were 5 s).
+  t.ok(CHILD_KILL_AFTER_MS > defaultLimits.closeGraceMs, `${CHILD_KILL_AFTER_MS} ms after SIGTERM, against a grace of ${defaultLimits.closeGraceMs} ms`);
 });

@@ -8,6 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Test } from "tap";
 import { packagePath } from "../../package-root.ts";
+import { defaultLimits } from "../../http/options.ts";
+
+/**
+ * How long after SIGTERM the child is killed outright: past the emulator's own grace for requests
+ * in flight (it drops their connections after `closeGraceMs`, then exits), with room for a busy
+ * machine to run that close, so a child stopping as designed is never cut short by the kill.
+ */
+export const CHILD_KILL_AFTER_MS = defaultLimits.closeGraceMs + 10_000;
 
 export interface ServedScenario {
   readonly baseUrl: string;
@@ -25,8 +33,8 @@ export async function serveScenarioInChild(t: Test, scenario: unknown): Promise<
   t.teardown(async () => {
     child.kill("SIGTERM");
     // Under heavy machine load the server has been seen to keep one socket open past its close
-    // (the process then never exits): after 5 s it is killed.
-    const kill = setTimeout(() => child.kill("SIGKILL"), 5000);
+    // (the process then never exits): killed outright once its own grace and a margin are over.
+    const kill = setTimeout(() => child.kill("SIGKILL"), CHILD_KILL_AFTER_MS);
     await exited;
     clearTimeout(kill);
   });

@@ -16,8 +16,43 @@ export function holdMs(session: JobSession): number {
   return session.virtual ? 120_000 : 60_000;
 }
 
-export async function submitQueued(session: JobSession, tries = 6): Promise<string | undefined> {
-  for (let i = 0; i < tries; i++) {
+/** Submissions tried for a queued job when health names no workers: holds up to this many minus one. */
+export const QUEUED_TRIES_FLOOR = 6;
+/** Never more holders than this, whatever health says (each is a job the check cancels after). */
+export const QUEUED_TRIES_CAP = 34;
+
+/** The endpoint's workers by its health (idle, running and initializing), or undefined when it names none. */
+export function reportedWorkers(health: unknown): number | undefined {
+  const workers = health !== null && typeof health === "object" ? (health as { workers?: unknown }).workers : undefined;
+  if (workers === null || typeof workers !== "object") return undefined;
+  let total: number | undefined;
+  for (const k of ["idle", "running", "initializing"]) {
+    const n = (workers as Record<string, unknown>)[k];
+    if (typeof n === "number" && Number.isSafeInteger(n) && n >= 0) total = (total ?? 0) + n;
+  }
+  return total;
+}
+
+/**
+ * How many submissions a queued job may take: one a worker the endpoint reports (every one held,
+ * then one more that must wait) and a margin for jobs finishing meanwhile, at least
+ * QUEUED_TRIES_FLOOR (an endpoint whose workers start on demand reports none while idle).
+ */
+export async function queuedTries(session: JobSession): Promise<number> {
+  if (session.virtual) return QUEUED_TRIES_FLOOR;
+  const health = await session.health();
+  const workers = is2xx(health) ? reportedWorkers(health.json) : undefined;
+  return Math.min(QUEUED_TRIES_CAP, Math.max(QUEUED_TRIES_FLOOR, (workers ?? 0) + 2));
+}
+
+/**
+ * A job left IN_QUEUE: long sleeps, one after another, each read right after its submission,
+ * until one is still waiting, so that every worker of the endpoint is held by the ones before it
+ * (as many tries as health's workers call for: queuedTries).
+ */
+export async function submitQueued(session: JobSession, tries?: number): Promise<string | undefined> {
+  const n = tries ?? (await queuedTries(session));
+  for (let i = 0; i < n; i++) {
     const { id } = await session.run(sleep(holdMs(session)));
     if (id === undefined) return undefined;
     const res = await session.status(id);

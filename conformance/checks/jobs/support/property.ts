@@ -8,7 +8,8 @@
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome, FailureInput } from "../../../check.ts";
 import { TargetError } from "../../../errors.ts";
-import { REALTIME_PROPERTY_LIMIT_MS } from "../../../check-context.ts";
+import { scaledBoundMs } from "../../../property-bounds.ts";
+import { realtimeBounds } from "../../../check-context.ts";
 import { describeWait } from "../../support/poll.ts";
 import { FINISH_BUDGET_MS } from "./budgets.ts";
 import { throwIfOnlyInterrupted } from "../../support/interrupted.ts";
@@ -59,8 +60,8 @@ export function propertyBoundMs(
   ctx: Pick<CheckContext, "controlApi" | "deadline"> & { readonly options?: { readonly timing?: { readonly propertyScale: number } } },
   options: Pick<PropertyOptions<unknown>, "timeLimitMs" | "runMs">,
 ): number {
-  const scale = ctx.options?.timing?.propertyScale ?? 1;
-  const base = Math.ceil((options.timeLimitMs ?? (ctx.controlApi ? 60_000 : REALTIME_PROPERTY_LIMIT_MS)) * scale);
+  const bounds = realtimeBounds(ctx.options);
+  const base = options.timeLimitMs !== undefined ? scaledBoundMs(ctx.options?.timing, options.timeLimitMs) : ctx.controlApi ? bounds.virtualPropertyMs : bounds.propertyMs;
   const bound = options.runMs === undefined ? base : Math.max(base, options.runMs + RUN_MARGIN_MS);
   return Math.max(1, Math.min(bound, (ctx.deadline ?? Number.POSITIVE_INFINITY) - Date.now()));
 }
