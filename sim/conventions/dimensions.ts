@@ -295,6 +295,17 @@ export const DIMENSIONS = [
       { value: "slow-cold", means: "at most 2 workers, none kept: each cold start takes about 30 s and an idle worker stops after 1 s" },
     ],
   }),
+  dimension({
+    id: "rateWindows",
+    title: "Fixed or sliding rate-limit windows, and what `t` and `Retry-After` then say",
+    spec: "Limits: \"Rate limiting: applied per user over three windows, `minute`, `hour` and `day`. `RateLimit` carries one member per window with remaining count `r` and seconds until reset `t`; `RateLimit-Policy` carries [...] window length `w` in seconds (60, 3600, 86400).\" (whether a window is fixed or sliding, where a fixed one starts, and which moment a sliding one calls its reset: not stated)",
+    values: [
+      { value: "fixed-aligned", means: "fixed windows aligned to the clock (the minute at every whole minute): `r` back to the quota when `t` runs out; `Retry-After` is the spent window's `t`" },
+      { value: "fixed-anchored", means: "a fixed window opens at the user's first request after the last one closed and lasts `w` (as GitHub's hour): `t` is `w` before any request; `Retry-After` is the spent window's `t`" },
+      { value: "sliding", means: "the last `w` seconds, counted in 60 buckets (a second each for the minute): `r` comes back a bucket at a time; `t` until the oldest counted bucket leaves; `Retry-After` until enough has left for the request" },
+      { value: "sliding-full-reset", means: "the same sliding count, but `t` until the newest counted bucket leaves (the whole quota back): a 429's `Retry-After` (until one request fits) is shorter than its `t`, and `r` rises before `t` runs out" },
+    ],
+  }),
 ] as const;
 
 export type DimensionId = (typeof DIMENSIONS)[number]["id"];
