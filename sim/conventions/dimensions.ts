@@ -306,6 +306,17 @@ export const DIMENSIONS = [
       { value: "sliding-full-reset", means: "the same sliding count, but `t` until the newest counted bucket leaves (the whole quota back): a 429's `Retry-After` (until one request fits) is shorter than its `t`, and `r` rises before `t` runs out" },
     ],
   }),
+  dimension({
+    id: "streamReads",
+    title: "How many chunks a stream read gives, and which answer reports the job's end",
+    spec: "Job operations: `stream`, `GET /v2/<endpoint_id>/stream/<job_id>`, answers an \"Array of stream chunks\"; rule 5: it \"yields incremental output as it becomes available\" (how many chunks one read gives, and whether the read that gives the last ones already reports the end: not stated; every value keeps the `{status, stream}` answer that the official JS client reads until the status is final)",
+    values: [
+      { value: "pending", means: "every chunk that appeared since the previous read; the read after the job ends gives the last ones with the final status (docs/choices.md)" },
+      { value: "one-per-read", means: "one chunk per read, the oldest not yet given: the job reads `IN_PROGRESS` until the read that gives the last chunk, which reports the end" },
+      { value: "batches-of-3", means: "at most three chunks per read, as `one-per-read` otherwise" },
+      { value: "end-on-empty", means: "every pending chunk, but a read that gives chunks of an ended job says `IN_PROGRESS`: the end is reported by the next read, with an empty `stream`" },
+    ],
+  }),
 ] as const;
 
 export type DimensionId = (typeof DIMENSIONS)[number]["id"];
