@@ -5,7 +5,6 @@
  * `npx tap conformance/checks/auth/ratelimit/read-rate-limit.part.test.ts`.
  */
 import "./auth/ratelimit/read-rate-limit.part.test.ts";
-import "./auth/ratelimit/window-steps.part.test.ts";
 import "./graphql/helpers.part.test.ts";
 import "./jobs/payload-checks.part.test.ts";
 import "./jobs/support/job-trace.part.test.ts";

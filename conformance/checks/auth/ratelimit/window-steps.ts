@@ -2,10 +2,7 @@
  * Comparing the windows of two answers to the same user: how much each window's remaining count
  * fell between them, and whether the window may have reset in between (then nothing follows).
  * `t` is whole seconds, rounded either way, so a reset is possible once the time between the
- * answers reaches t - 1 seconds; against the emulator's manual clock no time passes at all. A
- * window whose remaining count rose got quota back, so it may have reset whatever its `t` said: a
- * sliding window gives quota back a request at a time, and its `t` may name the moment the whole
- * quota is back (the open-choice space's `rateWindows=sliding-full-reset`).
+ * answers reaches t - 1 seconds; against the emulator's manual clock no time passes at all.
  */
 import type { LimitMember } from "./read-rate-limit.ts";
 
@@ -23,7 +20,7 @@ export function windowSteps(before: ReadonlyMap<string, LimitMember>, after: Rea
   for (const [name, b] of before) {
     const a = after.get(name);
     if (a?.remaining === undefined || b.remaining === undefined) continue;
-    const mayHaveReset = b.reset === undefined || elapsedMs >= (b.reset - 1) * 1000 || a.remaining > b.remaining;
+    const mayHaveReset = b.reset === undefined || elapsedMs >= (b.reset - 1) * 1000;
     steps.push({ name, before: b.remaining, after: a.remaining, mayHaveReset, ...(b.reset !== undefined ? { resetBefore: b.reset } : {}) });
   }
   return steps;
