@@ -9,12 +9,11 @@
  *    was at r=0 and could not have reset, or a 429 while every window had requests left, breaks
  *    "429 exactly when a window is spent". A window with more than BOUND requests left is not
  *    spent: the three rules are skipped, saying so.
- * 3. At the 429: Retry-After in integer seconds, with RateLimit and RateLimit-Policy (the spec
- *    relates Retry-After to no `t`: a sliding window's `t` may name the moment its whole quota is
- *    back, later than the moment one request fits; the wait below judges Retry-After). Then a REST 429 (the probe's own, or a createPod when the
+ * 3. At the 429: Retry-After in integer seconds, no earlier than the spent window's reset t, with
+ *    RateLimit and RateLimit-Policy. Then a REST 429 (the probe's own, or a createPod when the
  *    probe was a job endpoint) must be problem+json whose detail names the spent window.
  * 4. Wait Retry-After (virtual time through the control API; real time, up to two minutes,
- *    elsewhere) and send the probe again: a 429 then means Retry-After came too early.
+ *    elsewhere) and send the probe again: a 429 then means Retry-After came before the reset.
  *    This also leaves the other key usable for whatever runs next.
  */
 import type { CheckContext, FailureInput } from "../../../check.ts";
@@ -44,7 +43,7 @@ export const EXHAUSTION_BOUND = 500;
 export const MAX_REAL_WAIT_S = 120;
 
 const WHEN = 'a 429 exactly when a window is spent: "The per-user rate limit is exceeded" gives 429 (Errors › REST v2), and each request lowers every window\'s remaining count';
-const RETRY = "a 429 with `Retry-After` in integer seconds, after which the request is answered again, together with `RateLimit` and `RateLimit-Policy` (Errors › REST v2: \"headers `Retry-After` (integer seconds), `RateLimit`, `RateLimit-Policy` accompany it\")";
+const RETRY = "a 429 with `Retry-After` in integer seconds, no earlier than the spent window's reset, together with `RateLimit` and `RateLimit-Policy` (Errors › REST v2: \"headers `Retry-After` (integer seconds), `RateLimit`, `RateLimit-Policy` accompany it\")";
 const DETAIL = 'a 429 whose detail names the exceeded window ("the detail names the exceeded window", Errors › REST v2)';
 
 interface Probe {
@@ -234,6 +233,7 @@ class Exhaustion {
     if (!tooMany.res.headers["ratelimit-policy"]) problems.push("no RateLimit-Policy header");
     const resets = spent.map((n) => ownLimits?.get(n)?.reset).filter((t): t is number => t !== undefined);
     const reset = resets.length ? Math.max(...resets) : undefined;
+    if (ra !== undefined && reset !== undefined && ra < reset) problems.push(`Retry-After ${ra} s is earlier than the spent window's reset t=${reset} s in the same answer`);
     let retryAfter: Verdict = problems.length
       ? fail({ expected: `${RETRY}; ${problems.join("; ")}`, exchange: tooMany.res.exchange, sequence: this.before(tooMany) })
       : pass;
@@ -241,13 +241,13 @@ class Exhaustion {
     const waitS = ra ?? reset;
     if (waitS === undefined) return { whenSpent, retryAfter, detail };
     if (!(await this.wait(waitS))) {
-      if (retryAfter.kind === "pass") retryAfter = skip(`Retry-After is ${waitS} s, longer than the ${MAX_REAL_WAIT_S} s this suite waits in real time; its header form was checked`);
+      if (retryAfter.kind === "pass") retryAfter = skip(`Retry-After is ${waitS} s, longer than the ${MAX_REAL_WAIT_S} s this suite waits in real time; its header form and its value against t were checked`);
       return { whenSpent, retryAfter, detail };
     }
     const after = await this.send(probe.spec);
     if (after.res.status === 429 && retryAfter.kind !== "fail") {
       retryAfter = fail({
-        expected: `${RETRY}; the same request sent ${waitS} s later (after the Retry-After wait) still answered 429, so Retry-After came before the window had room`,
+        expected: `${RETRY}; the same request sent ${waitS} s later (after the Retry-After wait) still answered 429, so Retry-After came before the window's reset`,
         exchange: after.res.exchange,
         sequence: this.before(after),
       });
