@@ -10,8 +10,6 @@ export function windowCounts(mode: RateWindowMode, slots: number): WindowCounts 
     case "fixed-anchored":
       return new AnchoredCounts(slots);
     case "sliding":
-      return new SlidingCounts(slots, "oldest");
-    case "sliding-full-reset":
-      return new SlidingCounts(slots, "newest");
+      return new SlidingCounts(slots);
   }
 }

@@ -5,10 +5,11 @@
  * back a bucket at a time rather than all at once. Bounded: two numbers per bucket, whatever the
  * quota.
  *
- * What the `RateLimit` header's `t` ("seconds until reset") then says is itself a choice:
- * - "oldest": until the oldest counted bucket leaves, the moment some quota comes back;
- * - "newest": until the newest counted bucket leaves, the moment the whole quota is back.
- * Either way a denied request's wait is until enough has left for it to fit.
+ * The `RateLimit` header's `t` ("seconds until reset") says when the oldest counted bucket leaves,
+ * the moment some quota comes back: `r` never rises before `t` runs out. (A `t` naming the moment
+ * the whole quota is back would let `r` rise before it; the suite's remaining-count rules read `t`
+ * as the first moment `r` may rise, so that reading is not offered.) A denied request's wait is
+ * until enough has left for it to fit.
  */
 import type { Micros } from "../../core/index.ts";
 import type { WindowCounts } from "./window-counts.ts";
@@ -21,7 +22,7 @@ export class SlidingCounts implements WindowCounts {
   private readonly bucket: Float64Array;
   private readonly count: Float64Array;
 
-  constructor(slots: number, private readonly reset: "oldest" | "newest") {
+  constructor(slots: number) {
     this.bucket = new Float64Array(slots * B).fill(-1);
     this.count = new Float64Array(slots * B);
   }
@@ -59,8 +60,7 @@ export class SlidingCounts implements WindowCounts {
   resetMicros(slot: number, len: number, now: Micros): number {
     const buckets = this.live(slot, len, now);
     if (buckets.length === 0) return len;
-    const [j] = this.reset === "oldest" ? buckets[0]! : buckets[buckets.length - 1]!;
-    return this.leaves(j, len, now);
+    return this.leaves(buckets[0]![0], len, now);
   }
 
   roomMicros(slot: number, len: number, now: Micros, cost: number, quota: number): number {

@@ -26,8 +26,8 @@ export interface Quotas {
  * they are fixed or sliding. The first is the emulator's default.
  * - fixed-aligned: fixed windows aligned to multiples of their length (every account resets together);
  * - fixed-anchored: a fixed window opens at an account's first request after the last one closed;
- * - sliding: the last w seconds, in buckets; `t` until some quota comes back;
- * - sliding-full-reset: the same count; `t` until the whole quota is back.
+ * - sliding: the last w seconds, in buckets; `t` until some quota comes back (the oldest counted
+ *   bucket leaves), so `r` never rises before `t` runs out, as with fixed windows.
  */
-export const RATE_WINDOW_MODES = ["fixed-aligned", "fixed-anchored", "sliding", "sliding-full-reset"] as const;
+export const RATE_WINDOW_MODES = ["fixed-aligned", "fixed-anchored", "sliding"] as const;
 export type RateWindowMode = (typeof RATE_WINDOW_MODES)[number];
