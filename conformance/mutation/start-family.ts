@@ -8,7 +8,7 @@ import { defectiveBackend, defectsNamed } from "../../sim/defects/index.ts";
 import { startEmulator } from "../../sim/http/index.ts";
 import { PlatformBackend } from "../../sim/http/platform-backend.ts";
 import { embeddedCatalog, embeddedKeys } from "../embedded.ts";
-import { catalogUnder, conventionsBackend, drawConventions, type Conventions } from "../../sim/conventions/index.ts";
+import { catalogUnder, conventionsBackend, drawConventions, modelUnder, type Conventions } from "../../sim/conventions/index.ts";
 import { familyProfile, type FamilyTarget } from "./target-family.ts";
 
 export async function startFamilyTarget(options: { readonly family: number | Conventions; readonly seed?: number; readonly defects?: readonly string[] }): Promise<FamilyTarget> {
@@ -21,7 +21,7 @@ export async function startFamilyTarget(options: { readonly family: number | Con
     clock: "manual",
     control: true,
     createBackend: (o) => {
-      const platform = new PlatformBackend({ ...o, catalog });
+      const platform = new PlatformBackend({ ...o, catalog, model: modelUnder(conventions) });
       const volumes = catalog.networkVolumes.filter((v) => v.accountId === "acct-alpha").map((v) => v.id);
       return conventionsBackend(options.defects?.length ? defectiveBackend(platform, defectsNamed(options.defects)) : platform, conventions, volumes);
     },

@@ -295,6 +295,27 @@ export const DIMENSIONS = [
       { value: "slow-cold", means: "at most 2 workers, none kept: each cold start takes about 30 s and an idle worker stops after 1 s" },
     ],
   }),
+  dimension({
+    id: "rateWindows",
+    title: "Fixed or sliding rate-limit windows, and what `t` and `Retry-After` then say",
+    spec: "Limits: \"Rate limiting: applied per user over three windows, `minute`, `hour` and `day`. `RateLimit` carries one member per window with remaining count `r` and seconds until reset `t`; `RateLimit-Policy` carries [...] window length `w` in seconds (60, 3600, 86400).\" (whether a window is fixed or sliding, where a fixed one starts, and which moment a sliding one calls its reset: not stated)",
+    values: [
+      { value: "fixed-aligned", means: "fixed windows aligned to the clock (the minute at every whole minute): `r` back to the quota when `t` runs out; `Retry-After` is the spent window's `t`" },
+      { value: "fixed-anchored", means: "a fixed window opens at the user's first request after the last one closed and lasts `w` (as GitHub's hour): `t` is `w` before any request; `Retry-After` is the spent window's `t`" },
+      { value: "sliding", means: "the last `w` seconds, counted in 60 buckets (a second each for the minute): `r` comes back a bucket at a time, not all at once; `t` until the oldest counted bucket leaves; `Retry-After` until enough has left for the request" },
+    ],
+  }),
+  dimension({
+    id: "streamReads",
+    title: "How many chunks a stream read gives, and which answer reports the job's end",
+    spec: "Job operations: `stream`, `GET /v2/<endpoint_id>/stream/<job_id>`, answers an \"Array of stream chunks\"; rule 5: it \"yields incremental output as it becomes available\" (how many chunks one read gives, and whether the read that gives the last ones already reports the end: not stated; every value keeps the `{status, stream}` answer that the official JS client reads until the status is final)",
+    values: [
+      { value: "pending", means: "every chunk that appeared since the previous read; the read after the job ends gives the last ones with the final status (docs/choices.md)" },
+      { value: "one-per-read", means: "one chunk per read, the oldest not yet given: the job reads `IN_PROGRESS` until the read that gives the last chunk, which reports the end" },
+      { value: "batches-of-3", means: "at most three chunks per read, as `one-per-read` otherwise" },
+      { value: "end-on-empty", means: "every pending chunk, but a read that gives chunks of an ended job says `IN_PROGRESS`: the end is reported by the next read, with an empty `stream`" },
+    ],
+  }),
 ] as const;
 
 export type DimensionId = (typeof DIMENSIONS)[number]["id"];

@@ -4,3 +4,4 @@ export { conventionsBackend, jobIdIn, jobIdOut, volumePath } from "./layer.ts";
 export { DESCRIPTION_PATHS, descriptionPath } from "./description.ts";
 export { renderConventionsDoc } from "./render-doc.ts";
 export { catalogUnder } from "./catalog.ts";
+export { modelUnder } from "./model-options.ts";

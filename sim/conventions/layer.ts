@@ -14,6 +14,7 @@ import { ActionEffects } from "./action-effect.ts";
 import { answersUnrouted, CheckOrder, isUnroutedAnswer } from "./check-order.ts";
 import { listAnswer, PAGE_PARAMS } from "./lists.ts";
 import { presented } from "./present.ts";
+import { StreamReads } from "./stream-reads.ts";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -123,6 +124,7 @@ interface LayerState {
   readonly aliases: VolumeAliases | undefined;
   readonly issued: IssuedJobs;
   readonly description: () => ApiOutcome;
+  readonly streams: StreamReads;
 }
 
 function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => ApiOutcome, state: LayerState): ApiOutcome {
@@ -190,7 +192,8 @@ function route(c: Conventions, request: ApiRequest, inner: (r: ApiRequest) => Ap
     id = jobIdIn(c, parts[4]!) ?? `unknown-${parts[4]}`;
     forward = { ...request, path: [...parts.slice(0, 4), id].join("/") };
   }
-  return mapResponse(inner(forward), (r) => {
+  return mapResponse(inner(forward), (answer) => {
+    const r = parts[3] === "stream" ? state.streams.answer(forward.path, answer) : answer;
     if (r.status < 300 && isObject(r.body) && typeof r.body["id"] === "string") {
       state.issued.add(r.body["id"]);
       return { ...r, body: { ...r.body, id: jobIdOut(c, r.body["id"]) } };
@@ -218,7 +221,7 @@ export function conventionsBackend(inner: EmulatorBackend, c: Conventions, accou
   const requestId = () => `req_${(++requests).toString(36).padStart(8, "0")}`;
   const routes = () => [...inner.routes(), ...extra];
   const description = (): ApiOutcome => mapResponse(inner.handle({ method: "GET", path: "/openapi.json", query: {}, headers: {}, body: undefined }), (r) => (r.status === 200 ? describedAnswer(c, { ...r, body: describedRoutes(c, r.body) }) : r));
-  const state: LayerState = { aliases: c.volumes === "unlisted-any-id" ? new VolumeAliases(accountVolumes) : undefined, issued: new IssuedJobs(), description };
+  const state: LayerState = { aliases: c.volumes === "unlisted-any-id" ? new VolumeAliases(accountVolumes) : undefined, issued: new IssuedJobs(), description, streams: new StreamReads(c) };
   const order = new CheckOrder(c, () => inner.apiKeys());
   let effects = new ActionEffects(c);
   return {
@@ -241,6 +244,7 @@ export function conventionsBackend(inner: EmulatorBackend, c: Conventions, accou
     webhookResult: (d, ok) => inner.webhookResult(d, ok),
     reset: (seed) => {
       effects = new ActionEffects(c);
+      state.streams.clear();
       inner.reset(seed);
     },
     apiKeys: () => inner.apiKeys(),

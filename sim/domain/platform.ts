@@ -10,7 +10,7 @@ import type { Catalog } from "../catalog/index.ts";
 import { GpuStock, CpuStock, type GpuStockOptions } from "./stock/index.ts";
 import { PodRegistry, type PodOptions } from "./pods/index.ts";
 import { Serverless, type ServerlessOptions } from "./serverless/index.ts";
-import { RateLimiter } from "./ratelimit/index.ts";
+import { RateLimiter, type RateWindowMode } from "./ratelimit/index.ts";
 import { KeyDirectory } from "./accounts/index.ts";
 import { DEFAULT_EPOCH_MS } from "./iso-time.ts";
 import { Resources } from "./resources/index.ts";
@@ -32,6 +32,8 @@ export interface PlatformOptions {
   readonly createdEndpointHandler?: string;
   /** Ends a run that would execute more events than this (a runaway model), with a typed error. */
   readonly stepCap?: number;
+  /** How the rate-limit windows count (default "fixed-aligned"; the `rateWindows` convention). */
+  readonly rateWindows?: RateWindowMode;
 }
 
 export class Platform {
@@ -62,7 +64,7 @@ export class Platform {
     };
     this.pods = new PodRegistry(this.engine, this.catalog, rng.fork("pods"), { gpu: this.gpuStock, cpu: this.cpuStock, volumeDataCenter }, options.pods);
     this.serverless = new Serverless(this.engine, this.catalog, rng.fork("serverless"), workerPool(this.gpuStock, this.cpuStock), options.serverless);
-    this.rateLimits = new RateLimiter(this.catalog.accounts);
+    this.rateLimits = new RateLimiter(this.catalog.accounts, { windows: options.rateWindows ?? "fixed-aligned" });
     this.keys = new KeyDirectory(this.catalog.accounts);
   }
 

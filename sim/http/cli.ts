@@ -19,7 +19,7 @@ import { PortInUseError } from "./errors.ts";
 import { JournalError } from "./state/state-journal.ts";
 import { type ClockMode, type EmulatorOptions, MAX_SPEED, type RequestLogEntry, defaultOptions, isLoopbackHost } from "./options.ts";
 import { writeReadyFile } from "../cli/ready-file.ts";
-import { catalogUnder, ConventionsError, describeDifferences, EMULATOR_CONVENTIONS, parseConventionsArg } from "../conventions/index.ts";
+import { catalogUnder, ConventionsError, describeDifferences, EMULATOR_CONVENTIONS, modelUnder, parseConventionsArg } from "../conventions/index.ts";
 import { ScenarioError } from "../plan/scenario.ts";
 import { scenarioBackend } from "./scenario-backend.ts";
 
@@ -253,7 +253,7 @@ export function createServeCommand(deps: ServeDeps = {}): CommandModule {
         const loaded = await loadHandlerRuntimes(specs, options.fixtures, io);
         runtimes = loaded.runtimes;
         if ((specs.length > 0 || workerEndpoints.length > 0) && createBackend === undefined) {
-          createBackend = (o) => (platformBackend = new PlatformBackend({ ...o, catalog: options.conventions && loaded.catalog ? catalogUnder(options.conventions, loaded.catalog) : loaded.catalog, handlers: runtimes, workerEndpoints }));
+          createBackend = (o) => (platformBackend = new PlatformBackend({ ...o, catalog: options.conventions && loaded.catalog ? catalogUnder(options.conventions, loaded.catalog) : loaded.catalog, ...(options.conventions ? { model: modelUnder(options.conventions) } : {}), handlers: runtimes, workerEndpoints }));
         }
       } catch (err) {
         if (err instanceof HandlerLoadError) {

@@ -147,8 +147,10 @@ async function streamReadWhileRunning(session: JobSession, gapMs: number, gapSes
     const parsed = is2xx(read) ? readStream(ctx, read.json) : undefined;
     if (!parsed) violated(session, read.exchange, `a 2xx stream answer holding ${streamShapeText(ctx)}; got ${read.status} ${show(read.json)}`);
     // The stream answer's own status, where it has one, dates its chunks: the status read after it
-    // may already see the job finished (another rule's wait moved a shared clock in between).
-    if (parsed.status === "IN_PROGRESS" && parsed.chunks.length > 0) return true;
+    // may already see the job finished (another rule's wait moved a shared clock in between); but
+    // not once reads were empty past the first output's time: a target that reports the end late
+    // (the space's streamReads) may say IN_PROGRESS with chunks that came only at the end.
+    if (parsed.status === "IN_PROGRESS" && parsed.chunks.length > 0 && lateEmptyRead === undefined) return true;
     const status = await session.status(id);
     const job = is2xx(status) ? asJob(status.json) : undefined;
     if (!job || isFinal(job.status)) break;

@@ -1,14 +1,18 @@
 /**
- * Per-account request quotas over fixed minute, hour and day windows.
+ * Per-account request quotas over minute, hour and day windows, fixed (aligned to the clock, the
+ * default, or anchored at an account's first request) or sliding (windows.ts's RATE_WINDOW_MODES;
+ * window-counts.ts, sliding-counts.ts).
  *
- * State is two numbers per account and window (the window index last counted and the requests
- * counted in it) in typed arrays sized by the catalog, so it is bounded by the number of accounts.
+ * State is a few numbers per account and window in typed arrays sized by the catalog, so it is
+ * bounded by the number of accounts.
  * A denied request is not counted: a client that keeps retrying too early does not push its own
  * reset further away. Exempt keys and accounts without quotas are never limited.
  */
 import type { Micros } from "../../core/index.ts";
 import { WINDOW_MICROS, WINDOW_NAMES, WINDOW_SECONDS } from "./windows.ts";
-import type { Quotas, WindowName } from "./windows.ts";
+import type { Quotas, RateWindowMode, WindowName } from "./windows.ts";
+import type { WindowCounts } from "./window-counts.ts";
+import { windowCounts } from "./counts-for-mode.ts";
 import { UnknownAccountError } from "./unknown-account-error.ts";
 
 export interface WindowState {
@@ -17,7 +21,7 @@ export interface WindowState {
   readonly quota: number;
   /** Requests still allowed in the current window, never negative. */
   readonly remaining: number;
-  /** Whole seconds until the window resets (ceil; 1..w). */
+  /** Whole seconds until the window resets, as the window mode reads "reset" (ceil; 1..w). */
   readonly resetSeconds: number;
   /** Window length w in seconds. */
   readonly windowSeconds: number;
@@ -41,6 +45,11 @@ export interface RateAccount {
   readonly rateLimits: Quotas | null;
 }
 
+export interface RateLimiterOptions {
+  /** How windows count (default "fixed-aligned"). */
+  readonly windows?: RateWindowMode;
+}
+
 export interface RateCheckOptions {
   /** The request's key is exempt from limits (the catalog's `exempt` access). */
   readonly exempt?: boolean;
@@ -52,19 +61,19 @@ const UNLIMITED: RateDecision = Object.freeze({ allowed: true, unlimited: true, 
 const N = WINDOW_NAMES.length;
 
 export class RateLimiter {
+  readonly mode: RateWindowMode;
   private readonly index = new Map<string, number>();
   private readonly quota: Float64Array;
-  /** Per account and window: index of the window counted in `used` (-1 before the first request). */
-  private readonly windowIndex: Float64Array;
-  private readonly used: Float64Array;
   private readonly limited: Uint8Array;
+  /** Per account and window (slot a * N + w): the requests counted, as the mode counts them. */
+  private readonly counts: WindowCounts;
 
-  constructor(accounts: readonly RateAccount[]) {
+  constructor(accounts: readonly RateAccount[], options: RateLimiterOptions = {}) {
     const n = accounts.length;
+    this.mode = options.windows ?? "fixed-aligned";
     this.quota = new Float64Array(n * N);
-    this.windowIndex = new Float64Array(n * N).fill(-1);
-    this.used = new Float64Array(n * N);
     this.limited = new Uint8Array(n);
+    this.counts = windowCounts(this.mode, n * N);
     accounts.forEach((account, i) => {
       this.index.set(account.id, i);
       const limits = account.rateLimits;
@@ -80,18 +89,21 @@ export class RateLimiter {
   check(accountId: string, now: Micros, options: RateCheckOptions = {}): RateDecision {
     const a = this.accountIndex(accountId);
     if (options.exempt === true || this.limited[a] === 0) return UNLIMITED;
-    this.roll(a, now);
     const base = a * N;
     const cost = options.cost ?? 1;
     let denied = -1;
+    let deniedRoom = 0;
     for (let w = 0; w < N; w++) {
-      if (this.used[base + w] + cost > this.quota[base + w]) {
-        // The window that resets last is the one a retry must wait for.
-        if (denied < 0 || this.resetMicros(w, now) >= this.resetMicros(denied, now)) denied = w;
+      const slot = base + w;
+      const quota = this.quota[slot]!;
+      if (this.counts.used(slot, WINDOW_MICROS[w]!, now) + cost > quota) {
+        // The window whose room comes back last is the one a retry must wait for.
+        const room = this.counts.roomMicros(slot, WINDOW_MICROS[w]!, now, cost, quota);
+        if (denied < 0 || room >= deniedRoom) [denied, deniedRoom] = [w, room];
       }
     }
     if (denied < 0) {
-      for (let w = 0; w < N; w++) this.used[base + w] += cost;
+      for (let w = 0; w < N; w++) this.counts.add(base + w, WINDOW_MICROS[w]!, now, cost);
       return { allowed: true, unlimited: false, windows: this.states(a, now) };
     }
     return {
@@ -99,7 +111,7 @@ export class RateLimiter {
       unlimited: false,
       windows: this.states(a, now),
       deniedWindow: WINDOW_NAMES[denied],
-      retryAfterSeconds: Math.ceil(this.resetMicros(denied, now) / 1_000_000),
+      retryAfterSeconds: Math.ceil(deniedRoom / 1_000_000),
     };
   }
 
@@ -125,36 +137,19 @@ export class RateLimiter {
     return a;
   }
 
-  /** Starts a new count in every window whose index moved on since the last request. */
-  private roll(a: number, now: Micros): void {
-    const base = a * N;
-    for (let w = 0; w < N; w++) {
-      const k = Math.floor(now / WINDOW_MICROS[w]);
-      if (this.windowIndex[base + w] !== k) {
-        this.windowIndex[base + w] = k;
-        this.used[base + w] = 0;
-      }
-    }
-  }
-
-  private resetMicros(w: number, now: Micros): number {
-    const len = WINDOW_MICROS[w];
-    return (Math.floor(now / len) + 1) * len - now;
-  }
-
   private states(a: number, now: Micros): WindowState[] {
     const base = a * N;
     const out: WindowState[] = [];
     for (let w = 0; w < N; w++) {
-      const current = this.windowIndex[base + w] === Math.floor(now / WINDOW_MICROS[w]);
-      const used = current ? this.used[base + w] : 0;
-      const quota = this.quota[base + w];
+      const slot = base + w;
+      const len = WINDOW_MICROS[w]!;
+      const quota = this.quota[slot]!;
       out.push({
-        window: WINDOW_NAMES[w],
+        window: WINDOW_NAMES[w]!,
         quota,
-        remaining: Math.max(0, quota - used),
-        resetSeconds: Math.ceil(this.resetMicros(w, now) / 1_000_000),
-        windowSeconds: WINDOW_SECONDS[w],
+        remaining: Math.max(0, quota - this.counts.used(slot, len, now)),
+        resetSeconds: Math.ceil(this.counts.resetMicros(slot, len, now) / 1_000_000),
+        windowSeconds: WINDOW_SECONDS[w]!,
       });
     }
     return out;

@@ -1,8 +1,9 @@
 /**
- * The three rate-limit windows of the spec, in the order the headers list them. Windows are
- * fixed and aligned to multiples of their length in virtual time (window k of the minute covers
+ * The three rate-limit windows of the spec, in the order the headers list them. By default windows
+ * are fixed and aligned to multiples of their length in virtual time (window k of the minute covers
  * [60k s, 60(k+1) s)), so every account's windows reset at the same instants and a reset time is
- * a pure function of the clock: no per-account timer, no drift between runs.
+ * a pure function of the clock: no per-account timer, no drift between runs. The other modes
+ * (RATE_WINDOW_MODES) are as pure: they read the clock and the requests counted, nothing else.
  */
 export const WINDOW_NAMES = ["minute", "hour", "day"] as const;
 export type WindowName = (typeof WINDOW_NAMES)[number];
@@ -19,3 +20,14 @@ export interface Quotas {
   readonly hour: number;
   readonly day: number;
 }
+
+/**
+ * How a window counts: the specification fixes the three windows and their lengths, not whether
+ * they are fixed or sliding. The first is the emulator's default.
+ * - fixed-aligned: fixed windows aligned to multiples of their length (every account resets together);
+ * - fixed-anchored: a fixed window opens at an account's first request after the last one closed;
+ * - sliding: the last w seconds, in buckets; `t` until some quota comes back (the oldest counted
+ *   bucket leaves), so `r` never rises before `t` runs out, as with fixed windows.
+ */
+export const RATE_WINDOW_MODES = ["fixed-aligned", "fixed-anchored", "sliding"] as const;
+export type RateWindowMode = (typeof RATE_WINDOW_MODES)[number];
