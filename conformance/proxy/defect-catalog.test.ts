@@ -13,7 +13,7 @@
 import t from "tap";
 import { defects as DEFECTS } from "../../sim/defects/index.ts";
 import { emulatorBehindProxy } from "../test-support/proxy/setup.ts";
-import { graphqlSession, jobScriptSession, jobSession, keylessSession, restSession } from "../test-support/proxy/traffic.ts";
+import { graphqlSession, jobScriptSession, jobSession, keylessSession, restSession, SESSIONS } from "../test-support/proxy/traffic.ts";
 
 export const SHOWN_AND_CAUGHT: readonly string[] = [
   // Pods: created, read while provisioning, running, renamed, stopped, deleted; a GPU pod with the defaults, one with global networking.
@@ -111,7 +111,7 @@ const PARALLEL = 6;
 function sessionsFor(area: string) {
   if (area === "graphql") return [graphqlSession, keylessSession];
   if (area.startsWith("jobs")) return [jobSession, jobScriptSession];
-  if (area === "auth") return [restSession, jobSession, jobScriptSession, graphqlSession, keylessSession];
+  if (area === "auth") return SESSIONS;
   return [restSession];
 }
 

@@ -243,3 +243,11 @@ export async function keylessSession(s: Setup): Promise<void> {
   await (await fetch(`${s.proxy.serverlessUrl}/v2/conformance/health`)).arrayBuffer();
   await (await fetch(`${s.proxy.baseUrl}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ myself { pods { id } } }" }) })).arrayBuffer();
 }
+
+/** Every session above, in the order a team's clients would run them. */
+export const SESSIONS: readonly ((s: Setup) => Promise<void>)[] = [restSession, jobSession, jobScriptSession, graphqlSession, keylessSession];
+
+/** Every session above, one after the other: the whole traffic of a team's clients. */
+export async function allSessions(s: Setup): Promise<void> {
+  for (const session of SESSIONS) await session(s);
+}
