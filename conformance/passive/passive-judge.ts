@@ -18,6 +18,7 @@ import type { Judgement, PassiveCheck, Side } from "./judgement.ts";
 import { requestChecks } from "./request-checks.ts";
 import { createRunsyncWaitCheck } from "./runsync-wait.ts";
 import { createDelayFloorCheck } from "./delay-floor.ts";
+import { createCpuMemoryCheck } from "./cpu-memory.ts";
 
 export interface Finding {
   readonly rule: Rule;
@@ -60,7 +61,7 @@ export const defaultPassiveOptions: PassiveOptions = {
 
 /** The passive checks, in the order they judge; the followers hold state, so each judge has its own. */
 export function passiveChecks(options: Pick<PassiveOptions, "maxFinalPolls">, exercised: (key: string) => void): PassiveCheck[] {
-  return [...requestChecks, ...exchangeChecks, createPodFollower(exercised), createJobFollower(exercised, { maxFinalPolls: options.maxFinalPolls }), createRunsyncWaitCheck(), createDelayFloorCheck(), createKeyFollower()];
+  return [...requestChecks, ...exchangeChecks, createPodFollower(exercised), createJobFollower(exercised, { maxFinalPolls: options.maxFinalPolls }), createRunsyncWaitCheck(), createDelayFloorCheck(), createCpuMemoryCheck(), createKeyFollower()];
 }
 
 /** Every rule the passive checks can judge, with the sides they judge it on. */
