@@ -46,6 +46,32 @@ export function createSoleClientCheck(capacity = 10_000): PassiveCheck {
     return n;
   };
 
+  /** An answer showing job `id` in `status`: a CANCELLED no cancel or purge asked for is a move the table has no row for. */
+  const observe = (id: string, job: Followed, exchange: SeenExchange, status: string): Judgement[] => {
+    if (status !== "IN_QUEUE") job.leftAt ??= exchange.answeredAt;
+    const out: Judgement[] = [];
+    const before = job.seen;
+    if (status === "CANCELLED" && before && (job.status === "IN_QUEUE" || job.status === "IN_PROGRESS") && exchange.sentAt >= before.answeredAt) {
+      const purge = purged.get(job.endpoint);
+      const asked = (job.cancelSent !== undefined && job.cancelSent <= exchange.sentAt) || (purge !== undefined && purge >= job.queuedAt && purge <= exchange.sentAt && job.status === "IN_QUEUE");
+      out.push(
+        asked
+          ? { ruleId: "jobs.transition-legal", side: "target" }
+          : {
+              ruleId: "jobs.transition-legal",
+              side: "target",
+              problem: `a job becomes CANCELLED only by a cancel (or a purge-queue while queued); job ${id} was ${job.status} (exchange #${before.seq}) and reads CANCELLED, with no cancel or purge sent for it (--sole-client: every job request passes through the proxy)`,
+              sequence: [before],
+            },
+      );
+    }
+    if (!FINAL_JOB_STATES.has(job.status ?? "") || status !== job.status) {
+      job.status = status;
+      job.seen = kept(exchange);
+    }
+    return out;
+  };
+
   return {
     name: "sole-client",
     rules: [
@@ -87,8 +113,9 @@ export function createSoleClientCheck(capacity = 10_000): PassiveCheck {
       if (op.op === "run" || op.op === "runsync") {
         if (body && typeof body.id === "string") {
           if (jobs.size >= jobs.capacity && !jobs.has(body.id)) letGo = true;
-          jobs.set(body.id, { endpoint, queuedAt: exchange.sentAt });
-          return this.judge({ exchange, op: { ...op, jobId: body.id, op: "status" }, profile: "lenient" });
+          const job: Followed = { endpoint, queuedAt: exchange.sentAt };
+          jobs.set(body.id, job);
+          if (typeof body.status === "string") observe(body.id, job, exchange, body.status);
         }
         return [];
       }
@@ -105,28 +132,7 @@ export function createSoleClientCheck(capacity = 10_000): PassiveCheck {
       if (a.status === 404 || (ok && op.op === "cancel")) job.leftAt ??= exchange.answeredAt;
       const status = typeof body?.status === "string" ? body.status : undefined;
       if (status === undefined) return [];
-      if (status !== "IN_QUEUE") job.leftAt ??= exchange.answeredAt;
-      const out: Judgement[] = [];
-      const before = job.seen;
-      if (status === "CANCELLED" && before && (job.status === "IN_QUEUE" || job.status === "IN_PROGRESS") && exchange.sentAt >= before.answeredAt) {
-        const purge = purged.get(endpoint);
-        const asked = (job.cancelSent !== undefined && job.cancelSent <= exchange.sentAt) || (purge !== undefined && purge <= exchange.sentAt && job.status === "IN_QUEUE");
-        out.push(
-          asked
-            ? { ruleId: "jobs.transition-legal", side: "target" }
-            : {
-                ruleId: "jobs.transition-legal",
-                side: "target",
-                problem: `a job becomes CANCELLED only by a cancel (or a purge-queue while queued); job ${id} was ${job.status} (exchange #${before.seq}) and reads CANCELLED, with no cancel or purge sent for it (--sole-client: every job request passes through the proxy)`,
-                sequence: [before],
-              },
-        );
-      }
-      if (!FINAL_JOB_STATES.has(job.status ?? "") || status !== job.status) {
-        job.status = status;
-        job.seen = kept(exchange);
-      }
-      return out;
+      return observe(id, job, exchange, status);
     },
   };
 }

@@ -5,7 +5,7 @@ import { describe, emulatorBehindProxy } from "../test-support/proxy/setup.ts";
 import { allSessions } from "../test-support/proxy/traffic.ts";
 
 t.test("fetch, runpod-sdk, a job script and GraphQL through the proxy to the emulator, strict: no finding, and the rules they touch are judged", async (t) => {
-  const s = await emulatorBehindProxy(t, { proxy: { profile: "strict" } });
+  const s = await emulatorBehindProxy(t, { proxy: { profile: "strict", soleClient: true } });
   await allSessions(s);
   const { report, lateFindings } = await s.proxy.stop();
   t.same(describe([...s.findings, ...lateFindings]), [], "no finding");

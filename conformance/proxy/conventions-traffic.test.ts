@@ -14,7 +14,7 @@ for (const seed of SEEDS) {
   const conventions = { ...drawConventions(seed), rateQuotas: "fixtures" as const };
   t.test(`--conventions ${seed}: no target finding`, async (t) => {
     t.comment(describeDifferences(conventions));
-    const s = await emulatorBehindProxy(t, { conventions });
+    const s = await emulatorBehindProxy(t, { conventions, proxy: { soleClient: true } });
     await allSessions(s);
     const { report, lateFindings } = await s.proxy.stop();
     const target = [...s.findings, ...lateFindings].filter((f) => f.side === "target");
