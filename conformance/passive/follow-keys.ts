@@ -72,6 +72,8 @@ export const NEVER_MOVED_PAIRS = 5;
 
 export function createKeyFollower(capacity = 1000): PassiveCheck {
   const keys = new BoundedMap<string, KeySeen>(capacity);
+  /** The key of the last exchange, which is already the newest in `keys`. */
+  let newest: string | undefined;
   return {
     name: "key-follower",
     rules: [
@@ -84,8 +86,10 @@ export function createKeyFollower(capacity = 1000): PassiveCheck {
     ],
     judge({ exchange, op }) {
       if (exchange.keyId === undefined || op.kind === "unknown") return [];
-      const k = keys.get(exchange.keyId) ?? { pairs: 0, moved: false, writes: 0 };
-      keys.set(exchange.keyId, k);
+      let k = keys.get(exchange.keyId);
+      // Set again (to the newest end) only when another key came between: a client sends one key again and again.
+      if (k === undefined || exchange.keyId !== newest) keys.set(exchange.keyId, (k ??= { pairs: 0, moved: false, writes: 0 }));
+      newest = exchange.keyId;
       const out: Judgement[] = [];
       const block = k.blockedUntil;
       if (block && exchange.sentAt >= block.exchange.answeredAt) {
