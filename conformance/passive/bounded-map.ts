@@ -13,7 +13,8 @@ export class BoundedMap<K, V> extends Map<K, V> {
   }
 
   override set(key: K, value: V): this {
-    if (this.has(key)) this.delete(key);
+    // A key set again moves to the end (one lookup: delete answers whether it was there).
+    super.delete(key);
     super.set(key, value);
     while (this.size > this.capacity) {
       let next = this.oldest?.next();

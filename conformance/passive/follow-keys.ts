@@ -13,6 +13,11 @@
  *   key gives 401": this one is none of those). A key revoked between the two reads the same.
  * - pods.not-found (target, choices.md, strict only): "An unknown pod id gives 404": a pod read
  *   answered 403 to a key the target serves pod reads is a pod that key cannot see, so a 404.
+ * - auth.invalid-key (target): "A missing, malformed, expired or invalid key gives 401". A key
+ *   the target refused with 401 in a form every surface takes (`Authorization: Bearer <key>`, or
+ *   GraphQL's `api_key` query) is one it does not know; answered 403 later (ordered by the
+ *   traffic), it was refused as lacking access instead of as invalid. A 403 before the 401 is no
+ *   finding: a key may expire in between.
  */
 import { limitsOf } from "../checks/auth/ratelimit/read-rate-limit.ts";
 import { describeStep, windowSteps } from "../checks/auth/ratelimit/window-steps.ts";
@@ -32,6 +37,8 @@ interface KeySeen {
   readsPods?: SeenExchange;
   /** An answer that served the key (2xx), the first one. */
   served?: SeenExchange;
+  /** The first answer that refused the key with 401 in a form every surface takes: the target does not know it. */
+  unknown?: SeenExchange;
   /** Job requests refused with 401 before the key was seen served, by the form the key took (one each). */
   refused?: Partial<Record<KeyForm, SeenExchange>>;
 }
@@ -55,11 +62,18 @@ function refusedForForm(form: KeyForm, refused: SeenExchange, served: SeenExchan
   };
 }
 
+/** The key came as `Authorization: Bearer <key>`, or on GraphQL in the `api_key` query: forms no surface may refuse as malformed. */
+function takenEverywhere(x: SeenExchange, graphql: boolean): boolean {
+  return formOf(x.request.headers["authorization"]) === "bearer" || (graphql && x.request.headers["authorization"] === undefined && (x.request.query.get("api_key") ?? "") !== "");
+}
+
 /** Comparable pairs, with writes among them, after which remaining counts that never moved are a finding. */
 export const NEVER_MOVED_PAIRS = 5;
 
 export function createKeyFollower(capacity = 1000): PassiveCheck {
   const keys = new BoundedMap<string, KeySeen>(capacity);
+  /** The key of the last exchange, which is already the newest in `keys`. */
+  let newest: string | undefined;
   return {
     name: "key-follower",
     rules: [
@@ -68,11 +82,14 @@ export function createKeyFollower(capacity = 1000): PassiveCheck {
       { id: "auth.bearer-header", side: "target" },
       { id: "auth.bare-key-jobs", side: "target" },
       { id: "pods.not-found", side: "target" },
+      { id: "auth.invalid-key", side: "target" },
     ],
     judge({ exchange, op }) {
       if (exchange.keyId === undefined || op.kind === "unknown") return [];
-      const k = keys.get(exchange.keyId) ?? { pairs: 0, moved: false, writes: 0 };
-      keys.set(exchange.keyId, k);
+      let k = keys.get(exchange.keyId);
+      // Set again (to the newest end) only when another key came between: a client sends one key again and again.
+      if (k === undefined || exchange.keyId !== newest) keys.set(exchange.keyId, (k ??= { pairs: 0, moved: false, writes: 0 }));
+      newest = exchange.keyId;
       const out: Judgement[] = [];
       const block = k.blockedUntil;
       if (block && exchange.sentAt >= block.exchange.answeredAt) {
@@ -95,6 +112,20 @@ export function createKeyFollower(capacity = 1000): PassiveCheck {
       const a = exchange.answer;
       if (!a) return out;
       const form = op.kind === "job" ? formOf(exchange.request.headers["authorization"]) : undefined;
+      const unknown = k.unknown;
+      if (unknown && exchange.sentAt >= unknown.answeredAt && (a.status === 401 || a.status === 403)) {
+        out.push(
+          a.status === 401
+            ? { ruleId: "auth.invalid-key", side: "target" }
+            : {
+                ruleId: "auth.invalid-key",
+                side: "target",
+                problem: `401 for a key the target does not know ("A missing, malformed, expired or invalid key gives 401"); it refused this key with 401 at exchange #${unknown.seq} and answered 403 here`,
+                sequence: [unknown],
+              },
+        );
+      }
+      if (a.status === 401 && !unknown && !k.served && takenEverywhere(exchange, op.kind === "graphql")) k.unknown = kept(exchange);
       if (op.kind === "getPod" && (a.status === 404 || (a.status === 403 && k.readsPods))) {
         const readAt = k.readsPods;
         out.push(

@@ -17,6 +17,9 @@ import { createPodFollower } from "./follow-pods.ts";
 import type { Judgement, PassiveCheck, Side } from "./judgement.ts";
 import { requestChecks } from "./request-checks.ts";
 import { createRunsyncWaitCheck } from "./runsync-wait.ts";
+import { createDelayFloorCheck } from "./delay-floor.ts";
+import { createCpuMemoryCheck } from "./cpu-memory.ts";
+import { createSoleClientCheck } from "./sole-client.ts";
 
 export interface Finding {
   readonly rule: Rule;
@@ -47,6 +50,8 @@ export interface PassiveOptions {
   /** The command line that reproduces the run, for each failure's reproduction. */
   readonly command: string;
   readonly catalog: RuleCatalog;
+  /** Every job request to the target passes through here, from before the first one (`cpsim proxy --sole-client`): sole-client.ts's rules are judged. */
+  readonly soleClient: boolean;
 }
 
 export const defaultPassiveOptions: PassiveOptions = {
@@ -55,17 +60,21 @@ export const defaultPassiveOptions: PassiveOptions = {
   maxFailuresPerRule: 20,
   command: "cpsim proxy",
   catalog: specCatalog,
+  soleClient: false,
 };
 
 /** The passive checks, in the order they judge; the followers hold state, so each judge has its own. */
-export function passiveChecks(options: Pick<PassiveOptions, "maxFinalPolls">, exercised: (key: string) => void): PassiveCheck[] {
-  return [...requestChecks, ...exchangeChecks, createPodFollower(exercised), createJobFollower(exercised, { maxFinalPolls: options.maxFinalPolls }), createRunsyncWaitCheck(), createKeyFollower()];
+export function passiveChecks(options: Pick<PassiveOptions, "maxFinalPolls"> & Partial<Pick<PassiveOptions, "soleClient">>, exercised: (key: string) => void): PassiveCheck[] {
+  return [
+    ...requestChecks, ...exchangeChecks, createPodFollower(exercised), createJobFollower(exercised, { maxFinalPolls: options.maxFinalPolls }), createRunsyncWaitCheck(),
+    createDelayFloorCheck(), createCpuMemoryCheck(), createKeyFollower(), ...(options.soleClient ? [createSoleClientCheck()] : []),
+  ];
 }
 
-/** Every rule the passive checks can judge, with the sides they judge it on. */
-export function judgeableRules(): ReadonlyMap<string, readonly Side[]> {
+/** Every rule the passive checks can judge (with `soleClient`, also the ones --sole-client adds), with the sides they judge it on. */
+export function judgeableRules(options: { readonly soleClient?: boolean } = {}): ReadonlyMap<string, readonly Side[]> {
   const out = new Map<string, Side[]>();
-  for (const c of passiveChecks(defaultPassiveOptions, () => {})) {
+  for (const c of passiveChecks({ ...defaultPassiveOptions, soleClient: options.soleClient ?? false }, () => {})) {
     for (const r of c.rules) out.set(r.id, [...new Set([...(out.get(r.id) ?? []), r.side])]);
   }
   return out;
@@ -86,7 +95,7 @@ export class PassiveJudge {
   /** The rules the traffic can judge (a choices.md rule only under strict). */
   judgeable(ruleId: string): boolean {
     const rule = this.options.catalog.get(ruleId);
-    return rule !== undefined && (!isStrictOnly(rule) || this.options.profile === "strict") && judgeableRules().has(ruleId);
+    return rule !== undefined && (!isStrictOnly(rule) || this.options.profile === "strict") && judgeableRules(this.options).has(ruleId);
   }
 
   /** Judges one exchange; answers its findings (the failures), which the tallies also keep. */

@@ -4,6 +4,10 @@
  */
 import "./followers.part.test.ts";
 import "./runsync-wait.part.test.ts";
+import "./delay-floor.part.test.ts";
+import "./cpu-memory.part.test.ts";
+import "./invalid-key.part.test.ts";
+import "./sole-client.part.test.ts";
 import "./request-checks.part.test.ts";
 import "./bounded-map.part.test.ts";
 import "./no-false-findings.part.test.ts";

@@ -2,15 +2,11 @@
 import t from "tap";
 import { proxyExitCode } from "./exit-code.ts";
 import { describe, emulatorBehindProxy } from "../test-support/proxy/setup.ts";
-import { graphqlSession, jobScriptSession, jobSession, keylessSession, restSession } from "../test-support/proxy/traffic.ts";
+import { allSessions } from "../test-support/proxy/traffic.ts";
 
 t.test("fetch, runpod-sdk, a job script and GraphQL through the proxy to the emulator, strict: no finding, and the rules they touch are judged", async (t) => {
-  const s = await emulatorBehindProxy(t, { proxy: { profile: "strict" } });
-  await restSession(s);
-  await jobSession(s);
-  await jobScriptSession(s);
-  await graphqlSession(s);
-  await keylessSession(s);
+  const s = await emulatorBehindProxy(t, { proxy: { profile: "strict", soleClient: true } });
+  await allSessions(s);
   const { report, lateFindings } = await s.proxy.stop();
   t.same(describe([...s.findings, ...lateFindings]), [], "no finding");
   t.equal(proxyExitCode(report, "any", "warning"), 0);

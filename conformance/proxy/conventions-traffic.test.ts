@@ -2,7 +2,7 @@
 import t from "tap";
 import { describeDifferences, drawConventions } from "../../sim/conventions/index.ts";
 import { emulatorBehindProxy, describe } from "../test-support/proxy/setup.ts";
-import { graphqlSession, jobScriptSession, jobSession, keylessSession, restSession } from "../test-support/proxy/traffic.ts";
+import { allSessions } from "../test-support/proxy/traffic.ts";
 
 const SEEDS = [1, 2, 3, 4];
 
@@ -14,12 +14,8 @@ for (const seed of SEEDS) {
   const conventions = { ...drawConventions(seed), rateQuotas: "fixtures" as const };
   t.test(`--conventions ${seed}: no target finding`, async (t) => {
     t.comment(describeDifferences(conventions));
-    const s = await emulatorBehindProxy(t, { conventions });
-    await restSession(s);
-    await jobSession(s);
-    await jobScriptSession(s);
-    await graphqlSession(s);
-    await keylessSession(s);
+    const s = await emulatorBehindProxy(t, { conventions, proxy: { soleClient: true } });
+    await allSessions(s);
     const { report, lateFindings } = await s.proxy.stop();
     const target = [...s.findings, ...lateFindings].filter((f) => f.side === "target");
     t.same(describe(target), [], "no finding on the target's side");

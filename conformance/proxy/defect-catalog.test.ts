@@ -5,7 +5,8 @@
  * the job endpoints, GraphQL with the key in `api_key`, and a client that forgot its key once
  * (conformance/test-support/proxy/traffic.ts). The proxy runs with `--profile strict`, where every
  * rule `conform` has is judged (the emulator is strict's reference, so its clean traffic shows no
- * finding: clean-traffic.part.test.ts). SHOWN_AND_CAUGHT, NOT_SHOWN and SHOWN_NOT_JUDGEABLE split
+ * finding: clean-traffic.part.test.ts), and with `--sole-client`, which these clients are: the
+ * emulator gets no job request but theirs, so others' jobs explain nothing. SHOWN_AND_CAUGHT, NOT_SHOWN and SHOWN_NOT_JUDGEABLE split
  * the catalog; a defect not caught says why (the traffic does not show it, or what judging it from
  * traffic would need). A defect newly caught, or one no longer caught, fails here:
  * the lists are the table docs/proxy.md cites.
@@ -13,7 +14,7 @@
 import t from "tap";
 import { defects as DEFECTS } from "../../sim/defects/index.ts";
 import { emulatorBehindProxy } from "../test-support/proxy/setup.ts";
-import { graphqlSession, jobScriptSession, jobSession, keylessSession, restSession } from "../test-support/proxy/traffic.ts";
+import { graphqlSession, jobScriptSession, jobSession, keylessSession, restSession, SESSIONS } from "../test-support/proxy/traffic.ts";
 
 export const SHOWN_AND_CAUGHT: readonly string[] = [
   // Pods: created, read while provisioning, running, renamed, stopped, deleted; a GPU pod with the defaults, one with global networking.
@@ -26,10 +27,12 @@ export const SHOWN_AND_CAUGHT: readonly string[] = [
   "no-execution-time", "completed-without-output", "no-worker-id", "no-input-echo", "cancel-lies", "cancel-skips-queued", "cancel-skips-running",
   "cancel-answers-cancelling", "retry-new-id", "retry-answers-retrying", "health-counters-strings", "stream-chunks-key", "empty-body-400",
   "health-under-v1",
+  // Jobs, judged over the traffic: a job read IN_QUEUE reports at least that wait; and, as the sole client, a CANCELLED no cancel asked for, counts above the jobs that may be queued.
+  "delay-time-seconds", "failed-reads-cancelled", "health-queue-off-by-one", "purge-count-off-by-one",
   // Errors, keys, rate limits, catalogs.
   "not-found-plain-json", "success-text-plain", "jobs-without-key", "jobs-refuse-bearer", "jobs-refuse-bare-key", "ratelimit-only-on-429",
   "ratelimit-without-reset", "ratelimit-hour-3599", "ratelimit-never-moves", "ratelimit-single-quotes", "gpus-bare-array", "cpus-bare-array",
-  "datacenters-bare-array", "datacenters-without-global-network",
+  "datacenters-bare-array", "datacenters-without-global-network", "invalid-key-403", "cpu-memory-off-by-one",
   // GraphQL: pods, one pod, the GPU types, a deploy, a stop, a resume, a call without a key.
   "graphql-without-key", "graphql-result-envelope", "graphql-errors-without-code", "deploy-without-host", "deploy-ignores-name", "resume-without-image",
   "resume-answers-exited", "stop-without-id", "stop-answers-running", "myself-pods-without-runtime", "pod-query-without-name",
@@ -94,13 +97,8 @@ export const NOT_SHOWN: Readonly<Record<string, string>> = {
  * proxy would need. `cpsim conform` judges them with requests of its own.
  */
 export const SHOWN_NOT_JUDGEABLE: Readonly<Record<string, string>> = {
-  "failed-reads-cancelled": "a FAILED job read CANCELLED: from traffic alone it is a cancel sent by another client, which the spec allows",
-  "invalid-key-403": "a 403 to a key the target does not know: a valid key without access also gets 403 (the spec does not show permission scopes), and the proxy cannot tell the two",
-  "cpu-memory-off-by-one": "a CPU pod's memory one GB off: the proxy does not keep the CPU catalog's GB per vCPU to compute it",
-  "stream-only-at-end": "a stream that yields nothing until the job is final: when output became available is the target's to know",
-  "health-queue-off-by-one": "health's counters one off: other clients' jobs on the endpoint count too",
-  "purge-count-off-by-one": "purge-queue's count one off: other clients' queued jobs count too",
-  "delay-time-seconds": "delayTime in seconds: read against the target's clock, which the proxy does not see",
+  "stream-only-at-end":
+    "a stream that yields nothing until the job is final: every read while IN_PROGRESS answers an empty stream, which a correct target also answers while its handler has yielded nothing yet; judging it needs when the handler yielded each output (the conformance handler's `ms` between outputs gives it, so `cpsim conform` judges it with a job of its own), which the traffic does not show",
 };
 
 // One emulator and proxy per defect, six at a time: the sessions mostly wait (a pod's provisioning, a job's cold start).
@@ -111,7 +109,7 @@ const PARALLEL = 6;
 function sessionsFor(area: string) {
   if (area === "graphql") return [graphqlSession, keylessSession];
   if (area.startsWith("jobs")) return [jobSession, jobScriptSession];
-  if (area === "auth") return [restSession, jobSession, jobScriptSession, graphqlSession, keylessSession];
+  if (area === "auth") return SESSIONS;
   return [restSession];
 }
 
@@ -128,7 +126,7 @@ t.test("each defect under a plain client's traffic: shown ⇒ caught", async (t)
   const worker = async () => {
     while (next < DEFECTS.length) {
       const d = DEFECTS[next++]!;
-      const s = await emulatorBehindProxy(t, { defects: [d.name], proxy: { profile: "strict" } });
+      const s = await emulatorBehindProxy(t, { defects: [d.name], proxy: { profile: "strict", soleClient: true } });
       // A client that fails on the defect (the SDK throws at a 401) has still sent its traffic.
       for (const session of sessionsFor(d.area)) await session(s).catch(() => {});
       const { lateFindings } = await s.proxy.stop();

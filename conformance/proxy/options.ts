@@ -51,6 +51,8 @@ export interface ProxyOptions {
   readonly upstreamTimeoutMs: number;
   /** Reads of a finished job before a client counts as polling it forever. */
   readonly maxFinalPolls: number;
+  /** Every job request to the target passes through the proxy, from before the first one: what others' jobs would explain is judged (docs/proxy.md). */
+  readonly soleClient: boolean;
   /** Connections kept to each upstream origin. */
   readonly connections: number;
   /**
@@ -86,6 +88,7 @@ export const defaultOptions: Omit<ProxyOptions, "target" | "reportDir"> & { repo
   maxCaptureBytes: 64 * 1024 * 1024,
   upstreamTimeoutMs: 600_000,
   maxFinalPolls: 10,
+  soleClient: false,
   connections: 128,
   shadowWrites: false,
   shadowQueue: 128,
@@ -165,6 +168,7 @@ export function proxyCommand(o: ProxyOptions): string {
     `--target ${o.target}`,
     ...(o.serverlessUrl ? [`--serverless-url ${o.serverlessUrl}`] : []),
     ...(o.profile !== "lenient" ? [`--profile ${o.profile}`] : []),
+    ...(o.soleClient ? ["--sole-client"] : []),
     ...(o.shadow !== undefined ? [`--shadow ${o.shadow}`] : []),
     ...(o.shadowServerlessUrl !== undefined ? [`--shadow-serverless-url ${o.shadowServerlessUrl}`] : []),
     ...(o.shadowWrites ? ["--shadow-writes"] : []),

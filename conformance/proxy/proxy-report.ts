@@ -14,6 +14,7 @@ import { judgeableRules, type PassiveJudge } from "../passive/passive-judge.ts";
 
 export const NOT_JUDGEABLE = "not judgeable from traffic: judging it takes requests of its own (run `cpsim conform`)";
 export const NOT_SEEN = "judgeable from traffic, but no exchange of this traffic concerned it";
+export const SOLE_CLIENT_ONLY = "judged only with --sole-client: others' jobs would explain what the traffic shows";
 export const CHOICES_ONLY = "judged only under --profile strict: the emulator's choice where the spec is silent (docs/choices.md)";
 
 export interface ProxyReportMeta {
@@ -36,7 +37,8 @@ function version(): string {
 }
 
 export function proxyReport(judge: PassiveJudge, meta: ProxyReportMeta): ConformanceReport {
-  const judgeable = judgeableRules();
+  const judgeable = judgeableRules(judge.options);
+  const withSoleClient = judgeableRules({ soleClient: true });
   const catalog = judge.options.catalog.rules;
   const rules: RuleResult[] = catalog.map((rule) => {
     const tally = judge.tallies.get(rule.id);
@@ -44,7 +46,7 @@ export function proxyReport(judge: PassiveJudge, meta: ProxyReportMeta): Conform
     const failures: ReportFailure[] = tally?.failures ?? [];
     if (tally && tally.failed > 0) return { ...base, status: "fail" as const, requests: tally.judged, failures, ...(tally.failed > failures.length ? { reason: `${tally.failed} failures, the first ${failures.length} kept` } : {}) };
     if (tally && tally.judged > 0) return { ...base, status: "pass" as const, requests: tally.judged, failures: [] };
-    const reason = !judgeable.has(rule.id) ? NOT_JUDGEABLE : isStrictOnly(rule) && meta.profile !== "strict" ? CHOICES_ONLY : NOT_SEEN;
+    const reason = !judgeable.has(rule.id) ? (withSoleClient.has(rule.id) ? SOLE_CLIENT_ONLY : NOT_JUDGEABLE) : isStrictOnly(rule) && meta.profile !== "strict" ? CHOICES_ONLY : NOT_SEEN;
     return { ...base, status: "skip" as const, reason, requests: 0, failures: [] };
   });
   const checked = rules.filter((r) => r.status !== "skip");

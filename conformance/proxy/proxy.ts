@@ -114,7 +114,7 @@ function urlOf(host: string, port: number): string {
 export async function startProxy(given: Partial<ProxyOptions> & { target: string }, events: ProxyEvents = {}): Promise<ProxyHandle> {
   const options = resolveOptions(given);
   const startedAt = Date.now();
-  const judge = new PassiveJudge({ profile: options.profile, maxFinalPolls: options.maxFinalPolls, command: proxyCommand(options) });
+  const judge = new PassiveJudge({ profile: options.profile, maxFinalPolls: options.maxFinalPolls, soleClient: options.soleClient, command: proxyCommand(options) });
   const agent = new Agent({ connections: options.connections, headersTimeout: options.upstreamTimeoutMs, bodyTimeout: options.upstreamTimeoutMs, keepAliveTimeout: 10_000 });
   const targetErrors: TargetErrorRecord[] = [];
   const budget = new ByteBudget(options.maxCaptureBytes);

@@ -97,9 +97,13 @@ function slimFlow(flow: Flow): Flow {
   };
 }
 
-export function seenFromFlow(flow: Flow, seq: number, surface: Surface, slim = false): SeenExchange {
-  const url = new URL(flow.path, "http://proxy.invalid");
-  const secrets = credentialsOf(flow, url.searchParams);
+/**
+ * `parsed`: the path and credentials the full exchange already read, which its slim form (the
+ * same path and headers) takes as they are rather than parsing them again.
+ */
+export function seenFromFlow(flow: Flow, seq: number, surface: Surface, slim = false, parsed?: { readonly url: URL; readonly secrets: string[] }): SeenExchange {
+  const url = parsed?.url ?? new URL(flow.path, "http://proxy.invalid");
+  const secrets = parsed?.secrets ?? credentialsOf(flow, url.searchParams);
   const r = flow.response;
   // An answer cut short (the client left, the connection broke) is judged on its head, as one above the capture bound.
   const cut = r !== undefined && (r.truncated || flow.error !== undefined);
@@ -126,6 +130,6 @@ export function seenFromFlow(flow: Flow, seq: number, surface: Surface, slim = f
     get recorded(): Exchange {
       return (recorded ??= recordedFlow(flow, secrets));
     },
-    ...(slim ? {} : { slim: () => (slimmed ??= seenFromFlow(slimFlow(flow), seq, surface, true)) }),
+    ...(slim ? {} : { slim: () => (slimmed ??= seenFromFlow(slimFlow(flow), seq, surface, true, { url, secrets })) }),
   };
 }

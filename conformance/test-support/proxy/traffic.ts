@@ -106,9 +106,11 @@ export async function restSession(s: Setup): Promise<void> {
     await call("DELETE", `/v2/pods/${created.json.id}`);
     break;
   }
-  // Error answers the client provokes honestly: a pod that does not exist, a key that does not.
+  // Error answers the client provokes honestly: a pod that does not exist, a key that does not (tried on GraphQL, then on REST).
   await call("GET", "/v2/pods/no-such-pod");
-  await restClient(base, "not-a-key-of-anyone").call("GET", "/v2/pods");
+  const wrongKey = "not-a-key-of-anyone";
+  await (await fetch(`${base}/graphql?api_key=${wrongKey}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ myself { pods { id } } }" }) })).arrayBuffer();
+  await restClient(base, wrongKey).call("GET", "/v2/pods");
 }
 
 /** The official JS SDK on the job endpoints: each method of an endpoint, and the package's own functions once each. */
@@ -242,4 +244,12 @@ export async function keylessSession(s: Setup): Promise<void> {
   await (await fetch(`${s.proxy.baseUrl}/v2/pods`)).arrayBuffer();
   await (await fetch(`${s.proxy.serverlessUrl}/v2/conformance/health`)).arrayBuffer();
   await (await fetch(`${s.proxy.baseUrl}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ myself { pods { id } } }" }) })).arrayBuffer();
+}
+
+/** Every session above, in the order a team's clients would run them. */
+export const SESSIONS: readonly ((s: Setup) => Promise<void>)[] = [restSession, jobSession, jobScriptSession, graphqlSession, keylessSession];
+
+/** Every session above, one after the other: the whole traffic of a team's clients. */
+export async function allSessions(s: Setup): Promise<void> {
+  for (const session of SESSIONS) await session(s);
 }
