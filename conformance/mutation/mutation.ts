@@ -18,6 +18,7 @@ import {
   type FamilyScore,
   familyFigureLine,
   judgedEscapes,
+  legalEscapes,
   type MutationReport,
   mutationFigureLine,
   mutationPassed,
@@ -170,13 +171,13 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
         if (!("error" in alone) && alone.failing.includes(defect.rule)) {
           const onClean = await aloneOnClean(defect.rule);
           const cleanFails = "error" in onClean ? [defect.rule] : onClean.failing;
-          if (!cleanFails.includes(defect.rule)) return score(defect, alone, cleanFails, "rule");
+          if (!cleanFails.includes(defect.rule)) return score(defect, alone, cleanFails, "rule", profile);
         }
         const full = await run([defect.name]);
-        return score(defect, "error" in full ? full : { ...full, wallTimeMs: full.wallTimeMs + alone.wallTimeMs }, (await cleanRun).failing, "suite");
+        return score(defect, "error" in full ? full : { ...full, wallTimeMs: full.wallTimeMs + alone.wallTimeMs }, (await cleanRun).failing, "suite", profile);
       }
       const full = await run([defect.name]);
-      return score(defect, full, (await cleanRun).failing, "suite");
+      return score(defect, full, (await cleanRun).failing, "suite", profile);
     };
 
     // At most `workers` runs are handed to the pool at once, so each run's time limit starts when it does.
@@ -243,14 +244,15 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
     // Defects caught on the emulator's conventions that escape under some seeds': what the suite cannot see there (or what those conventions make unobservable).
     const onlySome = new Map<string, number[]>();
     for (const f of families) {
-      for (const d of f.defects) if (d.verdict === "escaped" && results.find((r) => r.name === d.name)?.verdict !== "escaped") onlySome.set(d.name, [...(onlySome.get(d.name) ?? []), f.family]);
+      for (const d of f.defects) if (d.verdict === "escaped" && d.legal === undefined && results.find((r) => r.name === d.name)?.verdict !== "escaped") onlySome.set(d.name, [...(onlySome.get(d.name) ?? []), f.family]);
     }
     if (onlySome.size) say(`escaped only under some conventions: ${[...onlySome].map(([name, seeds]) => `${name} (seeds ${seeds.join(", ")})`).join(", ")}\n`);
     for (const f of families) {
       const escaped = f.defects.filter((d) => d.verdict === "escaped").map((d) => d.name);
       const judged = judgedEscapes(f.defects).map((d) => d.name);
+      const legal = legalEscapes(f.defects).map((d) => d.name);
       say(
-        `${familyFigureLine(f)}${f.clean.failing.length ? ` (FALSE FAILURES, a bug of the suite: ${f.clean.failing.join(", ")})` : ""}${escaped.length ? ` (escaped: ${escaped.join(", ")})` : ""}${judged.length ? ` (judged and passed: ${judged.join(", ")})` : ""}\n`,
+        `${familyFigureLine(f)}${f.clean.failing.length ? ` (FALSE FAILURES, a bug of the suite: ${f.clean.failing.join(", ")})` : ""}${escaped.length ? ` (escaped: ${escaped.join(", ")})` : ""}${judged.length ? ` (judged and passed: ${judged.join(", ")})` : ""}${legal.length ? ` (legal under lenient: ${legal.join(", ")})` : ""}\n`,
       );
     }
     say(`${mutationFigureLine(report)}\n`);
@@ -263,13 +265,18 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
   }
 }
 
-type Outcome = SuiteOutcome | { error: string; wallTimeMs: number };
+export type Outcome = SuiteOutcome | { error: string; wallTimeMs: number };
 
-/** A defect's verdict: failures the clean run also shows do not count as catching it. */
-function score(defect: Defect, outcome: Outcome, cleanFailing: readonly string[], scope: DefectResult["scope"]): DefectResult {
+/**
+ * A defect's verdict: failures the clean run also shows do not count as catching it. An escape
+ * under the lenient profile of a defect a correct service may match there carries the reason.
+ */
+export function score(defect: Defect, outcome: Outcome, cleanFailing: readonly string[], scope: DefectResult["scope"], profile: "lenient" | "strict"): DefectResult {
   const rule = ruleOf(defect);
   const base = { name: defect.name, area: defect.area, rule: defect.rule, does: defect.does, spec: rule.spec, scope, wallTimeMs: outcome.wallTimeMs };
   if ("error" in outcome) return { ...base, verdict: "error", failing: [], error: outcome.error };
   const failing = outcome.failing.filter((id) => !cleanFailing.includes(id));
-  return { ...base, verdict: verdictOf(defect.rule, failing), failing, ...(outcome.statuses[defect.rule] ? { ruleStatus: outcome.statuses[defect.rule] } : {}) };
+  const verdict = verdictOf(defect.rule, failing);
+  const legal = verdict === "escaped" && profile === "lenient" ? defect.legalUnderLenient : undefined;
+  return { ...base, verdict, failing, ...(outcome.statuses[defect.rule] ? { ruleStatus: outcome.statuses[defect.rule] } : {}), ...(legal !== undefined ? { legal: `legal under lenient: ${legal}` } : {}) };
 }

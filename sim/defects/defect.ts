@@ -65,4 +65,13 @@ export interface Defect {
   readonly deadline?: (deadline: Micros, at: Edge) => Micros;
   /** Rewrites the route table the transport enforces body limits with. */
   readonly routes?: (routes: BackendRoute[]) => BackendRoute[];
+  /**
+   * Why a correct service may do the same under the lenient profile, where the spec's sentence
+   * does not fix what the defect changes (it breaks only the emulator's reading, which strict
+   * judges): such a defect is not observable as a violation there, so an escape under lenient is
+   * counted apart from the real misses (`legal_escaped`, not `judged_escaped`). Absent: the spec
+   * fixes the behaviour the defect breaks, and the lenient suite must catch it wherever its rule
+   * is judged.
+   */
+  readonly legalUnderLenient?: string;
 }
