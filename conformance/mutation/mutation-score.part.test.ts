@@ -5,6 +5,7 @@
  * sentence leaves open what they change (docs/mutation.md lists them with the sentence).
  */
 import t from "tap";
+import { drawConventions, EMULATOR_CONVENTIONS } from "../../sim/conventions/index.ts";
 import { defectByName, defects } from "../../sim/defects/index.ts";
 import { score } from "./mutation.ts";
 
@@ -40,4 +41,13 @@ t.test("the defects legal under lenient, each with a reason", async (t) => {
     "validation-without-errors",
   ]);
   for (const d of legal) t.ok(d.legalUnderLenient!.length > 40, `${d.name}: a reason, not a word`);
+});
+
+t.test("a defect that does nothing a correct service would not under a seed's conventions: its escape there carries the reason", async (t) => {
+  const d = defectByName("create-vcpu-one")!;
+  t.equal(drawConventions(3).vcpuCounts, "large-only", "seed 3's flavors offer no 2 vCPUs");
+  const seed3 = score(d, escapedRun(d.rule), [], "suite", "lenient", drawConventions(3));
+  t.match(seed3.legal, /^not observable under these conventions: .*large-only/);
+  t.equal(score(d, escapedRun(d.rule), [], "suite", "lenient", EMULATOR_CONVENTIONS).legal, undefined, "observable where 2 vCPUs are offered: an escape there is a miss");
+  t.equal(score(d, escapedRun(d.rule), [], "suite", "lenient", { ...drawConventions(3), vcpuCounts: "sparse" }).legal, undefined, "sparse counts start at 2");
 });

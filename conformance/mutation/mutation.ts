@@ -32,7 +32,7 @@ import { rules } from "../../sim/api/rules/index.ts";
 import { type Defect, ruleOf, selectDefects } from "../../sim/defects/index.ts";
 import { packageVersion, workerExecArgv, workerModule } from "../../sim/package-root.ts";
 import type { SuiteOutcome, SuiteTask } from "./run-suite.ts";
-import { describeConventions, drawConventions } from "../../sim/conventions/index.ts";
+import { type Conventions, describeConventions, drawConventions, EMULATOR_CONVENTIONS } from "../../sim/conventions/index.ts";
 
 export interface MutationOptions {
   /** Globs over defect names, areas or rule ids; empty: every defect. */
@@ -151,6 +151,7 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
     }
   };
   const where = family === undefined ? "" : `conventions ${family}: `;
+  const conventions = family === undefined ? EMULATOR_CONVENTIONS : drawConventions(family);
     // The clean run (the whole suite) goes first, beside the first defects; whole-suite runs of defects are scored against it.
     const cleanRun = run([]).then((clean) => {
       say(`${where}clean run: ${"error" in clean ? `ERROR ${clean.error}` : clean.failing.length ? `FAILED ${clean.failing.join(", ")}` : "no failure"} (${(clean.wallTimeMs / 1000).toFixed(1)} s)\n`);
@@ -171,13 +172,13 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
         if (!("error" in alone) && alone.failing.includes(defect.rule)) {
           const onClean = await aloneOnClean(defect.rule);
           const cleanFails = "error" in onClean ? [defect.rule] : onClean.failing;
-          if (!cleanFails.includes(defect.rule)) return score(defect, alone, cleanFails, "rule", profile);
+          if (!cleanFails.includes(defect.rule)) return score(defect, alone, cleanFails, "rule", profile, conventions);
         }
         const full = await run([defect.name]);
-        return score(defect, "error" in full ? full : { ...full, wallTimeMs: full.wallTimeMs + alone.wallTimeMs }, (await cleanRun).failing, "suite", profile);
+        return score(defect, "error" in full ? full : { ...full, wallTimeMs: full.wallTimeMs + alone.wallTimeMs }, (await cleanRun).failing, "suite", profile, conventions);
       }
       const full = await run([defect.name]);
-      return score(defect, full, (await cleanRun).failing, "suite", profile);
+      return score(defect, full, (await cleanRun).failing, "suite", profile, conventions);
     };
 
     // At most `workers` runs are handed to the pool at once, so each run's time limit starts when it does.
@@ -269,14 +270,21 @@ export type Outcome = SuiteOutcome | { error: string; wallTimeMs: number };
 
 /**
  * A defect's verdict: failures the clean run also shows do not count as catching it. An escape
- * under the lenient profile of a defect a correct service may match there carries the reason.
+ * of a defect a correct service may match there (under the lenient profile, or under the
+ * target's conventions) carries the reason.
  */
-export function score(defect: Defect, outcome: Outcome, cleanFailing: readonly string[], scope: DefectResult["scope"], profile: "lenient" | "strict"): DefectResult {
+export function score(defect: Defect, outcome: Outcome, cleanFailing: readonly string[], scope: DefectResult["scope"], profile: "lenient" | "strict", conventions: Conventions = EMULATOR_CONVENTIONS): DefectResult {
   const rule = ruleOf(defect);
   const base = { name: defect.name, area: defect.area, rule: defect.rule, does: defect.does, spec: rule.spec, scope, wallTimeMs: outcome.wallTimeMs };
   if ("error" in outcome) return { ...base, verdict: "error", failing: [], error: outcome.error };
   const failing = outcome.failing.filter((id) => !cleanFailing.includes(id));
   const verdict = verdictOf(defect.rule, failing);
-  const legal = verdict === "escaped" && profile === "lenient" ? defect.legalUnderLenient : undefined;
-  return { ...base, verdict, failing, ...(outcome.statuses[defect.rule] ? { ruleStatus: outcome.statuses[defect.rule] } : {}), ...(legal !== undefined ? { legal: `legal under lenient: ${legal}` } : {}) };
+  return { ...base, verdict, failing, ...(outcome.statuses[defect.rule] ? { ruleStatus: outcome.statuses[defect.rule] } : {}), ...legalOf(defect, verdict, profile, conventions) };
+}
+
+function legalOf(defect: Defect, verdict: DefectResult["verdict"], profile: "lenient" | "strict", conventions: Conventions): { legal?: string } {
+  if (verdict !== "escaped") return {};
+  if (profile === "lenient" && defect.legalUnderLenient !== undefined) return { legal: `legal under lenient: ${defect.legalUnderLenient}` };
+  const unobservable = defect.unobservableUnder?.(conventions);
+  return unobservable !== undefined ? { legal: `not observable under these conventions: ${unobservable}` } : {};
 }

@@ -10,6 +10,7 @@ import type { Micros } from "../core/index.ts";
 import type { RuleId } from "../api/rules/index.ts";
 import type { ApiOutcome, ApiRequest, ApiResponse } from "../api/types.ts";
 import type { BackendApiKey, BackendRoute } from "../http/backend.ts";
+import type { Conventions } from "../conventions/dimensions.ts";
 
 /** The areas of the rule catalog; every one has at least one defect. */
 export const DEFECT_AREAS = [
@@ -74,4 +75,10 @@ export interface Defect {
    * is judged.
    */
   readonly legalUnderLenient?: string;
+  /**
+   * Under which conventions of the open-choice space the defect does nothing a correct service
+   * would not (what it changes is answered the same there for another reason), and why; undefined
+   * where it is observable. An escape there is counted with `legal_escaped`, not as a miss.
+   */
+  readonly unobservableUnder?: (c: Conventions) => string | undefined;
 }
