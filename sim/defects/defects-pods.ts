@@ -157,7 +157,7 @@ export const podDefects: readonly Defect[] = [
       if (at.op !== "podAction" || out.kind !== "response" || out.response.status !== 409 || !/lock/i.test(detailOf(out.response))) return out;
       return next({ ...req, method: "GET", path: `/v2/pods/${at.params.podId}`, body: undefined });
     },
-    legalUnderLenient: "\"when true the pod cannot be stopped or reset\": the pod stays as it was (same status, same startedAt, still locked), which is what the sentence states; it names no refusal and no status for a stop of a locked pod (the 409 is choices.md's)" },
+    legalUnderLenient: "\"when true the pod cannot be stopped or reset\": the pod stays as it was (same status, same startedAt, still locked), which is what the sentence states; it names no refusal and no status for a stop of a locked pod (the 409 is docs/choices.md's)" },
   { name: "action-extra-keys-ignored", area: "pods.actions", rule: "pods.action.unknown-property", does: "The action body's keys other than `action` are ignored",
     request: (req, at) => (at.op === "podAction" ? editBody(req, (b) => { for (const k of Object.keys(b)) if (k !== "action") delete b[k]; }) : req) },
   { name: "action-defaults-to-stop", area: "pods.actions", rule: "pods.action.action-required", does: "An action body without `action` stops the pod",
