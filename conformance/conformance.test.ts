@@ -10,6 +10,8 @@ import "./check-signal.part.test.ts";
 import "./curl.part.test.ts";
 import "./heartbeat.part.test.ts";
 import "./import-rule.part.test.ts";
+import "./mutation/mutation-score.part.test.ts";
+import "./mutation/space-judged.part.test.ts";
 import "./official-python/bench/official-python.part.test.ts";
 import "./options.part.test.ts";
 import "./oracle/platform-oracle.part.test.ts";

@@ -49,7 +49,7 @@ export { renderPlanCsv } from "./plan-csv.ts";
 export { renderPlanHtml } from "./plan-html.ts";
 export { renderPlanJson, writePlanReports, type WrittenPlanReports } from "./write-plan-reports.ts";
 export type { DefectResult, DefectVerdict, FamilyScore, MutationReport, MutationSummary } from "./mutation-report.ts";
-export { familyFigureLine, judgedEscapes, mutationFigureLine, mutationPassed, summarizeMutation, verdictOf } from "./mutation-report.ts";
+export { familyFigureLine, judgedEscapes, legalEscapes, mutationFigureLine, mutationPassed, summarizeMutation, verdictOf } from "./mutation-report.ts";
 export { renderMutationTable } from "./mutation-table.ts";
 export { renderMutationHtml } from "./mutation-html.ts";
 export { writeMutationReports, type WrittenMutationReports } from "./write-mutation-reports.ts";

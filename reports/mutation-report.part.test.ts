@@ -11,6 +11,7 @@ import {
   type MutationReport,
   familyFigureLine,
   judgedEscapes,
+  legalEscapes,
   mutationFigureLine,
   mutationPassed,
   renderMutationHtml,
@@ -104,5 +105,18 @@ t.test("a seed's line counts apart the escapes whose rule was judged and passed 
   const defects = [skipped, passed, caught];
   t.same(judgedEscapes(defects).map((d) => d.name), ["runsync-wait-unchecked"]);
   const line = familyFigureLine({ family: 4, conventions: "lists bare", clean: { failing: [], wallTimeMs: 1 }, defects, summary: summarizeMutation(defects, 0) });
-  t.equal(line, "mutation_conventions=4 defects=3 caught=1 precise=1 escaped=2 clean_failures=0 judged_escaped=1");
+  t.equal(line, "mutation_conventions=4 defects=3 caught=1 precise=1 escaped=2 clean_failures=0 judged_escaped=1 legal_escaped=0");
+});
+
+t.test("an escape a correct service may show under lenient is counted apart, with its reason, and is no miss", async (t) => {
+  const miss = { ...defect("not-found-plain-json", "errors.same-body", []), ruleStatus: "pass" };
+  const legal = { ...defect("runsync-wait-unchecked", "jobs.runsync.wait-range", []), ruleStatus: "pass", legal: "legal under lenient: the sentence gives the range, not the answer" };
+  const defects = [miss, legal];
+  t.same(judgedEscapes(defects).map((d) => d.name), ["not-found-plain-json"], "judged_escaped counts only the real miss");
+  t.same(legalEscapes(defects).map((d) => d.name), ["runsync-wait-unchecked"]);
+  const line = familyFigureLine({ family: 2, conventions: "lists bare", clean: { failing: [], wallTimeMs: 1 }, defects, summary: summarizeMutation(defects, 0) });
+  t.equal(line, "mutation_conventions=2 defects=2 caught=0 precise=0 escaped=2 clean_failures=0 judged_escaped=1 legal_escaped=1");
+  t.match(renderMutationTable({ ...sample([legal]), profile: "lenient" }, 200), /\(none; jobs\.runsync\.wait-range pass; legal under lenient\)/);
+  t.equal(mutationPassed({ ...sample([legal]), profile: "lenient" }), true, "a legal escape alone does not fail the run");
+  t.equal(mutationPassed({ ...sample([legal, miss]), profile: "lenient" }), false, "a real miss does");
 });

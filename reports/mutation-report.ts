@@ -28,6 +28,12 @@ export interface DefectResult {
   readonly ruleStatus?: string;
   readonly wallTimeMs: number;
   readonly error?: string;
+  /**
+   * On an escape under the lenient profile: why a correct service may do what the defect does
+   * there (the defect's `legalUnderLenient`: the spec does not fix what it changes), so it is not
+   * observable as a violation and is no miss of the suite.
+   */
+  readonly legal?: string;
 }
 
 export interface MutationSummary {
@@ -77,21 +83,28 @@ export interface FamilyScore {
 /**
  * The escapes whose broken rule was judged on the run and passed: the defect was observable there
  * (its rule neither skipped, as a rule of choices.md or a strict-only one is under the lenient
- * profile, nor left without a set-up) and the rule did not see it. The other escapes are defects
- * those conventions and that profile do not make observable.
+ * profile, nor left without a set-up, and what it does not legal under that profile) and the rule
+ * did not see it: the real misses. The other escapes are defects those conventions and that
+ * profile do not make observable.
  */
 export function judgedEscapes(defects: readonly DefectResult[]): DefectResult[] {
-  return defects.filter((d) => d.verdict === "escaped" && d.ruleStatus === "pass");
+  return defects.filter((d) => d.verdict === "escaped" && d.ruleStatus === "pass" && d.legal === undefined);
+}
+
+/** The escapes that are legal under the lenient profile, each with its reason (`legal`). */
+export function legalEscapes(defects: readonly DefectResult[]): DefectResult[] {
+  return defects.filter((d) => d.verdict === "escaped" && d.legal !== undefined);
 }
 
 /**
  * One line per seed of the open-choice space: `mutation_conventions=N defects=D caught=C
- * precise=P escaped=E clean_failures=F judged_escaped=J`, J the escapes whose rule was judged and
- * passed (judgedEscapes).
+ * precise=P escaped=E clean_failures=F judged_escaped=J legal_escaped=L`, J the escapes whose rule
+ * was judged and passed (judgedEscapes: the misses), L those a correct service may show under the
+ * lenient profile (legalEscapes).
  */
 export function familyFigureLine(f: FamilyScore): string {
   const s = f.summary;
-  return `mutation_conventions=${f.family} defects=${s.defects} caught=${s.caught} precise=${s.precise} escaped=${s.escaped} clean_failures=${s.cleanFailures} judged_escaped=${judgedEscapes(f.defects).length}`;
+  return `mutation_conventions=${f.family} defects=${s.defects} caught=${s.caught} precise=${s.precise} escaped=${s.escaped} clean_failures=${s.cleanFailures} judged_escaped=${judgedEscapes(f.defects).length} legal_escaped=${legalEscapes(f.defects).length}`;
 }
 
 export function verdictOf(rule: string, failing: readonly string[]): DefectVerdict {
@@ -118,8 +131,8 @@ export function mutationFigureLine(report: MutationReport): string {
   return `mutation_defects=${s.defects} caught=${s.caught} precise=${s.precise} escaped=${s.escaped} clean_failures=${s.cleanFailures} wall_s=${(report.wallTimeMs / 1000).toFixed(1)}`;
 }
 
-/** A run passes when the clean emulator shows no failure and every defect is caught. */
+/** A run passes when the clean emulator shows no failure and every defect is caught, or escaped as legal under the lenient profile. */
 export function mutationPassed(report: MutationReport): boolean {
   const s = report.summary;
-  return s.cleanFailures === 0 && report.clean.error === undefined && s.escaped === 0 && s.errors === 0;
+  return s.cleanFailures === 0 && report.clean.error === undefined && s.escaped === legalEscapes(report.defects).length && s.errors === 0;
 }

@@ -16,7 +16,7 @@ export function renderMutationTable(report: MutationReport, width = 100): string
     d.name,
     LABEL[d.verdict],
     d.rule,
-    d.verdict === "error" ? (d.error ?? "") : d.failing.length ? `${d.failing.join(", ")}${d.scope === "rule" ? " (its check alone)" : ""}` : `(none; ${d.rule} ${d.ruleStatus ?? "not run"})`,
+    d.verdict === "error" ? (d.error ?? "") : d.failing.length ? `${d.failing.join(", ")}${d.scope === "rule" ? " (its check alone)" : ""}` : `(none; ${d.rule} ${d.ruleStatus ?? "not run"}${d.legal ? "; legal under lenient" : ""})`,
   ]);
   const table = renderTextTable(
     [{ header: "defect", flex: true, min: 16 }, { header: "verdict" }, { header: "breaks", flex: true, min: 16 }, { header: "caught by", flex: true, min: 10 }],

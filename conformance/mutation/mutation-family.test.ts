@@ -13,7 +13,7 @@ t.test("--conventions: the same defects under a seed's conventions, scored per s
   const code = await run(["--defect", "cost-when-exited", "--defect", "gpus-bare-array", "--conventions", "3", "--report-dir", t.testdir()], io);
   const text = out.join("");
   t.match(text, `conventions 3: ${describeConventions(drawConventions(3))}`, "the seed's drawn conventions are printed");
-  t.match(text, /^mutation_conventions=3 defects=2 caught=1 precise=1 escaped=1 clean_failures=0 judged_escaped=0 \(escaped: gpus-bare-array\)$/m, "scored per seed: a bare GPU list is no defect where lists are bare");
+  t.match(text, /^mutation_conventions=3 defects=2 caught=1 precise=1 escaped=1 clean_failures=0 judged_escaped=0 legal_escaped=0 \(escaped: gpus-bare-array\)$/m, "scored per seed: a bare GPU list is no defect where lists are bare");
   t.match(text, /^escaped only under some conventions: gpus-bare-array \(seeds 3\)$/m, "the defects that escape only under some conventions are named");
   t.equal(code, 0, "an escape under a seed is reported, not failed; the emulator's run passes");
   await t.rejects(run(["--conventions", "0"], io), /--conventions must name/);

@@ -18,6 +18,7 @@ import {
   type FamilyScore,
   familyFigureLine,
   judgedEscapes,
+  legalEscapes,
   type MutationReport,
   mutationFigureLine,
   mutationPassed,
@@ -31,7 +32,7 @@ import { rules } from "../../sim/api/rules/index.ts";
 import { type Defect, ruleOf, selectDefects } from "../../sim/defects/index.ts";
 import { packageVersion, workerExecArgv, workerModule } from "../../sim/package-root.ts";
 import type { SuiteOutcome, SuiteTask } from "./run-suite.ts";
-import { describeConventions, drawConventions } from "../../sim/conventions/index.ts";
+import { type Conventions, describeConventions, drawConventions, EMULATOR_CONVENTIONS } from "../../sim/conventions/index.ts";
 
 export interface MutationOptions {
   /** Globs over defect names, areas or rule ids; empty: every defect. */
@@ -150,6 +151,7 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
     }
   };
   const where = family === undefined ? "" : `conventions ${family}: `;
+  const conventions = family === undefined ? EMULATOR_CONVENTIONS : drawConventions(family);
     // The clean run (the whole suite) goes first, beside the first defects; whole-suite runs of defects are scored against it.
     const cleanRun = run([]).then((clean) => {
       say(`${where}clean run: ${"error" in clean ? `ERROR ${clean.error}` : clean.failing.length ? `FAILED ${clean.failing.join(", ")}` : "no failure"} (${(clean.wallTimeMs / 1000).toFixed(1)} s)\n`);
@@ -170,13 +172,13 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
         if (!("error" in alone) && alone.failing.includes(defect.rule)) {
           const onClean = await aloneOnClean(defect.rule);
           const cleanFails = "error" in onClean ? [defect.rule] : onClean.failing;
-          if (!cleanFails.includes(defect.rule)) return score(defect, alone, cleanFails, "rule");
+          if (!cleanFails.includes(defect.rule)) return score(defect, alone, cleanFails, "rule", profile, conventions);
         }
         const full = await run([defect.name]);
-        return score(defect, "error" in full ? full : { ...full, wallTimeMs: full.wallTimeMs + alone.wallTimeMs }, (await cleanRun).failing, "suite");
+        return score(defect, "error" in full ? full : { ...full, wallTimeMs: full.wallTimeMs + alone.wallTimeMs }, (await cleanRun).failing, "suite", profile, conventions);
       }
       const full = await run([defect.name]);
-      return score(defect, full, (await cleanRun).failing, "suite");
+      return score(defect, full, (await cleanRun).failing, "suite", profile, conventions);
     };
 
     // At most `workers` runs are handed to the pool at once, so each run's time limit starts when it does.
@@ -243,14 +245,15 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
     // Defects caught on the emulator's conventions that escape under some seeds': what the suite cannot see there (or what those conventions make unobservable).
     const onlySome = new Map<string, number[]>();
     for (const f of families) {
-      for (const d of f.defects) if (d.verdict === "escaped" && results.find((r) => r.name === d.name)?.verdict !== "escaped") onlySome.set(d.name, [...(onlySome.get(d.name) ?? []), f.family]);
+      for (const d of f.defects) if (d.verdict === "escaped" && d.legal === undefined && results.find((r) => r.name === d.name)?.verdict !== "escaped") onlySome.set(d.name, [...(onlySome.get(d.name) ?? []), f.family]);
     }
     if (onlySome.size) say(`escaped only under some conventions: ${[...onlySome].map(([name, seeds]) => `${name} (seeds ${seeds.join(", ")})`).join(", ")}\n`);
     for (const f of families) {
       const escaped = f.defects.filter((d) => d.verdict === "escaped").map((d) => d.name);
       const judged = judgedEscapes(f.defects).map((d) => d.name);
+      const legal = legalEscapes(f.defects).map((d) => d.name);
       say(
-        `${familyFigureLine(f)}${f.clean.failing.length ? ` (FALSE FAILURES, a bug of the suite: ${f.clean.failing.join(", ")})` : ""}${escaped.length ? ` (escaped: ${escaped.join(", ")})` : ""}${judged.length ? ` (judged and passed: ${judged.join(", ")})` : ""}\n`,
+        `${familyFigureLine(f)}${f.clean.failing.length ? ` (FALSE FAILURES, a bug of the suite: ${f.clean.failing.join(", ")})` : ""}${escaped.length ? ` (escaped: ${escaped.join(", ")})` : ""}${judged.length ? ` (judged and passed: ${judged.join(", ")})` : ""}${legal.length ? ` (legal under lenient: ${legal.join(", ")})` : ""}\n`,
       );
     }
     say(`${mutationFigureLine(report)}\n`);
@@ -263,13 +266,25 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
   }
 }
 
-type Outcome = SuiteOutcome | { error: string; wallTimeMs: number };
+export type Outcome = SuiteOutcome | { error: string; wallTimeMs: number };
 
-/** A defect's verdict: failures the clean run also shows do not count as catching it. */
-function score(defect: Defect, outcome: Outcome, cleanFailing: readonly string[], scope: DefectResult["scope"]): DefectResult {
+/**
+ * A defect's verdict: failures the clean run also shows do not count as catching it. An escape
+ * of a defect a correct service may match there (under the lenient profile, or under the
+ * target's conventions) carries the reason.
+ */
+export function score(defect: Defect, outcome: Outcome, cleanFailing: readonly string[], scope: DefectResult["scope"], profile: "lenient" | "strict", conventions: Conventions = EMULATOR_CONVENTIONS): DefectResult {
   const rule = ruleOf(defect);
   const base = { name: defect.name, area: defect.area, rule: defect.rule, does: defect.does, spec: rule.spec, scope, wallTimeMs: outcome.wallTimeMs };
   if ("error" in outcome) return { ...base, verdict: "error", failing: [], error: outcome.error };
   const failing = outcome.failing.filter((id) => !cleanFailing.includes(id));
-  return { ...base, verdict: verdictOf(defect.rule, failing), failing, ...(outcome.statuses[defect.rule] ? { ruleStatus: outcome.statuses[defect.rule] } : {}) };
+  const verdict = verdictOf(defect.rule, failing);
+  return { ...base, verdict, failing, ...(outcome.statuses[defect.rule] ? { ruleStatus: outcome.statuses[defect.rule] } : {}), ...legalOf(defect, verdict, profile, conventions) };
+}
+
+function legalOf(defect: Defect, verdict: DefectResult["verdict"], profile: "lenient" | "strict", conventions: Conventions): { legal?: string } {
+  if (verdict !== "escaped") return {};
+  if (profile === "lenient" && defect.legalUnderLenient !== undefined) return { legal: `legal under lenient: ${defect.legalUnderLenient}` };
+  const unobservable = defect.unobservableUnder?.(conventions);
+  return unobservable !== undefined ? { legal: `not observable under these conventions: ${unobservable}` } : {};
 }

@@ -10,6 +10,7 @@ import type { Micros } from "../core/index.ts";
 import type { RuleId } from "../api/rules/index.ts";
 import type { ApiOutcome, ApiRequest, ApiResponse } from "../api/types.ts";
 import type { BackendApiKey, BackendRoute } from "../http/backend.ts";
+import type { Conventions } from "../conventions/dimensions.ts";
 
 /** The areas of the rule catalog; every one has at least one defect. */
 export const DEFECT_AREAS = [
@@ -65,4 +66,19 @@ export interface Defect {
   readonly deadline?: (deadline: Micros, at: Edge) => Micros;
   /** Rewrites the route table the transport enforces body limits with. */
   readonly routes?: (routes: BackendRoute[]) => BackendRoute[];
+  /**
+   * Why a correct service may do the same under the lenient profile, where the spec's sentence
+   * does not fix what the defect changes (it breaks only the emulator's reading, which strict
+   * judges): such a defect is not observable as a violation there, so an escape under lenient is
+   * counted apart from the real misses (`legal_escaped`, not `judged_escaped`). Absent: the spec
+   * fixes the behaviour the defect breaks, and the lenient suite must catch it wherever its rule
+   * is judged.
+   */
+  readonly legalUnderLenient?: string;
+  /**
+   * Under which conventions of the open-choice space the defect does nothing a correct service
+   * would not (what it changes is answered the same there for another reason), and why; undefined
+   * where it is observable. An escape there is counted with `legal_escaped`, not as a miss.
+   */
+  readonly unobservableUnder?: (c: Conventions) => string | undefined;
 }

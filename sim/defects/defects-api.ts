@@ -26,7 +26,8 @@ export const apiDefects: readonly Defect[] = [
   { name: "problem-title-generic", area: "errors", rule: "errors.title-matches-status", does: "A 400's problem title is \"Error\"",
     response: (res) => editProblem(res, (s) => s === 400, (b) => { b.title = "Error"; }) },
   { name: "validation-without-errors", area: "errors", rule: "errors.validation-list", does: "A 422 leaves out the list of validation failures",
-    response: (res) => editProblem(res, (s) => s === 422, (b) => delete b.errors) },
+    response: (res) => editProblem(res, (s) => s === 422, (b) => delete b.errors),
+    legalUnderLenient: "\"individual failures may be listed in `errors`\": may, so a 422 without the list is a correct answer" },
   { name: "success-text-plain", area: "errors", rule: "errors.json-bodies", does: "Successful pod answers are sent as text/plain",
     response: (res, _req, at) => (res.status === 200 && REST_POD_OPS.has(at.op ?? "") ? setHeader(res, "content-type", "text/plain; charset=utf-8") : res) },
 
@@ -38,7 +39,8 @@ export const apiDefects: readonly Defect[] = [
       const words = req.headers.authorization?.trim().split(/\s+/) ?? [];
       const last = words.at(-1);
       return words.length > 1 && !/^bearer$/i.test(words[0]) && at.keys.some((k) => k.key === last) ? withKey(req, last!) : req;
-    } },
+    },
+    legalUnderLenient: "it reads a valid key only out of a header naming another scheme before it (`Token <key>`, `Basic <key>`; a `Bearer` header with words after the key still gets its 401): the spec shows the key as `Bearer <key>` and alone, and what a header in another form holding a valid key is, it does not say; a service tolerant of the scheme word may accept it" },
   { name: "invalid-key-403", area: "auth", rule: "auth.invalid-key", does: "An unknown key answers 403",
     response: (res, _req, at) => (res.status === 401 && at.key !== undefined && at.account === undefined && !GRAPHQL_OPS.has(at.op ?? "") ? answer(res, { status: 403, body: problemBody(403, "forbidden") }) : res) },
   { name: "jobs-refuse-bearer", area: "auth", rule: "auth.bearer-header", does: "Job endpoints refuse the `Bearer` form",
@@ -156,15 +158,18 @@ export const apiDefects: readonly Defect[] = [
   { name: "lowest-price-without-counts", area: "graphql", rule: "graphql.lowest-price.fields", does: "lowestPrice leaves out availableGpuCounts",
     response: (res, _req, at) => editGraphql(res, at, "lowestPrice", (o) => { if (isObject(o.lowestPrice)) delete o.lowestPrice.availableGpuCounts; }) },
   { name: "pod-machine-id-number", area: "graphql", rule: "graphql.pod.types", does: "A GraphQL pod's machineId is a number",
-    response: (res, _req, at) => editGraphql(res, at, "machineId", (p) => { if (typeof p.machineId === "string") p.machineId = [...p.machineId].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1_000_000, 0); }) },
+    response: (res, _req, at) => editGraphql(res, at, "machineId", (p) => { if (typeof p.machineId === "string") p.machineId = [...p.machineId].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1_000_000, 0); }),
+    legalUnderLenient: "the GraphQL table names `machineId` among the selectable fields without a type (the sentence types no pod field but `env`)" },
   { name: "graphql-drops-last-status-change", area: "graphql", rule: "graphql.client-fields", does: "GraphQL pods leave out lastStatusChange, which the official clients select",
     response: (res, _req, at) => editGraphql(res, at, "lastStatusChange", (p) => delete p.lastStatusChange) },
   { name: "env-colon-pairs", area: "graphql", rule: "graphql.env-key-value", does: "A GraphQL pod's env is written `KEY:value`",
     response: (res, _req, at) => editGraphql(res, at, "env", (p) => { if (Array.isArray(p.env)) p.env = p.env.map((e) => (typeof e === "string" ? e.replace("=", ":") : e)); }) },
   { name: "uptime-string", area: "graphql", rule: "graphql.runtime.types", does: "runtime.uptimeInSeconds is a string",
-    response: (res, _req, at) => editGraphql(res, at, "uptimeInSeconds", (r) => { if (typeof r.uptimeInSeconds === "number") r.uptimeInSeconds = String(r.uptimeInSeconds); }) },
+    response: (res, _req, at) => editGraphql(res, at, "uptimeInSeconds", (r) => { if (typeof r.uptimeInSeconds === "number") r.uptimeInSeconds = String(r.uptimeInSeconds); }),
+    legalUnderLenient: "\"`runtime`: `uptimeInSeconds`; ...\": the sentence names the field without a type" },
   { name: "gpu-memory-string", area: "graphql", rule: "graphql.gpu-type.types", does: "A GPU type's memoryInGb is a string",
-    response: graphqlField("gpuTypes", (g) => { if (typeof g.memoryInGb === "number") g.memoryInGb = `${g.memoryInGb} GB`; }) },
+    response: graphqlField("gpuTypes", (g) => { if (typeof g.memoryInGb === "number") g.memoryInGb = `${g.memoryInGb} GB`; }),
+    legalUnderLenient: "\"GPU type: `id`, `displayName`, `memoryInGb`, `secureCloud` (boolean), ...\": the sentence types secureCloud, communityCloud and lowestPrice's members, and names memoryInGb without a type" },
   { name: "stock-status-out", area: "graphql", rule: "graphql.stock-status-enum", does: "stockStatus None is written Out",
     response: (res, _req, at) => editGraphql(res, at, "stockStatus", (o) => { if (o.stockStatus === "None" || o.stockStatus === "Low") o.stockStatus = "Out"; }) },
 

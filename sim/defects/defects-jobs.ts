@@ -47,9 +47,11 @@ export const jobDefects: readonly Defect[] = [
   { name: "submit-policy-not-object", area: "jobs.submit", rule: "jobs.submit.field-type", does: "A `policy` or `s3Config` that is not an object is ignored",
     request: onSubmit((b) => { for (const k of ["policy", "s3Config"]) if (k in b && !isObject(b[k])) delete b[k]; const p = policy(b); if (p && "lowPriority" in p && typeof p.lowPriority !== "boolean") delete p.lowPriority; }) },
   { name: "runsync-wait-unchecked", area: "jobs.submit", rule: "jobs.runsync.wait-range", does: "A runsync `wait` out of range is ignored",
-    request: (req, at) => (at.op === "jobRunsync" && req.query.wait !== undefined && !(/^\d+$/.test(req.query.wait) && +req.query.wait >= 1000 && +req.query.wait <= 300_000) ? withQuery(req, (q) => delete q.wait) : req) },
+    request: (req, at) => (at.op === "jobRunsync" && req.query.wait !== undefined && !(/^\d+$/.test(req.query.wait) && +req.query.wait >= 1000 && +req.query.wait <= 300_000) ? withQuery(req, (q) => delete q.wait) : req),
+    legalUnderLenient: "`wait` is \"integer milliseconds, 1000 to 300000, default 90000\": the sentence gives the range, not the answer to a value outside it; a wait of the default 90000 ms, inside the range, is what a service that ignores a bad `wait` takes" },
   { name: "status-ttl-unchecked", area: "jobs.submit", rule: "jobs.status.ttl-query", does: "A `ttl` query that is not a positive whole number is ignored",
-    request: (req, at) => (at.op === "jobStatus" && req.query.ttl !== undefined && !/^[1-9]\d*$/.test(req.query.ttl) ? withQuery(req, (q) => delete q.ttl) : req) },
+    request: (req, at) => (at.op === "jobStatus" && req.query.ttl !== undefined && !/^[1-9]\d*$/.test(req.query.ttl) ? withQuery(req, (q) => delete q.ttl) : req),
+    legalUnderLenient: "`ttl` is \"integer milliseconds, per-job time-to-live\": the sentence gives its type, not the answer to a value that is no positive integer; the job read as if no `ttl` were sent is one a correct service may give" },
   { name: "empty-body-400", area: "jobs.submit", rule: "jobs.empty-body", does: "cancel and purge-queue answer 400 to an empty JSON body instead of reading it as {}",
     response: (res, req, at) => ((at.op === "jobCancel" || at.op === "jobPurgeQueue") && res.status < 300 && req.headers["content-length"] === "0"
       ? answer(res, { status: 400, headers: { ...res.headers, "content-type": "application/problem+json" }, body: problemBody(400, "the body is not a JSON object") }) : res) },

@@ -44,7 +44,8 @@ export const podDefects: readonly Defect[] = [
   { name: "create-gpu-count-zero", area: "pods.create", rule: "pods.create.gpu-count-minimum", does: "createPod takes a GPU count below 1 as 1",
     request: onCreate((b) => { if (isObject(b.gpu) && typeof b.gpu.count === "number" && b.gpu.count < 1) b.gpu.count = 1; }) },
   { name: "create-vcpu-one", area: "pods.create", rule: "pods.create.vcpu-minimum", does: "createPod takes a vCPU count below 2 as 2",
-    request: onCreate((b) => { if (isObject(b.cpu) && typeof b.cpu.vcpuCount === "number" && b.cpu.vcpuCount < 2) b.cpu.vcpuCount = 2; }) },
+    request: onCreate((b) => { if (isObject(b.cpu) && typeof b.cpu.vcpuCount === "number" && b.cpu.vcpuCount < 2) b.cpu.vcpuCount = 2; }),
+    unobservableUnder: (c) => (c.vcpuCounts === "large-only" ? "the flavors offer no 2 vCPUs there (vcpuCounts=large-only): the count it takes instead of one below 2 is refused all the same, as a correct service refuses the body" : undefined) },
   { name: "create-first-network-mount", area: "pods.create", rule: "pods.create.network-max-items", does: "createPod keeps the first of several network mounts",
     request: onCreate((b) => { const m = mounts(b); if (m && Array.isArray(m.network) && m.network.length > 1) m.network = m.network.slice(0, 1); }) },
   { name: "create-small-persistent", area: "pods.create", rule: "pods.create.persistent-size-minimum", does: "createPod grows a persistent mount under 10 GB to 10",
@@ -155,7 +156,8 @@ export const podDefects: readonly Defect[] = [
       const out = next(req);
       if (at.op !== "podAction" || out.kind !== "response" || out.response.status !== 409 || !/lock/i.test(detailOf(out.response))) return out;
       return next({ ...req, method: "GET", path: `/v2/pods/${at.params.podId}`, body: undefined });
-    } },
+    },
+    legalUnderLenient: "\"when true the pod cannot be stopped or reset\": the pod stays as it was (same status, same startedAt, still locked), which is what the sentence states; it names no refusal and no status for a stop of a locked pod (the 409 is docs/choices.md's)" },
   { name: "action-extra-keys-ignored", area: "pods.actions", rule: "pods.action.unknown-property", does: "The action body's keys other than `action` are ignored",
     request: (req, at) => (at.op === "podAction" ? editBody(req, (b) => { for (const k of Object.keys(b)) if (k !== "action") delete b[k]; }) : req) },
   { name: "action-defaults-to-stop", area: "pods.actions", rule: "pods.action.action-required", does: "An action body without `action` stops the pod",

@@ -74,6 +74,10 @@ const create = (name: string, rule: RuleId, does: string, reason: RegExp, mend: 
   name, area, rule, does, around: acceptRefused("createPod", reason, mend),
 });
 
+/** Why turning global networking off instead of refusing it is legal under the lenient profile. */
+const GLOBAL_NETWORKING_UPSTREAM =
+  "global networking \"requires an NVIDIA GPU and a data center that supports global networking (both enforced upstream)\": the sentence states the requirement, not a refusal, and a pod that comes out without global networking keeps it";
+
 export const refusalDefects: readonly Defect[] = [
   { name: "create-drops-mistyped-fields", area: "pods.create", rule: "pods.create.field-type", does: "createPod drops optional fields of the wrong type instead of refusing the body",
     request: (req, at) => (at.op === "createPod" ? editBody(req, dropMistyped) : req) },
@@ -101,14 +105,18 @@ export const refusalDefects: readonly Defect[] = [
     /is not an existing network volume/, (b) => { const m = mounts(b); if (m) delete m.network; }),
   create("create-unknown-registry-dropped", "pods.create.unknown-registry", "createPod drops a registry credential the caller does not have",
     /is not one of your container registry credentials/, (b) => { b.registry = null; }),
-  create("create-volume-dc-ignored", "pods.create.network-volume-data-center", "createPod places a pod by its network volume, ignoring dataCenterIds that leave the volume out",
+  { ...create("create-volume-dc-ignored", "pods.create.network-volume-data-center", "createPod places a pod by its network volume, ignoring dataCenterIds that leave the volume out",
     /which dataCenterIds does not include/, (b) => { delete b.dataCenterIds; }),
-  create("create-cpu-global-networking", "pods.create.global-networking-nvidia", "createPod turns global networking off for a pod that cannot have it, instead of refusing it",
+    legalUnderLenient: "`dataCenterIds` are \"Preferred data centers\" and the volume must be \"in the same data center as the pod\": a pod placed in its volume's data center, outside the preferred ones, breaks neither sentence (the refusal is the emulator's reading)" },
+  { ...create("create-cpu-global-networking", "pods.create.global-networking-nvidia", "createPod turns global networking off for a pod that cannot have it, instead of refusing it",
     /globalNetworking is not available|globalNetworking needs an NVIDIA GPU/, (b) => { b.globalNetworking = false; }),
-  create("create-global-networking-anywhere", "pods.create.global-networking-data-center", "createPod turns global networking off where the data centers do not support it, instead of refusing it",
+    legalUnderLenient: GLOBAL_NETWORKING_UPSTREAM },
+  { ...create("create-global-networking-anywhere", "pods.create.global-networking-data-center", "createPod turns global networking off where the data centers do not support it, instead of refusing it",
     /globalNetworking needs a data center/, (b) => { b.globalNetworking = false; }),
+    legalUnderLenient: GLOBAL_NETWORKING_UPSTREAM },
   { name: "update-drops-mistyped-fields", area: "pods.update", rule: "pods.update.field-type", does: "A PATCH drops optional fields of the wrong type instead of refusing the body",
     request: (req, at) => (at.op === "updatePod" ? editBody(req, dropMistypedUpdate) : req) },
   { name: "update-cpu-global-networking", area: "pods.update", rule: "pods.update.global-networking-nvidia", does: "A PATCH turning global networking on for a CPU pod is answered 200 and ignored",
-    around: acceptRefused("updatePod", /globalNetworking is not available/, (b) => { delete b.globalNetworking; }) },
+    around: acceptRefused("updatePod", /globalNetworking is not available/, (b) => { delete b.globalNetworking; }),
+    legalUnderLenient: GLOBAL_NETWORKING_UPSTREAM },
 ];

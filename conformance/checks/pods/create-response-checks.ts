@@ -97,7 +97,7 @@ registerCheck(
 registerCheck(
   "pods.create.default-cloud",
   (ctx) =>
-    sampleCreates(ctx, { numRuns: fewRuns(ctx, 5), omit: ["cloud"] }, (j) => {
+    sampleCreates(ctx, { numRuns: fewRuns(ctx, 5), omit: ["cloud"], explicitDefault: { body: (b) => ({ ...b, cloud: "SECURE" }), expected: "a body that names no cloud read as `cloud: SECURE` (\"cloud | Cloud | no | Default `SECURE`\")" } }, (j) => {
       const cloud = pod(j).cloud;
       return cloud === "SECURE" ? undefined : `cloud SECURE for a body that names none ("cloud | Cloud | no | Default \`SECURE\`"); got ${show(cloud)}`;
     }),

@@ -29,6 +29,14 @@ export interface SampleOptions extends ValidBodyOptions {
   readonly numRuns: number;
   /** Judge refusals too (created-201); otherwise only 2xx answers reach `judge`. */
   readonly judgeRefusals?: boolean;
+  /**
+   * For a rule of a default: the same body with that default written out (`cloud: "SECURE"`).
+   * When the first body, which leaves it out, is refused for capacity, this one is sent: the
+   * spec makes the two the same request, so its acceptance, the first refused again and this one
+   * accepted again (a capacity that changes in step with the two twice over is no correct
+   * target's), says the target did not apply the default.
+   */
+  readonly explicitDefault?: { readonly body: (b: CreatePodRequest) => CreatePodRequest; readonly expected: string };
 }
 
 /** What is wrong with one answer, in the words of the rule; undefined when it holds. */
@@ -66,6 +74,10 @@ export async function sampleCreates(ctx: CheckContext, opts: SampleOptions, judg
 
   const firstBody = fitBody(first, tc, fitted);
   const res = await sendCreate(ctx, { json: firstBody });
+  if (isCapacityRefusal(res) && opts.explicitDefault !== undefined) {
+    const failure = await defaultNotApplied(ctx, firstBody, opts.explicitDefault);
+    if (failure !== undefined) return ctx.fail(failure);
+  }
   if (isCapacityRefusal(res)) {
     return ctx.skip(`the target refused even the smallest pod for lack of capacity (HTTP ${res.status}); createPod's answer cannot be judged now`);
   }
@@ -81,4 +93,20 @@ export async function sampleCreates(ctx: CheckContext, opts: SampleOptions, judg
     return ctx.skip(`nothing was judged: every body was refused for a value the suite drew (a field the spec leaves open, or a catalog value the target does not offer there) (${[...refusedValues].slice(0, 3).join("; ")})`);
   }
   return outcome;
+}
+
+/** A body left without a default refused for capacity, the same body with the default written out accepted, twice over: a failure. */
+async function defaultNotApplied(ctx: CheckContext, left: CreatePodRequest, explicit: NonNullable<SampleOptions["explicitDefault"]>): Promise<FailureInput | undefined> {
+  const written = explicit.body(left);
+  const accepted = (r: ClientResponse) => r.status >= 200 && r.status < 300;
+  const first = await sendCreate(ctx, { json: written });
+  if (!accepted(first)) return undefined;
+  const again = await sendCreate(ctx, { json: left });
+  if (!isCapacityRefusal(again)) return undefined;
+  const confirmed = await sendCreate(ctx, { json: written });
+  if (!accepted(confirmed)) return undefined;
+  return {
+    expected: `${explicit.expected}: the body without it was refused for capacity (HTTP ${again.status}), twice, while the same body with it written out was accepted (HTTP ${confirmed.status}), twice`,
+    exchange: again.exchange,
+  };
 }
