@@ -77,7 +77,12 @@ export function createJobFollower(exercised: (key: string) => void, options: Job
       const before = jobs.get(id);
       const ordered = before !== undefined && exchange.sentAt >= before.exchange.answeredAt;
       // The client's side: a read of a job whose last answer was final.
-      const read = op.op === "status" || op.op === "status-sync" || op.op === "stream";
+      // A stream answer's status is the stream's own: which read reports the end is the service's choice
+      // (docs/conventions.md, streamReads), so a stream read still giving chunks after the job is final is
+      // no poll, and only a final stream status says where the job is.
+      const streamStatus = op.op === "stream" && isObj(a.json) && typeof a.json.status === "string" ? a.json.status : undefined;
+      const streamFinal = streamStatus !== undefined && FINAL_JOB_STATES.has(streamStatus);
+      const read = op.op === "status" || op.op === "status-sync" || (op.op === "stream" && streamFinal);
       if (read && before && ordered && FINAL_JOB_STATES.has(before.status) && !before.retried) {
         before.finalReads++;
         if (before.finalReads > options.maxFinalPolls && !before.pollFlagged) {
@@ -91,6 +96,7 @@ export function createJobFollower(exercised: (key: string) => void, options: Job
         } else if (!before.pollFlagged) out.push({ ruleId: "client.poll-finished-job", side: "client" });
       }
       if (a.status < 200 || a.status >= 300 || !isObj(a.json)) return out;
+      if (op.op === "stream" && !streamFinal) return out;
       const status = typeof a.json.status === "string" ? a.json.status : undefined;
       if (op.op === "retry") {
         const slim = kept(exchange);

@@ -54,6 +54,25 @@ t.test("jobs: legal moves pass; COMPLETED after CANCELLED, a move back to IN_QUE
   ]), ["jobs.retry.output-removed [target]"]);
 });
 
+t.test("jobs: a stream read that still gives chunks (one a read) after the job read COMPLETED is no move back and no poll; a stream's final status is followed", async (t) => {
+  const lagging = new PassiveJudge();
+  const chunk = (n: number) => x("GET", "/v2/ep/stream/j5", 200, { status: "IN_PROGRESS", stream: [{ output: n }] });
+  const reads = [
+    x("POST", "/v2/ep/run", 200, { id: "j5", status: "IN_QUEUE" }),
+    x("GET", "/v2/ep/status/j5", 200, { id: "j5", status: "COMPLETED", output: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] }),
+    ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(chunk),
+    x("GET", "/v2/ep/stream/j5", 200, { status: "COMPLETED", stream: [] }),
+  ];
+  const findings = reads.flatMap((e) => lagging.judge(e));
+  t.same(findings.filter((f) => ["jobs.transition-legal", "client.poll-finished-job"].includes(f.rule.id)).map((f) => f.rule.id), [], "a stream that reports its end later than the status read");
+
+  const back = new PassiveJudge();
+  t.same(failed(back, [
+    x("GET", "/v2/ep/stream/j6", 200, { status: "COMPLETED", stream: [] }),
+    x("GET", "/v2/ep/status/j6", 200, { id: "j6", status: "IN_PROGRESS" }),
+  ]), ["jobs.transition-legal [target]"], "a stream's final status, then a status read that goes back");
+});
+
 t.test("pods: TERMINATED never comes back; exchanges not ordered by the traffic are not compared", async (t) => {
   const j = new PassiveJudge();
   t.same(failed(j, [
