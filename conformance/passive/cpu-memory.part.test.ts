@@ -1,15 +1,11 @@
 // pods.create.cpu-memory-derived from traffic: after the client read the CPU catalog, a pod record's cpu.memory is its vCPU count times its flavor's ramGbPerVcpu; one GB off is found, on the target's side.
 import t from "tap";
-import { seenFromRecorded, type SeenExchange } from "./answer.ts";
+import type { SeenExchange } from "./answer.ts";
 import { PassiveJudge } from "./passive-judge.ts";
+import { exchangeMaker } from "../test-support/passive/hand-made.ts";
 
-let seq = 0;
-function x(method: string, path: string, body: unknown, sentAt: number, status = 200): SeenExchange {
-  return seenFromRecorded(
-    { request: { method, url: `http://target.test${path}`, headers: {} }, response: { status, headers: { "content-type": "application/json" }, body: JSON.stringify(body) } },
-    { seq: ++seq, sentAt, answeredAt: sentAt + 5 },
-  );
-}
+const made = exchangeMaker();
+const x = (method: string, path: string, body: unknown, sentAt: number, status = 200): SeenExchange => made(method, path, body, sentAt, 5, status);
 
 const RULE = "pods.create.cpu-memory-derived";
 function judged(xs: SeenExchange[]) {

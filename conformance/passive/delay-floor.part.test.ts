@@ -1,23 +1,10 @@
 // jobs.delay-time from below, from traffic: a job read IN_QUEUE long after its submission was answered reports a delayTime at least that wait (less the slack); one in seconds is found at the end of the traffic, unless the traffic moved the target's clock.
 import t from "tap";
-import { seenFromRecorded, type SeenExchange } from "./answer.ts";
-import { PassiveJudge } from "./passive-judge.ts";
+import { exchangeMaker, findingsOf } from "../test-support/passive/hand-made.ts";
 
-let seq = 0;
-function x(method: string, path: string, body: unknown, sentAt: number, tookMs = 5): SeenExchange {
-  return seenFromRecorded(
-    { request: { method, url: `http://target.test${path}`, headers: {} }, response: { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(body) } },
-    { seq: ++seq, sentAt, answeredAt: sentAt + tookMs },
-  );
-}
-
+const x = exchangeMaker();
 const RULE = "jobs.delay-time";
-function run(xs: SeenExchange[]): { now: string[]; atEnd: string[]; judge: PassiveJudge } {
-  const judge = new PassiveJudge();
-  const now = xs.flatMap((e) => judge.judge(e)).filter((f) => f.rule.id === RULE).map((f) => f.expected);
-  const atEnd = judge.finish().filter((f) => f.rule.id === RULE).map((f) => f.expected);
-  return { now, atEnd, judge };
-}
+const run = (xs: Parameters<typeof findingsOf>[1]) => findingsOf(RULE, xs);
 
 /** A job submitted at 1,000 ms, read IN_QUEUE until 3,000 ms, then read finished with `delayTime`. */
 const queuedTwoSeconds = (delayTime: number, status = "COMPLETED") => [

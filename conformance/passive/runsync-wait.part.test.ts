@@ -1,23 +1,10 @@
 // jobs.runsync.complete-result from traffic: a runsync answered unfinished before its wait ran out is found at the end of the traffic, unless the traffic showed a clock other than the wall's; one that waited its wait keeps the rule.
 import t from "tap";
-import { seenFromRecorded, type SeenExchange } from "./answer.ts";
-import { PassiveJudge } from "./passive-judge.ts";
+import { exchangeMaker, findingsOf } from "../test-support/passive/hand-made.ts";
 
-let seq = 0;
-function x(method: string, path: string, body: unknown, sentAt: number, tookMs: number): SeenExchange {
-  return seenFromRecorded(
-    { request: { method, url: `http://target.test${path}`, headers: {} }, response: { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(body) } },
-    { seq: ++seq, sentAt, answeredAt: sentAt + tookMs },
-  );
-}
-
+const x = exchangeMaker();
 const RULE = "jobs.runsync.complete-result";
-function run(xs: SeenExchange[]): { now: string[]; atEnd: string[]; judge: PassiveJudge } {
-  const judge = new PassiveJudge();
-  const now = xs.flatMap((e) => judge.judge(e)).filter((f) => f.rule.id === RULE).map((f) => f.expected);
-  const atEnd = judge.finish().filter((f) => f.rule.id === RULE).map((f) => f.expected);
-  return { now, atEnd, judge };
-}
+const run = (xs: Parameters<typeof findingsOf>[1]) => findingsOf(RULE, xs);
 
 t.test("IN_QUEUE after 5 ms of a 90 s wait (the default): found at the end, on the target's side", async (t) => {
   const r = run([x("POST", "/v2/ep/runsync", { id: "j1", status: "IN_QUEUE" }, 1_000, 5)]);

@@ -92,17 +92,27 @@ def record(fn, ok, detail):
     print(json.dumps({"fn": fn, "ok": ok, "detail": detail}), flush=True)
 
 
+def failed(fn, exc):
+    """Records a call that raised."""
+    record(fn, False, f"{type(exc).__name__}: {exc}"[:400])
+    traceback.print_exc(file=sys.stderr)
+
+
+def returned(fn, value, check):
+    """Records a call that returned: ok when check(value) returns no complaint."""
+    complaint = check(value)
+    record(fn, complaint is None, complaint or short(value))
+    return value
+
+
 def call(fn, thunk, check=lambda v: None):
     """Calls thunk; ok when it returns and check(value) returns no complaint."""
     try:
         value = thunk()
     except Exception as exc:  # pylint: disable=broad-except
-        record(fn, False, f"{type(exc).__name__}: {exc}"[:400])
-        traceback.print_exc(file=sys.stderr)
+        failed(fn, exc)
         return None
-    complaint = check(value)
-    record(fn, complaint is None, complaint or short(value))
-    return value
+    return returned(fn, value, check)
 
 
 def refused(fn, thunk, errors, words=""):
@@ -251,12 +261,9 @@ async def asyncio_calls():
             try:
                 value = await coro
             except Exception as exc:  # pylint: disable=broad-except
-                record(fn, False, f"{type(exc).__name__}: {exc}"[:400])
-                traceback.print_exc(file=sys.stderr)
+                failed(fn, exc)
                 return None
-            complaint = check(value)
-            record(fn, complaint is None, complaint or short(value))
-            return value
+            return returned(fn, value, check)
 
         ajob = await acall("AsyncioEndpoint.run", aendpoint.run({"op": "echo", "n": 3}), lambda j: None if j.job_id else "no job id")
         if ajob:
