@@ -122,19 +122,25 @@ t.test("every defect is shown and caught, not shown, or shown beyond what traffi
 
 t.test("each defect under a plain client's traffic: shown ⇒ caught", async (t) => {
   const hits = new Map<string, readonly string[]>();
+  const run = async (d: (typeof DEFECTS)[number]) => {
+    const s = await emulatorBehindProxy(t, { defects: [d.name], proxy: { profile: "strict", soleClient: true } });
+    // A client that fails on the defect (the SDK throws at a 401) has still sent its traffic.
+    for (const session of sessionsFor(d.area)) await session(s).catch(() => {});
+    const { lateFindings } = await s.proxy.stop();
+    await s.emulator.close();
+    hits.set(d.name, [...new Set([...s.findings, ...lateFindings].filter((f) => f.side === "target").map((f) => f.rule.id))]);
+  };
   let next = 0;
   const worker = async () => {
-    while (next < DEFECTS.length) {
-      const d = DEFECTS[next++]!;
-      const s = await emulatorBehindProxy(t, { defects: [d.name], proxy: { profile: "strict", soleClient: true } });
-      // A client that fails on the defect (the SDK throws at a 401) has still sent its traffic.
-      for (const session of sessionsFor(d.area)) await session(s).catch(() => {});
-      const { lateFindings } = await s.proxy.stop();
-      await s.emulator.close();
-      hits.set(d.name, [...new Set([...s.findings, ...lateFindings].filter((f) => f.side === "target").map((f) => f.rule.id))]);
-    }
+    while (next < DEFECTS.length) await run(DEFECTS[next++]!);
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
+  const outcome = (d: (typeof DEFECTS)[number]) => (hits.get(d.name)?.includes(d.rule) ?? false) === SHOWN_AND_CAUGHT.includes(d.name);
+  // Six at once on a busy machine, a client's read can come after the moment it was timed for: a defect
+  // whose outcome differs from its list runs again, alone; a real change of outcome differs twice.
+  const again = DEFECTS.filter((d) => !outcome(d));
+  for (const d of again) await run(d);
+  if (again.length) t.comment(`run again alone: ${again.map((d) => `${d.name} (${outcome(d) ? "as listed the second time" : "differs again"})`).join(", ")}`);
   for (const d of DEFECTS) {
     const caught = hits.get(d.name)?.includes(d.rule) ?? false;
     const shown = SHOWN_AND_CAUGHT.includes(d.name);

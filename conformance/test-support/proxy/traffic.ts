@@ -190,15 +190,18 @@ export async function jobScriptSession(s: Setup): Promise<void> {
   }
   // Three jobs for the endpoint's three workers and a fourth that waits behind them: the fourth is
   // cancelled while queued, the first read while it runs (its input echoed) and cancelled running.
-  const first = await job("POST", "run", { input: { op: "sleep", ms: 1500 } });
+  // The first runs long enough that a read on a busy machine still finds it running.
+  const FIRST_MS = 5000;
+  const first = await job("POST", "run", { input: { op: "sleep", ms: FIRST_MS } });
   await job("POST", "run", { input: { op: "sleep", ms: 1500 } });
   await job("POST", "run", { input: { op: "sleep", ms: 1500 } });
   const fourth = await job("POST", "run", { input: { op: "sleep", ms: 200 } });
   const cancelledQueued = await job("POST", `cancel/${String(fourth.id)}`);
   const seen = await readUntil(first.id, (st) => st !== "IN_QUEUE");
+  const runningSince = Date.now();
   const cancelledRunning = seen.status === "IN_PROGRESS" ? await job("POST", `cancel/${String(first.id)}`) : {};
-  // Each cancelled job read back a few times, 300 ms apart (longer than the first job had left to run): it stays CANCELLED.
-  for (let i = 0; i < 8; i++) {
+  // Each cancelled job read back, 300 ms apart, until past the moment the first job would have ended (at least 8 reads): it stays CANCELLED.
+  for (let i = 0; i < 8 || Date.now() < runningSince + FIRST_MS + 1000; i++) {
     if (cancelledQueued.status === "CANCELLED") await job("GET", `status/${String(fourth.id)}`);
     if (cancelledRunning.status === "CANCELLED") await job("GET", `status/${String(first.id)}`);
     await pause(300);
