@@ -200,11 +200,13 @@ export async function jobScriptSession(s: Setup): Promise<void> {
   const seen = await readUntil(first.id, (st) => st !== "IN_QUEUE");
   const runningSince = Date.now();
   const cancelledRunning = seen.status === "IN_PROGRESS" ? await job("POST", `cancel/${String(first.id)}`) : {};
-  // Each cancelled job read back, 300 ms apart, until past the moment the first job would have ended (at least 8 reads): it stays CANCELLED.
-  for (let i = 0; i < 8 || Date.now() < runningSince + FIRST_MS + 1000; i++) {
+  // Each cancelled job read back 8 times (fewer than a client polling a final job makes), the last
+  // past the moment the first job would have ended: it stays CANCELLED.
+  const READS = 8;
+  for (let i = 0; i < READS; i++) {
     if (cancelledQueued.status === "CANCELLED") await job("GET", `status/${String(fourth.id)}`);
     if (cancelledRunning.status === "CANCELLED") await job("GET", `status/${String(first.id)}`);
-    await pause(300);
+    if (i < READS - 1) await pause(Math.max(300, (runningSince + FIRST_MS + 1000 - Date.now()) / (READS - 1 - i)));
   }
 }
 
