@@ -87,11 +87,18 @@ t.test("pods: TERMINATED never comes back; exchanges not ordered by the traffic 
   t.same(failed(overlapping, [a, b]), []);
 });
 
-t.test("RateLimit: remaining counts never rise within a window; a drop of several is another user's share", async (t) => {
+t.test("RateLimit: a drop of several is another user's share, and r rising before t is a window giving quota back", async (t) => {
   const rl = (r: number) => ({ ratelimit: `"minute";r=${r};t=50`, "ratelimit-policy": '"minute";q=100;w=60' });
+  const health = (r: number) => x("GET", "/v2/ep/health", 200, { jobs: {}, workers: {} }, rl(r));
   const j = new PassiveJudge();
-  t.same(failed(j, [x("GET", "/v2/ep/health", 200, { jobs: {}, workers: {} }, rl(90)), x("GET", "/v2/ep/health", 200, { jobs: {}, workers: {} }, rl(80))]).filter((f) => f.startsWith("ratelimit.remaining")), []);
-  t.same(failed(j, [x("GET", "/v2/ep/health", 200, { jobs: {}, workers: {} }, rl(85))]).filter((f) => f.startsWith("ratelimit.remaining")), ["ratelimit.remaining-decreases [target]"]);
+  t.same(failed(j, [health(90), health(80)]).filter((f) => f.startsWith("ratelimit.remaining")), []);
+  // A sliding window whose t names the whole quota's return gives quota back before t (docs/conventions.md, rateWindows=sliding-whole).
+  t.same(failed(j, [health(85)]).filter((f) => f.startsWith("ratelimit.remaining")), [], "r rose from 80 to 85 with t=50: no finding");
+  // Counts that never move over many answers, writes among them, still break the rule.
+  const still = new PassiveJudge();
+  const writes = Array.from({ length: 12 }, () => ({ ...x("POST", "/v2/ep/run", 200, { id: "j", status: "IN_QUEUE" }, rl(70)) }));
+  t.same(failed(still, writes), [], "no finding while the answers come");
+  t.same(still.finish().map((f) => `${f.rule.id} [${f.side}]`), ["ratelimit.remaining-decreases [target]"], "never moved over 12 writes: a finding at the end");
 });
 
 t.test("a follower keeps the slim form of an exchange (bodies cut, nothing parsed), never the exchange itself", async (t) => {

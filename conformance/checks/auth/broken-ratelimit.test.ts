@@ -154,3 +154,34 @@ t.test("one account's requests counted against another break ratelimit.per-user"
     (last) => /^HTTP\/1\.1 200/m.test(last),
   ),
 );
+
+/** The api key's answers with the minute window's r moved by `offset(n)` (n: the answer's number, from 1). */
+function minuteShifted(offset: (n: number, req: Parameters<Breakage>[0]) => number): Breakage {
+  let n = 0;
+  return (req, next) =>
+    mapResponse(next(req), (r) => {
+      if (keyOfRequest(req) !== API || !r.headers["ratelimit"]) return r;
+      const by = offset(++n, req);
+      return withHeaders(r, (h) => (h["ratelimit"] = h["ratelimit"]!.replace(/"minute";r=(\d+)/, (_m, v: string) => `"minute";r=${Math.max(0, Number(v) + by)}`)));
+    });
+}
+
+t.test("a minute window giving quota back before t (r rising, or staying while the others fall) passes ratelimit.remaining-decreases", async (t) => {
+  // From the 4th answer on the minute shows 2 more left (a bucket of two left the window), from the 6th one more
+  // (a bucket of one left just as the request counted): a sliding window whose t names the whole quota's return.
+  const target = await startBroken(minuteShifted((n) => -10 + (n >= 4 ? 2 : 0) + (n >= 6 ? 1 : 0)));
+  t.teardown(() => target.stop());
+  const { report } = await runSuite({ target, only: ["ratelimit.remaining-decreases"] });
+  const rule = report.rules.find((r) => r.id === "ratelimit.remaining-decreases");
+  t.equal(rule?.status, "pass", rule?.failures[0]?.evidence.expected ?? "passes");
+});
+
+t.test("a minute window that never counts job runs breaks ratelimit.remaining-decreases, the same request sent again showing it", async (t) => {
+  let runs = 0;
+  const target = await startBroken(minuteShifted((_n, req) => (req.method === "POST" && req.path.endsWith("/run") ? ++runs : runs)));
+  t.teardown(() => target.stop());
+  const { report } = await runSuite({ target, only: ["ratelimit.remaining-decreases"] });
+  const rule = report.rules.find((r) => r.id === "ratelimit.remaining-decreases");
+  t.equal(rule?.status, "fail", "fails");
+  t.match(rule?.failures[0]?.evidence.expected ?? "", /sent again at once/, "after the same request again");
+});

@@ -10,6 +10,8 @@ export function windowCounts(mode: RateWindowMode, slots: number): WindowCounts 
     case "fixed-anchored":
       return new AnchoredCounts(slots);
     case "sliding":
-      return new SlidingCounts(slots);
+      return new SlidingCounts(slots, "oldest");
+    case "sliding-whole":
+      return new SlidingCounts(slots, "newest");
   }
 }

@@ -106,20 +106,21 @@ t.test("the same requests give the same decisions in every mode (no state outsid
   }
 });
 
-t.test("property, every window mode: remaining never negative, allowed iff every window had room, Retry-After reaches the reset and waiting it is enough, r never rises before t", async () => {
+t.test("property, every window mode: remaining never negative, allowed iff every window had room, waiting Retry-After is enough; r never rises before t and Retry-After reaches it, but where t names the whole quota's return (then the quota is whole at t)", async () => {
   for (const mode of RATE_WINDOW_MODES) fc.assert(
     fc.property(
       fc.record({ minute: fc.integer({ min: 1, max: 5 }), hour: fc.integer({ min: 1, max: 20 }), day: fc.integer({ min: 1, max: 50 }) }),
       fc.array(fc.integer({ min: 0, max: 200 * S }), { minLength: 1, maxLength: 200 }),
       (limits, gaps) => {
         const rl = new RateLimiter([{ id: "p", rateLimits: limits }], { windows: mode });
+        const wholeReturn = mode === "sliding-whole";
         let now = 0;
         let last: { at: number; windows: readonly { remaining: number; resetSeconds: number }[] } | undefined;
         for (const gap of gaps) {
           now += gap;
           const before = rl.peek("p", now).windows;
           // A window's remaining count rises only once its t has run out (what the suite's remaining-count rules read t as).
-          if (last !== undefined) for (const [i, w] of before.entries()) if (w.remaining > last.windows[i]!.remaining && now - last.at < (last.windows[i]!.resetSeconds - 1) * S) return false;
+          if (last !== undefined && !wholeReturn) for (const [i, w] of before.entries()) if (w.remaining > last.windows[i]!.remaining && now - last.at < (last.windows[i]!.resetSeconds - 1) * S) return false;
           const d = rl.check("p", now);
           last = { at: now, windows: d.windows };
           if (quotaNonNegative.check({ quotas: rl.snapshot(now) }).length > 0) return false;
@@ -129,7 +130,8 @@ t.test("property, every window mode: remaining never negative, allowed iff every
           if (!d.allowed) {
             const bound = d.windows.find((w) => w.window === d.deniedWindow);
             if (bound === undefined || bound.remaining !== 0) return false;
-            if ((d.retryAfterSeconds ?? 0) < bound.resetSeconds) return false;
+            if (!wholeReturn && (d.retryAfterSeconds ?? 0) < bound.resetSeconds) return false;
+            if (wholeReturn && ((d.retryAfterSeconds ?? 0) > bound.resetSeconds || rl.peek("p", now + bound.resetSeconds * S).windows[0]!.remaining !== bound.quota && bound.window === "minute")) return false;
             if ((d.retryAfterSeconds ?? 0) < 1 || (d.retryAfterSeconds ?? 0) > bound.windowSeconds) return false;
             // Waiting Retry-After seconds is enough.
             if (!rl.peek("p", now + (d.retryAfterSeconds ?? 0) * S).windows.every((w) => w.remaining > 0)) return false;

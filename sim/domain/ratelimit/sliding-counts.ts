@@ -5,11 +5,11 @@
  * back a bucket at a time rather than all at once. Bounded: two numbers per bucket, whatever the
  * quota.
  *
- * The `RateLimit` header's `t` ("seconds until reset") says when the oldest counted bucket leaves,
- * the moment some quota comes back: `r` never rises before `t` runs out. (A `t` naming the moment
- * the whole quota is back would let `r` rise before it; the suite's remaining-count rules read `t`
- * as the first moment `r` may rise, so that reading is not offered.) A denied request's wait is
- * until enough has left for it to fit.
+ * The `RateLimit` header's `t` ("seconds until reset") reads one of two ways, both legal: when the
+ * oldest counted bucket leaves, the moment some quota comes back (`r` never rises before `t` runs
+ * out), or when the newest leaves, the moment the whole quota is back (`r` rises a bucket at a
+ * time before `t`, and `t` starts again from `w` with every request). A denied request's wait is
+ * until enough has left for it to fit, either way.
  */
 import type { Micros } from "../../core/index.ts";
 import type { WindowCounts } from "./window-counts.ts";
@@ -17,12 +17,18 @@ import type { WindowCounts } from "./window-counts.ts";
 export const SLIDING_BUCKETS = 60;
 const B = SLIDING_BUCKETS;
 
+/** Which bucket's leaving the `t` of a sliding window names. */
+export type SlidingReset = "oldest" | "newest";
+
 export class SlidingCounts implements WindowCounts {
   /** Per slot and bucket (slot * B + j % B): the bucket index held there, and its count. */
   private readonly bucket: Float64Array;
   private readonly count: Float64Array;
 
-  constructor(slots: number) {
+  constructor(
+    slots: number,
+    private readonly reset: SlidingReset = "oldest",
+  ) {
     this.bucket = new Float64Array(slots * B).fill(-1);
     this.count = new Float64Array(slots * B);
   }
@@ -60,7 +66,7 @@ export class SlidingCounts implements WindowCounts {
   resetMicros(slot: number, len: number, now: Micros): number {
     const buckets = this.live(slot, len, now);
     if (buckets.length === 0) return len;
-    return this.leaves(buckets[0]![0], len, now);
+    return this.leaves(buckets[this.reset === "oldest" ? 0 : buckets.length - 1]![0], len, now);
   }
 
   roomMicros(slot: number, len: number, now: Micros, cost: number, quota: number): number {

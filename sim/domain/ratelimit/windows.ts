@@ -27,7 +27,9 @@ export interface Quotas {
  * - fixed-aligned: fixed windows aligned to multiples of their length (every account resets together);
  * - fixed-anchored: a fixed window opens at an account's first request after the last one closed;
  * - sliding: the last w seconds, in buckets; `t` until some quota comes back (the oldest counted
- *   bucket leaves), so `r` never rises before `t` runs out, as with fixed windows.
+ *   bucket leaves), so `r` never rises before `t` runs out, as with fixed windows;
+ * - sliding-whole: the same sliding count, but `t` until the whole quota is back (the newest counted
+ *   bucket leaves), so `r` rises a bucket at a time before `t` runs out.
  */
-export const RATE_WINDOW_MODES = ["fixed-aligned", "fixed-anchored", "sliding"] as const;
+export const RATE_WINDOW_MODES = ["fixed-aligned", "fixed-anchored", "sliding", "sliding-whole"] as const;
 export type RateWindowMode = (typeof RATE_WINDOW_MODES)[number];

@@ -3,6 +3,10 @@
  * fell between them, and whether the window may have reset in between (then nothing follows).
  * `t` is whole seconds, rounded either way, so a reset is possible once the time between the
  * answers reaches t - 1 seconds; against the emulator's manual clock no time passes at all.
+ * Before `t` a window may still give some quota back: the spec does not say which moment a
+ * sliding window calls its reset, and one whose `t` names the whole quota's return lets `r` rise
+ * a bucket at a time before it. So `r` rising is never a fault (`gaveBack`), and a window that
+ * stayed while the others fell by one may have given one back as the request counted.
  */
 import type { LimitMember } from "./read-rate-limit.ts";
 
@@ -12,6 +16,8 @@ export interface WindowStep {
   readonly after: number;
   /** Whether the window may have reset between the two answers. */
   readonly mayHaveReset: boolean;
+  /** Whether r rose (the window gave quota back, before its reset or at it). */
+  readonly gaveBack: boolean;
   readonly resetBefore?: number;
 }
 
@@ -21,7 +27,7 @@ export function windowSteps(before: ReadonlyMap<string, LimitMember>, after: Rea
     const a = after.get(name);
     if (a?.remaining === undefined || b.remaining === undefined) continue;
     const mayHaveReset = b.reset === undefined || elapsedMs >= (b.reset - 1) * 1000;
-    steps.push({ name, before: b.remaining, after: a.remaining, mayHaveReset, ...(b.reset !== undefined ? { resetBefore: b.reset } : {}) });
+    steps.push({ name, before: b.remaining, after: a.remaining, mayHaveReset, gaveBack: a.remaining > b.remaining, ...(b.reset !== undefined ? { resetBefore: b.reset } : {}) });
   }
   return steps;
 }
