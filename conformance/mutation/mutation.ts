@@ -29,6 +29,7 @@ import {
   writeMutationReports,
 } from "../../reports/index.ts";
 import { rules } from "../../sim/api/rules/index.ts";
+import { isStrictOnly } from "../../sim/api/rules/rule.ts";
 import { type Defect, ruleOf, selectDefects } from "../../sim/defects/index.ts";
 import { packageVersion, workerExecArgv, workerModule } from "../../sim/package-root.ts";
 import type { SuiteOutcome, SuiteTask } from "./run-suite.ts";
@@ -243,11 +244,19 @@ export async function mutation(given: Partial<MutationOptions>, io: MutationIo =
     say(`\n${renderMutationTable(report, width)}reports: ${written.json}\n         ${written.html}\n`);
     if (options.json) io.stdout(`${JSON.stringify(report)}\n`);
     // Defects caught on the emulator's conventions that escape under some seeds': what the suite cannot see there (or what those conventions make unobservable).
+    // The seeds run lenient: a defect whose rule only the strict profile judges escapes on every seed for that alone, and is named apart.
     const onlySome = new Map<string, number[]>();
+    const strictOnly = new Set<string>();
     for (const f of families) {
-      for (const d of f.defects) if (d.verdict === "escaped" && d.legal === undefined && results.find((r) => r.name === d.name)?.verdict !== "escaped") onlySome.set(d.name, [...(onlySome.get(d.name) ?? []), f.family]);
+      for (const d of f.defects) {
+        if (d.verdict !== "escaped" || d.legal !== undefined || results.find((r) => r.name === d.name)?.verdict === "escaped") continue;
+        const rule = rules.find((r) => r.id === d.rule);
+        if (rule && isStrictOnly(rule) && d.ruleStatus === "skip") strictOnly.add(d.name);
+        else onlySome.set(d.name, [...(onlySome.get(d.name) ?? []), f.family]);
+      }
     }
     if (onlySome.size) say(`escaped only under some conventions: ${[...onlySome].map(([name, seeds]) => `${name} (seeds ${seeds.join(", ")})`).join(", ")}\n`);
+    if (strictOnly.size) say(`escaped under the seeds' lenient profile, their rule strict-only (caught under strict on the emulator's conventions): ${[...strictOnly].join(", ")}\n`);
     for (const f of families) {
       const escaped = f.defects.filter((d) => d.verdict === "escaped").map((d) => d.name);
       const judged = judgedEscapes(f.defects).map((d) => d.name);

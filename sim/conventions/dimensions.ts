@@ -304,6 +304,7 @@ export const DIMENSIONS = [
       { value: "fixed-anchored", means: "a fixed window opens at the user's first request after the last one closed and lasts `w` (as GitHub's hour): `t` is `w` before any request; `Retry-After` is the spent window's `t`" },
       { value: "sliding", means: "the last `w` seconds, counted in 60 buckets (a second each for the minute): `r` comes back a bucket at a time, not all at once; `t` until the oldest counted bucket leaves; `Retry-After` until enough has left for the request" },
       { value: "sliding-whole", means: "the same sliding count, but `t` until the whole quota is back (the newest counted bucket leaves): `t` starts again from `w` with every request, `r` rises before `t` runs out, and `Retry-After` (until enough has left for the request) comes before `t`" },
+      { value: "sliding-weighted", means: "a sliding window approximated from two fixed ones (as Cloudflare's and Upstash's limiters): the current minute's requests plus the previous minute's at the weight of its part still inside the last `w`, rounded up; `r` rises a little at a time as that weight falls; `t` until the current fixed window ends, where the quota is not yet whole; `Retry-After` until the weight has fallen enough, before or after `t`" },
     ],
   }),
   dimension({

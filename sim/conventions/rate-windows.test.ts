@@ -52,4 +52,5 @@ t.test("each window mode reads its own t, Retry-After and r, from the same reque
   t.same(await seen("fixed-anchored"), { tAt10: 60, tAt30: 40, spentAfter: 60, retryAfter: "40", tOf429: 40, rAt71: 59 }, "the minute opened at 10 s: all back at 70 s");
   t.same(await seen("sliding"), { tAt10: 60, tAt30: 40, spentAfter: 60, retryAfter: "40", tOf429: 40, rAt71: 0 }, "the request of 10 s leaves at 70 s (and the read at 71 s takes its place); the 59 of 30 s still count");
   t.same(await seen("sliding-whole"), { tAt10: 60, tAt30: 60, spentAfter: 60, retryAfter: "40", tOf429: 60, rAt71: 0 }, "as sliding, but t names the newest request's leaving: 60 s after each, and Retry-After comes before it");
+  t.same(await seen("sliding-weighted"), { tAt10: 50, tAt30: 30, spentAfter: 60, retryAfter: "31", tOf429: 30, rAt71: 10 }, "the minute [0, 60 s) spent at 30 s: room for one when the weighted 60 falls to 59, a second into the next minute; at 71 s the 60 count at the weight 49/60, and the read itself: 10 left");
 });

@@ -2,6 +2,7 @@
 import type { RateWindowMode } from "./windows.ts";
 import { AlignedCounts, AnchoredCounts, type WindowCounts } from "./window-counts.ts";
 import { SlidingCounts } from "./sliding-counts.ts";
+import { WeightedCounts } from "./weighted-counts.ts";
 
 export function windowCounts(mode: RateWindowMode, slots: number): WindowCounts {
   switch (mode) {
@@ -13,5 +14,7 @@ export function windowCounts(mode: RateWindowMode, slots: number): WindowCounts 
       return new SlidingCounts(slots, "oldest");
     case "sliding-whole":
       return new SlidingCounts(slots, "newest");
+    case "sliding-weighted":
+      return new WeightedCounts(slots);
   }
 }

@@ -106,7 +106,7 @@ t.test("the same requests give the same decisions in every mode (no state outsid
   }
 });
 
-t.test("property, every window mode: remaining never negative, allowed iff every window had room, waiting Retry-After is enough; r never rises before t and Retry-After reaches it, but where t names the whole quota's return (then the quota is whole at t)", async () => {
+t.test("property, every window mode: remaining never negative, allowed iff every window had room, waiting Retry-After is enough; r never rises before t and Retry-After reaches it, but where t names the whole quota's return (then the quota is whole at t) or the previous window counts at a falling weight", async () => {
   for (const mode of RATE_WINDOW_MODES) fc.assert(
     fc.property(
       fc.record({ minute: fc.integer({ min: 1, max: 5 }), hour: fc.integer({ min: 1, max: 20 }), day: fc.integer({ min: 1, max: 50 }) }),
@@ -114,13 +114,14 @@ t.test("property, every window mode: remaining never negative, allowed iff every
       (limits, gaps) => {
         const rl = new RateLimiter([{ id: "p", rateLimits: limits }], { windows: mode });
         const wholeReturn = mode === "sliding-whole";
+        const weighted = mode === "sliding-weighted";
         let now = 0;
         let last: { at: number; windows: readonly { remaining: number; resetSeconds: number }[] } | undefined;
         for (const gap of gaps) {
           now += gap;
           const before = rl.peek("p", now).windows;
           // A window's remaining count rises only once its t has run out (what the suite's remaining-count rules read t as).
-          if (last !== undefined && !wholeReturn) for (const [i, w] of before.entries()) if (w.remaining > last.windows[i]!.remaining && now - last.at < (last.windows[i]!.resetSeconds - 1) * S) return false;
+          if (last !== undefined && !wholeReturn && !weighted) for (const [i, w] of before.entries()) if (w.remaining > last.windows[i]!.remaining && now - last.at < (last.windows[i]!.resetSeconds - 1) * S) return false;
           const d = rl.check("p", now);
           last = { at: now, windows: d.windows };
           if (quotaNonNegative.check({ quotas: rl.snapshot(now) }).length > 0) return false;
@@ -130,9 +131,9 @@ t.test("property, every window mode: remaining never negative, allowed iff every
           if (!d.allowed) {
             const bound = d.windows.find((w) => w.window === d.deniedWindow);
             if (bound === undefined || bound.remaining !== 0) return false;
-            if (!wholeReturn && (d.retryAfterSeconds ?? 0) < bound.resetSeconds) return false;
+            if (!wholeReturn && !weighted && (d.retryAfterSeconds ?? 0) < bound.resetSeconds) return false;
             if (wholeReturn && ((d.retryAfterSeconds ?? 0) > bound.resetSeconds || rl.peek("p", now + bound.resetSeconds * S).windows[0]!.remaining !== bound.quota && bound.window === "minute")) return false;
-            if ((d.retryAfterSeconds ?? 0) < 1 || (d.retryAfterSeconds ?? 0) > bound.windowSeconds) return false;
+            if ((d.retryAfterSeconds ?? 0) < 1 || (d.retryAfterSeconds ?? 0) > (weighted ? 2 : 1) * bound.windowSeconds) return false;
             // Waiting Retry-After seconds is enough.
             if (!rl.peek("p", now + (d.retryAfterSeconds ?? 0) * S).windows.every((w) => w.remaining > 0)) return false;
           }

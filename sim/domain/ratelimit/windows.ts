@@ -29,7 +29,9 @@ export interface Quotas {
  * - sliding: the last w seconds, in buckets; `t` until some quota comes back (the oldest counted
  *   bucket leaves), so `r` never rises before `t` runs out, as with fixed windows;
  * - sliding-whole: the same sliding count, but `t` until the whole quota is back (the newest counted
- *   bucket leaves), so `r` rises a bucket at a time before `t` runs out.
+ *   bucket leaves), so `r` rises a bucket at a time before `t` runs out;
+ * - sliding-weighted: the current aligned window plus the previous one at a falling weight
+ *   (weighted-counts.ts): `r` rises a little at a time, `t` until the current window ends.
  */
-export const RATE_WINDOW_MODES = ["fixed-aligned", "fixed-anchored", "sliding", "sliding-whole"] as const;
+export const RATE_WINDOW_MODES = ["fixed-aligned", "fixed-anchored", "sliding", "sliding-whole", "sliding-weighted"] as const;
 export type RateWindowMode = (typeof RATE_WINDOW_MODES)[number];

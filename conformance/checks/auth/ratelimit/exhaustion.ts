@@ -7,10 +7,10 @@
  *    GET /v2/pods (choices.md, REST) when served, else the job endpoint's health (spec).
  * 2. Send it until it answers 429, judging each answer by the one before: a 2xx while a window
  *    was at r=0 and could not have reset, or a 429 while every window had requests left, breaks
- *    "429 exactly when a window is spent". A sliding window whose t names the whole quota's
- *    return (its t is back at w with every request) may give a request's room back before t: a
- *    2xx there that shows the window in its RateLimit is sent on from, and only no 429 within the
- *    bound breaks the rule. A window with more than BOUND requests left is not spent: the three
+ *    "429 exactly when a window is spent". A target seen giving quota back before t (r rising,
+ *    gives-back.ts), or a sliding window whose t names the whole quota's return (t back at w with
+ *    every request), may give a request's room back before t: a 2xx there that shows the window
+ *    in its RateLimit is sent on from, and only no 429 within the bound breaks the rule. A window with more than BOUND requests left is not spent: the three
  *    rules are skipped, saying so.
  * 3. At the 429: Retry-After in integer seconds, with RateLimit and RateLimit-Policy (the spec
  *    does not tie Retry-After to t: a sliding window's room comes back before its whole quota). Then a REST 429 (the probe's own, or a createPod when the
@@ -28,6 +28,8 @@ import { problemIssues, problemText } from "../problem-json.ts";
 import { terminatePod } from "../cleanup.ts";
 import { is2xx, jobUrl, restUrl, stringField } from "../target.ts";
 import { limitsOf, readPolicy, type LimitMember } from "./read-rate-limit.ts";
+import { givesBackEarly, noteGiveBack } from "./gives-back.ts";
+import { windowSteps } from "./window-steps.ts";
 
 export type Verdict =
   | { readonly kind: "pass" }
@@ -84,17 +86,20 @@ function spentWindows(limits: ReadonlyMap<string, LimitMember> | undefined): Lim
 }
 
 /**
- * Whether the spent windows may have given a request's room back before their t: each one's t in
- * the spent answer is its whole length w (or a second less), as a sliding window's is when t names
- * the whole quota's return (it starts again with every request), and the served answer still
- * reports each of them. A fixed window's t is w only in its first second.
+ * Whether the spent windows may have given a request's room back before their t, the served
+ * answer still reporting each of them: the run has seen this target's r rise before t
+ * (gives-back.ts), or each one's t in the spent answer is its whole length w (or a second less),
+ * as a sliding window's is when t names the whole quota's return (it starts again with every
+ * request). A fixed window's t is w only in its first second.
  */
-function mayGiveBack(spentHeaders: Readonly<Record<string, string>>, spent: readonly LimitMember[], served: ReadonlyMap<string, LimitMember> | undefined): boolean {
+function mayGiveBack(spentHeaders: Readonly<Record<string, string>>, spent: readonly LimitMember[], served: ReadonlyMap<string, LimitMember> | undefined, seenEarly: boolean): boolean {
+  if (!served || !spent.every((w) => served.get(w.name)?.remaining !== undefined)) return false;
+  if (seenEarly) return true;
   const policy = readPolicy(spentHeaders["ratelimit-policy"]);
-  if (!policy.ok || !served) return false;
+  if (!policy.ok) return false;
   return spent.every((w) => {
     const length = policy.members.find((p) => p.name === w.name)?.window;
-    return length !== undefined && w.reset !== undefined && w.reset >= length - 1 && served.get(w.name)?.remaining !== undefined;
+    return length !== undefined && w.reset !== undefined && w.reset >= length - 1;
   });
 }
 
@@ -205,7 +210,9 @@ class Exhaustion {
       if (cur.res.status === 429) return this.judge429(probe, prev, cur);
       if (!is2xx(cur.res.status)) return skipAll(`while spending the other key's window, ${probe.name} answered ${cur.res.status}`);
       const spent = spentWindows(prevLimits).filter((w) => w.reset !== undefined && cur.at - prev.at < (w.reset - 1) * 1000);
-      if (spent.length && mayGiveBack(prev.res.headers, spent, limitsOf(cur.res.headers))) {
+      const curLimitsSeen = limitsOf(cur.res.headers);
+      if (curLimitsSeen) noteGiveBack(this.ctx, windowSteps(prevLimits, curLimitsSeen, cur.at - prev.at));
+      if (spent.length && mayGiveBack(prev.res.headers, spent, curLimitsSeen, givesBackEarly(this.ctx))) {
         // The room of one request may have come back (a sliding window counted to its whole return): send on.
         servedSpent ??= { answer: cur, before: prev };
         prev = cur;

@@ -22,6 +22,7 @@ import { limitsOf } from "./read-rate-limit.ts";
 import { advance } from "../../support/time.ts";
 import { MAX_REAL_WAIT_S } from "./exhaustion.ts";
 import { describeStep, windowSteps, type WindowStep } from "./window-steps.ts";
+import { noteGiveBack } from "./gives-back.ts";
 
 type Kind = "health" | "run" | "list";
 
@@ -79,8 +80,11 @@ async function remainingDecreases(ctx: CheckContext): Promise<CheckOutcome> {
             continue;
           }
           if (prev) {
-            const stepsOf = (a: { res: ClientResponse; at: number }, b: { res: ClientResponse; at: number }) =>
-              windowSteps(limitsOf(a.res.headers)!, limitsOf(b.res.headers)!, b.at - a.at).filter((s) => !s.mayHaveReset);
+            const stepsOf = (a: { res: ClientResponse; at: number }, b: { res: ClientResponse; at: number }) => {
+              const all = windowSteps(limitsOf(a.res.headers)!, limitsOf(b.res.headers)!, b.at - a.at);
+              noteGiveBack(ctx, all);
+              return all.filter((s) => !s.mayHaveReset);
+            };
             let steps = stepsOf(prev, { res, at });
             let pair = comparePair(steps);
             let sequence = [prev.res.exchange];
