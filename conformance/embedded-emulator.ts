@@ -8,9 +8,17 @@ import { startEmulator, type EmulatorBackend } from "../sim/http/index.ts";
 import { PlatformBackend } from "../sim/http/platform-backend.ts";
 import { embeddedCatalog, embeddedKeys } from "./embedded.ts";
 
-/** `wrap` may replace the emulator's backend (the broken targets of the checks' tests do). */
-/** `clock`: manual for conform (the suite moves time); real for the proxy's shadow, whose clients move nothing. */
-export async function startEmbeddedEmulator(seed: number, wrap: (backend: EmulatorBackend) => EmulatorBackend = (b) => b, clock: "manual" | "real" = "manual") {
+/**
+ * `wrap` may replace the emulator's backend (the broken targets of the checks' tests do).
+ * `clock`: manual for conform (the suite moves time); real for the proxy's shadow, whose clients move nothing.
+ * `model`: options of the platform model (a test's rate-limit window mode).
+ */
+export async function startEmbeddedEmulator(
+  seed: number,
+  wrap: (backend: EmulatorBackend) => EmulatorBackend = (b) => b,
+  clock: "manual" | "real" = "manual",
+  model?: ConstructorParameters<typeof PlatformBackend>[0]["model"],
+) {
   const catalog = embeddedCatalog();
   const emulator = await startEmulator({
     host: "127.0.0.1",
@@ -19,7 +27,7 @@ export async function startEmbeddedEmulator(seed: number, wrap: (backend: Emulat
     clock,
     ...(clock === "real" ? { speed: 1 } : {}),
     control: true,
-    createBackend: (o) => wrap(new PlatformBackend({ ...o, catalog })),
+    createBackend: (o) => wrap(new PlatformBackend({ ...o, catalog, ...(model ? { model } : {}) })),
   });
   return { emulator, keys: embeddedKeys(catalog) };
 }

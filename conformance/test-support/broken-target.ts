@@ -43,6 +43,11 @@ export interface BrokenTarget extends EmbeddedTarget {
 /** The embedded emulator on a manual clock, broken by `breakage` when one is given. */
 export async function startBroken(breakage?: Breakage, seed = 1): Promise<BrokenTarget> {
   const { emulator, keys } = await startEmbeddedEmulator(seed, (backend) => (breakage ? breakBackend(backend, breakage) : backend));
+  return brokenTarget(emulator, keys);
+}
+
+/** A started embedded emulator as a target that outlives `conform()`. */
+export function brokenTarget(emulator: Awaited<ReturnType<typeof startEmbeddedEmulator>>["emulator"], keys: Keys): BrokenTarget {
   return {
     rest: emulator.baseUrl,
     serverless: emulator.serverlessUrl,

@@ -8,12 +8,11 @@
  * there, the exhaustion rules judged; a limit left unenforced on top of it is still caught.
  */
 import t from "tap";
-import { startEmulator, type EmulatorBackend } from "../../../sim/http/index.ts";
-import { PlatformBackend } from "../../../sim/http/platform-backend.ts";
+import type { EmulatorBackend } from "../../../sim/http/index.ts";
 import type { ApiResponse } from "../../../sim/api/types.ts";
-import { embeddedCatalog, embeddedKeys } from "../../embedded.ts";
+import { startEmbeddedEmulator } from "../../embedded-emulator.ts";
 import type { RateWindowMode } from "../../../sim/domain/ratelimit/index.ts";
-import { breakBackend, mapResponse, type Breakage, type BrokenTarget } from "../../test-support/broken-target.ts";
+import { breakBackend, brokenTarget, mapResponse, type Breakage, type BrokenTarget } from "../../test-support/broken-target.ts";
 import { runSuite } from "../../test-support/auth/run-suite.ts";
 
 const STEP_MICROS = 300_000;
@@ -21,38 +20,18 @@ const STEP_MICROS = 300_000;
 const PRIOR_REQUESTS = 40;
 
 async function startGivingBack(rateWindows: RateWindowMode, breakage?: Breakage): Promise<BrokenTarget> {
-  const catalog = embeddedCatalog();
   const ticking = (backend: EmulatorBackend): Breakage => (request, next) => {
     backend.advanceTo(backend.now() + STEP_MICROS);
     return breakage ? breakage(request, next) : next(request);
   };
-  const emulator = await startEmulator({
-    host: "127.0.0.1",
-    port: 0,
-    seed: 1,
-    clock: "manual",
-    control: true,
-    createBackend: (o) => {
-      const backend = new PlatformBackend({ ...o, catalog, model: { rateWindows } });
-      return breakBackend(backend, ticking(backend));
-    },
-  });
+  const { emulator, keys } = await startEmbeddedEmulator(1, (backend) => breakBackend(backend, ticking(backend)), "manual", { rateWindows });
   // A busy previous minute for both keys, then into the next: the windows start part spent, and
   // give quota back while the rules run (the weighted one's previous minute weighs less and less).
-  const keys = embeddedKeys(catalog);
   for (const key of [keys.api, keys.other]) {
     for (let i = 0; i < PRIOR_REQUESTS; i++) await (await fetch(`${emulator.baseUrl}/v2/pods`, { headers: { authorization: `Bearer ${key}` } })).arrayBuffer();
   }
   await (await fetch(`${emulator.baseUrl}/_sim/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms: 40_000 }) })).arrayBuffer();
-  return {
-    rest: emulator.baseUrl,
-    serverless: emulator.serverlessUrl,
-    keys,
-    endpoint: "conformance",
-    controlApi: true,
-    close: async () => {},
-    stop: () => emulator.close(),
-  };
+  return brokenTarget(emulator, keys);
 }
 
 for (const mode of ["sliding-whole", "sliding-weighted"] as const) {
