@@ -102,7 +102,7 @@ t.test("--help prints the fixed usage and exits 0", async (t) => {
   const r = await conformRun(["--help"]);
   t.equal(r.code, 0);
   t.match(r.stdout, `Usage: ${usageLine(spec)}\n`, "the usage line, with every flag of the table");
-  for (const flag of ["--target", "--serverless-url", "--api-key", "--restricted-api-key", "--other-api-key", "--endpoint", "--seed", "--runs", "--profile", "--only", "--skip", "--slow", "--timeout-ms", "--max-duration", "--min-coverage", "--concurrency", "--baseline", "--report-dir", "--junit", "--json", "--quiet"]) {
+  for (const flag of ["--target", "--serverless-url", "--api-key", "--restricted-api-key", "--other-api-key", "--endpoint", "--seed", "--runs", "--profile", "--only", "--skip", "--slow", "--timeout-ms", "--max-duration", "--rate-limit-budget", "--min-coverage", "--concurrency", "--baseline", "--report-dir", "--junit", "--json", "--quiet"]) {
     t.match(r.stdout, `  ${flag}`);
   }
   t.match(r.stdout, /--min-coverage PCT .*\(default: 60\)/, "the coverage floor is stated");
@@ -269,6 +269,7 @@ t.test("exit 2 for usage and configuration errors, saying which", async (t) => {
     [["--target", live, "--seed", "-3"], /--seed must be at least 0/],
     [["--target", live, "--max-duration", "0"], /--max-duration must be at least 1/],
     [["--target", live, "--max-duration", "soon"], /--max-duration must be a number/],
+    [["--target", live, "--rate-limit-budget", "0"], /--rate-limit-budget must be at least 1/],
     [["--target", live, "--min-coverage", "101"], /--min-coverage must be at most 100/],
     [["--target", live, "--concurrency", "1"], /--concurrency must be at least 2/],
   ];
@@ -329,6 +330,19 @@ t.test("--max-duration: a rule that overruns is cut and the rules not reached ar
     ],
   );
   t.same(report.targetErrors, [], "the cut request is no target error");
+});
+
+t.test("--rate-limit-budget: a wait on the target's rate limit past it is a target error, and exit 2 says what to give", async (t) => {
+  // Every answer says the minute window is spent for another 50 s.
+  const server = await startTestServer((_req, res) => sendJson(res, 200, { pods: [] }, { ratelimit: `"minute";r=0;t=50`, "ratelimit-policy": `"minute";q=10;w=60` }));
+  t.teardown(() => server.close());
+  const dir = t.testdir();
+  const r = await conformRun(["--target", server.url, "--api-key", SECRET, "--only", "self.pass,self.choice", "--profile", "strict", "--rate-limit-budget", "1", "--min-coverage", "0", "--report-dir", dir]);
+  t.equal(r.code, 2, "target errors left a rule unjudged");
+  t.match(r.stdout, /rate-limit-budget 1 s/, "the options line names the budget");
+  t.match(r.stdout, /exit 2: 1 target error\(s\) left rules unjudged; 1 of them waited out the target's rate limit past the run's budget of 1 s: give --rate-limit-budget \(or --max-duration\) more seconds, or keys with larger quotas/);
+  const report = await readReport(dir);
+  t.same(report.targetErrors.map((e) => [e.ruleId, e.code]), [["self.pass", "CPSIM_ERR_TARGET_RATE_LIMITED"]]);
 });
 
 t.test("--quiet prints only the summary and the failures; a terminal gets one updating progress line", async (t) => {

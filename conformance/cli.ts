@@ -22,7 +22,7 @@ export const spec: CommandSpec = {
   usage:
     "cpsim conform [--target URL] [--serverless-url URL] [--api-key KEY] [--restricted-api-key KEY] [--other-api-key KEY] " +
     "[--endpoint ID] [--seed N] [--runs N] [--profile lenient|strict] [--only RULE_GLOB] [--skip RULE_GLOB] [--slow] " +
-    "[--timeout-ms N] [--max-duration S] [--min-coverage PCT] [--concurrency N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json] [--quiet] [--target-profile FILE] [--discover] [--fail-fast] [--explain-time] [--config FILE]",
+    "[--timeout-ms N] [--max-duration S] [--rate-limit-budget S] [--min-coverage PCT] [--concurrency N] [--baseline FILE] [--report-dir DIR] [--junit FILE] [--json] [--quiet] [--target-profile FILE] [--discover] [--fail-fast] [--explain-time] [--config FILE]",
   description:
     "Without --target, the embedded emulator is started in a child process and tested. With --target, keys default to $CPSIM_API_KEY, " +
     "$CPSIM_RESTRICTED_API_KEY and $CPSIM_OTHER_API_KEY (the embedded emulator uses its own); they are never written into reports. Rule globs: * matches " +
@@ -60,6 +60,7 @@ export const spec: CommandSpec = {
     { name: "slow", type: "boolean", help: "run checks that take real minutes (retention, ttl) against a target without the control API (without it, the status ttl and runsync retention still run where the target's own clock, measured, lets their time pass within 30 s)" },
     { name: "timeout-ms", type: "integer", value: "N", help: "per-request timeout, the floor: raised when the target's measured round trip and upload rate call for more (at most 300000; see --explain-time)", default: defaultOptions.timeoutMs, min: 1, max: 3_600_000 },
     { name: "max-duration", type: "number", value: "S", help: "bound the whole run to S seconds; rules not reached by then are reported skipped, saying so (default: no bound)", min: 1, max: 86_400 },
+    { name: "rate-limit-budget", type: "number", value: "S", help: "the most seconds the run waits on the target's rate limits, over all its waits; past it a request is a target error (default: --max-duration when given, else 300)", min: 1, max: 86_400 },
     { name: "min-coverage", type: "number", value: "PCT", help: "fail (exit 1) when fewer than PCT percent of the selected rules were judged", default: defaultOptions.minCoverage, min: 0, max: 100 },
     { name: "concurrency", type: "integer", value: "N", help: "most requests in flight at once over all areas", default: defaultOptions.concurrency, min: 2, max: 64 },
     { name: "baseline", type: "string", value: "FILE", help: "an earlier report.json: its failures are known, only new ones fail the run" },
@@ -142,6 +143,7 @@ export function optionsFromFlags(flags: Flags, env: NodeJS.ProcessEnv = process.
     ...(str("local-server") !== undefined && list("only").length === 0 ? { only: ["local.*"] } : {}),
     quiet: flags.quiet === true,
     maxDurationS: flags["max-duration"] as number | undefined,
+    rateLimitBudgetS: flags["rate-limit-budget"] as number | undefined,
     minCoverage: flags["min-coverage"] as number | undefined,
     concurrency: flags.concurrency as number | undefined,
     targetProfile: str("target-profile"),

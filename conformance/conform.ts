@@ -27,7 +27,7 @@ import { ConformConfigError, TargetError } from "./errors.ts";
 import { checkKeys } from "./key-check.ts";
 import { forgetRoutes } from "./route-evidence.ts";
 import { KEY_FLAG, type Keys } from "./keys.ts";
-import { describeOptions, EMBEDDED_RUNS, REALTIME_RUNS, resolveOptions, type ConformOptions, type ResolvedOptions } from "./options.ts";
+import { describeOptions, EMBEDDED_RUNS, rateLimitBudgetS, REALTIME_RUNS, resolveOptions, type ConformOptions, type ResolvedOptions } from "./options.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { Progress } from "./progress.ts";
 import { platformOracle } from "./oracle/platform-oracle.ts";
@@ -181,6 +181,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       now: run.client?.now ?? run.now,
       startedAt,
       maxInFlight: sized.concurrency,
+      pacing: { ...run.client?.pacing, budgetMs: run.client?.pacing?.budgetMs ?? rateLimitBudgetS(sized) * 1000 },
     });
   };
   if (!sized.quiet) run.say(`cpsim conform: seed ${sized.seed}\n  ${describeOptions({ ...sized, target: rest, serverlessUrl: serverless })}\n`);
@@ -305,8 +306,12 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     if (!options.quiet) {
       run.say(`reports: ${written.json}\n         ${written.junit}\n         ${written.html}\n${written.extraJunit ? `         ${written.extraJunit}\n` : ""}`);
     }
-    if (nothingJudged) run.say(`exit 2: nothing was judged: ${nothingJudgedWhy(rules)}\n`);
-    else if (exitCode === 2) run.say(`exit 2: ${targetErrors.length} target error(s) left rules unjudged; see the report\n`);
+    const limited = targetErrors.filter((e) => e.code === "CPSIM_ERR_TARGET_RATE_LIMITED").length;
+    const limitedHint = limited
+      ? `; ${limited} of them waited out the target's rate limit past the run's budget of ${rateLimitBudgetS(options)} s: give --rate-limit-budget (or --max-duration) more seconds, or keys with larger quotas`
+      : "";
+    if (nothingJudged) run.say(`exit 2: nothing was judged: ${nothingJudgedWhy(rules)}${limited ? `\n  ${targetErrors.length} target error(s)${limitedHint}` : ""}\n`);
+    else if (exitCode === 2) run.say(`exit 2: ${targetErrors.length} target error(s) left rules unjudged${limitedHint}; see the report\n`);
     else if (exitCode === 1 && fresh.length === 0) {
       run.say(`exit 1: ${report.coverage.rules.checked} of ${selected.length} rules judged, below --min-coverage ${options.minCoverage}%: see the skip reasons (keys, --slow, the profile)\n`);
     }

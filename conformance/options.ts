@@ -68,6 +68,11 @@ export interface ConformOptions {
   readonly quiet: boolean;
   /** A bound on the whole run, in seconds; rules not reached by then are skipped with that reason. */
   readonly maxDurationS?: number;
+  /**
+   * The most seconds the whole run may wait on the target's rate limits (default: --max-duration
+   * when given, else 300); a wait past it is a target error, not a hang.
+   */
+  readonly rateLimitBudgetS?: number;
   /** The run fails (exit 1) when fewer than this percentage of the selected rules were judged. */
   readonly minCoverage: number;
   /** The most requests in flight at once, over all the areas that run concurrently. */
@@ -168,6 +173,9 @@ export function resolveOptions(options: Partial<ConformOptions>, cwd: string = p
   if (o.maxDurationS !== undefined && (!Number.isFinite(o.maxDurationS) || o.maxDurationS <= 0 || o.maxDurationS > 86_400)) {
     throw new ConformConfigError("CPSIM_ERR_CONFIG", `--max-duration must be a number of seconds above 0 and at most 86400, got ${o.maxDurationS}`);
   }
+  if (o.rateLimitBudgetS !== undefined && (!Number.isFinite(o.rateLimitBudgetS) || o.rateLimitBudgetS <= 0 || o.rateLimitBudgetS > 86_400)) {
+    throw new ConformConfigError("CPSIM_ERR_CONFIG", `--rate-limit-budget must be a number of seconds above 0 and at most 86400, got ${o.rateLimitBudgetS}`);
+  }
   if (!Number.isFinite(o.minCoverage) || o.minCoverage < 0 || o.minCoverage > 100) {
     throw new ConformConfigError("CPSIM_ERR_CONFIG", `--min-coverage must be a percentage from 0 to 100, got ${o.minCoverage}`);
   }
@@ -234,6 +242,7 @@ export function describeOptions(o: ResolvedOptions): string {
     `concurrency ${o.concurrency}`,
     `min-coverage ${o.minCoverage}%`,
     ...(o.maxDurationS !== undefined ? [`max-duration ${o.maxDurationS} s`] : []),
+    `rate-limit-budget ${rateLimitBudgetS(o)} s`,
     ...(o.failFast ? ["fail-fast"] : []),
     `profile ${o.profile}`,
     `only ${o.only.length ? o.only.join(",") : "(all)"}`,
@@ -276,3 +285,10 @@ export function reproduceCommand(o: ResolvedOptions, ruleId: string): string {
   parts.push(`--seed ${o.seed}`, `--only ${q(ruleId)}`);
   return parts.join(" ");
 }
+
+/** The seconds a run may wait on rate limits: --rate-limit-budget, else --max-duration, else 300. */
+export function rateLimitBudgetS(o: Pick<ConformOptions, "rateLimitBudgetS" | "maxDurationS">): number {
+  return o.rateLimitBudgetS ?? o.maxDurationS ?? DEFAULT_RATE_LIMIT_BUDGET_S;
+}
+
+export const DEFAULT_RATE_LIMIT_BUDGET_S = 300;
