@@ -25,6 +25,7 @@ import { checks as defaultRegistry, type CheckRegistry } from "./check-registry.
 import { Client, type ClientOptions } from "./client.ts";
 import { ConformConfigError, TargetError } from "./errors.ts";
 import { checkKeys } from "./key-check.ts";
+import { describeQuotaSizing, expectedRequests, quotaSizing } from "./quota-sizing.ts";
 import { forgetRoutes } from "./route-evidence.ts";
 import { KEY_FLAG, type Keys } from "./keys.ts";
 import { describeOptions, EMBEDDED_RUNS, rateLimitBudgetS, REALTIME_RUNS, resolveOptions, type ConformOptions, type ResolvedOptions } from "./options.ts";
@@ -171,7 +172,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
   const deadline = sized.maxDurationS === undefined ? Number.POSITIVE_INFINITY : Date.now() + sized.maxDurationS * 1000;
   // On a target with the emulator's control API, waiting for a rate-limit window means moving
   // virtual time: a real sleep would never reach the reset of a manual clock.
-  const makeClient = (timeoutMs: number) => {
+  const makeClient = (timeoutMs: number, budgetS = rateLimitBudgetS(sized)) => {
     const sleep = run.client?.sleep ?? (controlApi ? (ms: number) => advanceVirtualClock(rest, ms, timeoutMs) : undefined);
     return Client.create({
       ...run.client,
@@ -181,7 +182,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
       now: run.client?.now ?? run.now,
       startedAt,
       maxInFlight: sized.concurrency,
-      pacing: { ...run.client?.pacing, budgetMs: run.client?.pacing?.budgetMs ?? rateLimitBudgetS(sized) * 1000 },
+      pacing: { ...run.client?.pacing, budgetMs: run.client?.pacing?.budgetMs ?? budgetS * 1000 },
     });
   };
   if (!sized.quiet) run.say(`cpsim conform: seed ${sized.seed}\n  ${describeOptions({ ...sized, target: rest, serverlessUrl: serverless })}\n`);
@@ -213,12 +214,19 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
   // Time bounds from the target's measured pace: --timeout-ms is the floor (target-timing.ts). The
   // upload carries the full-access key the target just accepted, so the target reads its body.
   const apiKey = keyCheck.refused.has("api") ? undefined : sized.keys.api;
-  const timing = await targetTiming({ rest, serverless, endpoint: sized.endpoint, timeoutMs: sized.timeoutMs, ...(apiKey !== undefined ? { apiKey } : {}) });
+  const measured = await targetTiming({ rest, serverless, endpoint: sized.endpoint, timeoutMs: sized.timeoutMs, ...(apiKey !== undefined ? { apiKey } : {}) });
+  // Against a real-time target, the waits the key's quota imposes widen the bounds (quota-sizing.ts); on virtual time they cost no wall time.
+  const quota = controlApi ? undefined : quotaSizing(keyCheck.apiRateLimitPolicy, expectedRequests(selected.length, run.registry.list().length));
+  const budgetS = rateLimitBudgetS(sized, quota?.budgetS);
+  const timing = quota
+    ? { ...measured, propertyScale: Math.max(measured.propertyScale, quota.propertyScale), rateLimit: { window: quota.window, requests: quota.requests, waitS: quota.waitS, budgetS } }
+    : measured;
   const options: ResolvedOptions = { ...sized, timeoutMs: timing.timeoutMs, timing };
-  const client = makeClient(options.timeoutMs);
+  const client = makeClient(options.timeoutMs, budgetS);
   let cut = false;
   try {
     if (!options.quiet) run.say(`  ${describeTiming(timing)}\n`);
+    if (quota && !options.quiet) run.say(`  ${describeQuotaSizing(quota, budgetS, sized.rateLimitBudgetS !== undefined || sized.maxDurationS !== undefined)}\n`);
     const facts = await discoverTargetFacts({
       client: client.scoped(),
       rest,
@@ -308,7 +316,7 @@ async function runAll(input: ResolvedOptions, run: RunContext): Promise<ConformR
     }
     const limited = targetErrors.filter((e) => e.code === "CPSIM_ERR_TARGET_RATE_LIMITED").length;
     const limitedHint = limited
-      ? `; ${limited} of them waited out the target's rate limit past the run's budget of ${rateLimitBudgetS(options)} s: give --rate-limit-budget (or --max-duration) more seconds, or keys with larger quotas`
+      ? `; ${limited} of them waited out the target's rate limit past the run's budget of ${budgetS} s: give --rate-limit-budget (or --max-duration) more seconds, or keys with larger quotas`
       : "";
     if (nothingJudged) run.say(`exit 2: nothing was judged: ${nothingJudgedWhy(rules)}${limited ? `\n  ${targetErrors.length} target error(s)${limitedHint}` : ""}\n`);
     else if (exitCode === 2) run.say(`exit 2: ${targetErrors.length} target error(s) left rules unjudged${limitedHint}; see the report\n`);

@@ -30,6 +30,8 @@ export interface KeyCheck {
   readonly lines: readonly string[];
   /** The full-access key's health answer (its JSON body), when 2xx: the workers it reports size the jobs lane (schedule.ts). */
   readonly health?: unknown;
+  /** That answer's RateLimit-Policy, when it has one: the key's quotas size a real-time run (quota-sizing.ts). */
+  readonly apiRateLimitPolicy?: string;
 }
 
 const BODY_SHOWN = 300;
@@ -49,6 +51,7 @@ export async function checkKeys(input: KeyCheckInput): Promise<KeyCheck> {
   const refused = new Map<KeyRole, string>();
   const lines: string[] = [];
   let health: unknown;
+  let apiRateLimitPolicy: string | undefined;
   for (const role of KEY_ROLES) {
     if (!input.keys[role]) continue;
     let res: ClientResponse;
@@ -67,7 +70,10 @@ export async function checkKeys(input: KeyCheckInput): Promise<KeyCheck> {
       else if (raw) said += `, and ${answer(raw)} with the key alone in Authorization`;
     }
     lines.push(`${KEY_FLAG[role]}: ${said}`);
-    if (role === "api" && res.status >= 200 && res.status < 300) health = res.json;
+    if (role === "api" && res.status >= 200 && res.status < 300) {
+      health = res.json;
+      apiRateLimitPolicy = res.headers["ratelimit-policy"];
+    }
     if (refusedBy(role, res.status)) {
       if (role === "api") {
         throw new ConformConfigError(
@@ -88,5 +94,5 @@ export async function checkKeys(input: KeyCheckInput): Promise<KeyCheck> {
       );
     }
   }
-  return { refused, lines, ...(health !== undefined ? { health } : {}) };
+  return { refused, lines, ...(health !== undefined ? { health } : {}), ...(apiRateLimitPolicy !== undefined ? { apiRateLimitPolicy } : {}) };
 }

@@ -242,7 +242,7 @@ export function describeOptions(o: ResolvedOptions): string {
     `concurrency ${o.concurrency}`,
     `min-coverage ${o.minCoverage}%`,
     ...(o.maxDurationS !== undefined ? [`max-duration ${o.maxDurationS} s`] : []),
-    `rate-limit-budget ${rateLimitBudgetS(o)} s`,
+    o.rateLimitBudgetS !== undefined || o.maxDurationS !== undefined ? `rate-limit-budget ${rateLimitBudgetS(o)} s` : `rate-limit-budget ${DEFAULT_RATE_LIMIT_BUDGET_S} s or sized to the key's quota`,
     ...(o.failFast ? ["fail-fast"] : []),
     `profile ${o.profile}`,
     `only ${o.only.length ? o.only.join(",") : "(all)"}`,
@@ -286,9 +286,12 @@ export function reproduceCommand(o: ResolvedOptions, ruleId: string): string {
   return parts.join(" ");
 }
 
-/** The seconds a run may wait on rate limits: --rate-limit-budget, else --max-duration, else 300. */
-export function rateLimitBudgetS(o: Pick<ConformOptions, "rateLimitBudgetS" | "maxDurationS">): number {
-  return o.rateLimitBudgetS ?? o.maxDurationS ?? DEFAULT_RATE_LIMIT_BUDGET_S;
+/**
+ * The seconds a run may wait on rate limits: --rate-limit-budget, else --max-duration, else the
+ * budget sized to the full-access key's quota (quota-sizing.ts), else 300.
+ */
+export function rateLimitBudgetS(o: Pick<ConformOptions, "rateLimitBudgetS" | "maxDurationS">, sizedS?: number): number {
+  return o.rateLimitBudgetS ?? o.maxDurationS ?? sizedS ?? DEFAULT_RATE_LIMIT_BUDGET_S;
 }
 
 export const DEFAULT_RATE_LIMIT_BUDGET_S = 300;

@@ -174,6 +174,8 @@ export interface TimingRecord {
   readonly timeoutMs: number;
   /** The factor on the job properties' time bound (1: as given). */
   readonly propertyScale: number;
+  /** Against a real-time target whose full-access key's quota makes the run wait: the estimate the bounds were sized to (conformance/quota-sizing.ts). */
+  readonly rateLimit?: { readonly window: string; readonly requests: number; readonly waitS: number; readonly budgetS: number };
   /** The measured time of the largest request the suite sends, in ms. */
   readonly largestRequestMs?: number;
   /** Whether the timeout or the property scale was held down by its cap. */
