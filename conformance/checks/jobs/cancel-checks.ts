@@ -17,7 +17,7 @@ import type { CheckContext, CheckGroup, CheckOutcome, FailureInput } from "../..
 import type { ClientResponse } from "../../client.ts";
 import { SETUP_NOT_REACHED } from "../../../reports/conformance-report.ts";
 import { schemaErrors } from "../support/schema.ts";
-import { asJob, show } from "./support/job-body.ts";
+import { asJob, isFinal, show } from "./support/job-body.ts";
 import { is2xx, type JobSession } from "./support/job-session.ts";
 import { holdMs, stateAtSend, submitQueued, submitRunningAt } from "./support/job-states.ts";
 import { START_BUDGET_MS } from "./support/budgets.ts";
@@ -176,8 +176,13 @@ async function observe(session: JobSession, v: Verdicts): Promise<void> {
     const own = ownRule(job.kind);
     const serves: string[] = [];
     if (v.wants(own)) {
+      // A refusal from a job that ended before the cancel reached it (a send held back by the rate
+      // limit's pacing, or a slow machine) is no verdict: read where the job is now.
+      const after = accepted || is2xx(res) ? undefined : await stateAtSend(session, job.id);
       if (accepted) serves.push(own);
-      else {
+      else if (after !== undefined && after !== "CANCELLED" && isFinal(after)) {
+        v.unjudged(own, `${SETUP_NOT_REACHED}: job ${job.id}, set up ${job.kind}, was ${after} once the cancel had been refused (${res.status}): it ended before the cancel reached it`);
+      } else {
         v.fail(
           own,
           session.evidence(

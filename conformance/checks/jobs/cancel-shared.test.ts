@@ -53,3 +53,36 @@ t.test("cancel-lies (CANCELLED answered, the job runs on to COMPLETED) fails nev
   const never = report.rules.find((r) => r.id === "jobs.cancel.never-completes")!;
   t.match(never.failures[0]?.evidence.expected, /^a job cancelled while IN_(QUEUE|PROGRESS) never completing afterwards: CANCELLED or gone; got 200 /);
 });
+
+/**
+ * The target answers every cancel 409 and, from then on, reads the job COMPLETED: as if each job
+ * had ended before its cancel reached it (a send held back by the rate limit's pacing). That is no
+ * verdict on the cancel rules; a refusal while the job still reads running is (the second target).
+ */
+function refusingCancels(endedFirst: boolean): Breakage {
+  const ended = new Set<string>();
+  return (req, next) => {
+    const op = jobOp(req);
+    const id = req.path.split("/").pop()!;
+    if (op === "cancel") {
+      if (endedFirst) ended.add(id);
+      return { kind: "response", response: { status: 409, headers: { "content-type": "application/json" }, body: { detail: `job ${id} cannot be cancelled now` } } };
+    }
+    if (op === "status" && ended.has(id)) return { kind: "response", response: { status: 200, headers: { "content-type": "application/json" }, body: { id, status: "COMPLETED", output: {}, delayTime: 1, executionTime: 1 } } };
+    return next(req);
+  };
+}
+
+t.test("a cancel refused because the job ended first is no verdict; refused while it still runs, a failure", async (t) => {
+  const ended = await twoWorkerTarget([], refusingCancels(true));
+  t.teardown(() => ended.stop());
+  const first = await ended.run(["jobs.cancel.running", "jobs.cancel.queued"]);
+  for (const r of first.report.rules) {
+    t.equal(r.status, "skip", `${r.id}: not failed`);
+    t.match(r.reason ?? "", /ended before the cancel reached it/, `${r.id}: says why`);
+  }
+  const running = await twoWorkerTarget([], refusingCancels(false));
+  t.teardown(() => running.stop());
+  const second = await running.run(["jobs.cancel.running"]);
+  t.equal(second.report.rules[0]?.status, "fail", "refused while the job reads IN_PROGRESS: jobs.cancel.running fails");
+});
