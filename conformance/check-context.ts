@@ -15,6 +15,7 @@ import { ruleSeed } from "./seeds.ts";
 import { transitionKey } from "./spec-transitions.ts";
 import { defaultTargetFacts, factsView, type FactUse, type TargetFacts } from "./target-facts/index.ts";
 import { realtimeBounds } from "./property-bounds.ts";
+import { interruptAfterWorkingTime, workingNow } from "./working-time.ts";
 
 export { REALTIME_PROPERTY_LIMIT_MS, REALTIME_RUNNING_WAIT_MS, REALTIME_RUNNING_PROPERTY_LIMIT_MS, VIRTUAL_PROPERTY_LIMIT_MS, realtimeBounds, type RealtimeBounds } from "./property-bounds.ts";
 
@@ -48,8 +49,12 @@ export function makeContext(input: ContextInput): CheckContext {
   const client = input.client.scoped({ raw429: input.check.raw429 });
   const seed = ruleSeed(options.seed, rule.id);
   const deadline = input.deadline ?? Number.POSITIVE_INFINITY;
-  const limits = [...(Number.isFinite(deadline) ? [Math.max(1, deadline - Date.now())] : []), ...(input.controlApi ? [] : [realtimeBounds(options).propertyMs])];
-  const timeLimit = limits.length ? Math.min(...limits) : undefined;
+  // Against a real-time target, the property's bound in working time (its requests' waits for quota not counted).
+  const timeLimit = input.controlApi
+    ? Number.isFinite(deadline)
+      ? fc.interruptAfterTimeLimit(Math.max(1, deadline - Date.now()))
+      : undefined
+    : interruptAfterWorkingTime(realtimeBounds(options).propertyMs, workingNow(client), deadline);
   const source = {
     rule,
     seed: options.seed,
@@ -75,7 +80,7 @@ export function makeContext(input: ContextInput): CheckContext {
       // A property stops drawing runs (and shrinking) when its time is up; what ran is judged:
       // against a real-time target each run and each shrink step costs seconds, so a property
       // gets REALTIME_PROPERTY_LIMIT_MS at most (times the run's measured factor); and never beyond --max-duration.
-      ...(timeLimit !== undefined ? { plugins: [fc.interruptAfterTimeLimit(timeLimit)] } : {}),
+      ...(timeLimit !== undefined ? { plugins: [timeLimit] } : {}),
     },
     oracle: input.oracle,
     deadline,

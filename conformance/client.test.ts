@@ -306,3 +306,22 @@ t.test("requests in flight are bounded over every scoped client", async (t) => {
   t.equal(a.sent + b.sent, 12, "each scoped client counts its own requests");
   t.equal(a.sent, 6);
 });
+
+t.test("a check's client counts the time its requests waited for quota, and so do the clients it was scoped from", async (t) => {
+  const server = await startTestServer((_req, res, i) => sendJson(res, 200, {}, { ratelimit: i === 0 ? `"minute";r=0;t=4` : `"minute";r=50;t=30` }));
+  t.teardown(() => server.close());
+  const clock = fakeClock();
+  const root = client(clock);
+  t.teardown(() => root.close());
+  const check = root.scoped();
+  const beside = root.scoped();
+  const inner = check.scoped();
+  await beside.request({ method: "GET", url: server.url, auth: { key: "api" } });
+  t.equal(beside.pacedMs, 0, "the answer that spent the window did not wait");
+  await inner.request({ method: "GET", url: server.url, auth: { key: "api" } });
+  t.same(clock.sleeps, [4050], "the next request with that key waited for the reset");
+  t.equal(inner.pacedMs, 4050, "the client that sent it");
+  t.equal(check.pacedMs, 4050, "the check's client it was scoped from");
+  t.equal(beside.pacedMs, 0, "not another check's client");
+  t.equal(root.longestRateLimitWaitMs, 4050, "the run's longest wait for quota");
+});

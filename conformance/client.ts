@@ -163,13 +163,17 @@ export class Client {
   private sentCount = 0;
   /** Answers this client got that were not 404 or 405: evidence that a route it asked was served. */
   private servedCount = 0;
+  /** Its own count of rate-limit waits, then those of the clients it was scoped from. */
+  private readonly pacedCounts: { ms: number }[];
 
   private constructor(
     private readonly shared: Shared,
     /** Whether 429s are returned as they are, unpaced and not retried. */
     readonly raw429: boolean,
+    parentCounts: readonly { ms: number }[] = [],
   ) {
     this.recorder = new Recorder(shared.options.recordCapacity ?? 200);
+    this.pacedCounts = [{ ms: 0 }, ...parentCounts];
   }
 
   static create(options: ClientOptions): Client {
@@ -196,7 +200,16 @@ export class Client {
 
   /** A client with its own recording (one per check) sharing pacing, connections and counts. */
   scoped(options: { raw429?: boolean } = {}): Client {
-    return new Client(this.shared, options.raw429 ?? false);
+    return new Client(this.shared, options.raw429 ?? false, this.pacedCounts);
+  }
+
+  /**
+   * Milliseconds the requests of this client and of those scoped from it spent held back for the
+   * target's rate limits (the pacer's waits and the waits after a 429): time a property's bound
+   * does not count (working-time.ts).
+   */
+  get pacedMs(): number {
+    return this.pacedCounts[0]!.ms;
   }
 
   get stats(): Readonly<ClientStats> {
@@ -227,6 +240,11 @@ export class Client {
   /** Milliseconds spent waiting on rate limits over the run. */
   get rateLimitWaitMs(): number {
     return this.shared.pacer.waitedMs;
+  }
+
+  /** The longest single wait on rate limits so far in the run, in ms: how far apart two requests of a check may land. */
+  get longestRateLimitWaitMs(): number {
+    return this.shared.pacer.longestWaitMs;
   }
 
   /** This client's exchanges, oldest first (bounded). */
@@ -270,7 +288,12 @@ export class Client {
       throw new TargetError("CPSIM_ERR_TARGET_RATE_LIMITED", `rate limited: ${refusal}`, this.prepare(spec).recorded);
     }
     const done = waitingOn(`the rate limit of its key: a pause of ${Math.round(wait.ms / 1000)} s before ${spec.method} ${pathOf(spec.url)}`);
-    await this.shared.sleep(wait.ms).finally(() => done());
+    const from = this.shared.now();
+    await this.shared.sleep(wait.ms).finally(() => {
+      done();
+      const ms = Math.max(0, this.shared.now() - from);
+      for (const c of this.pacedCounts) c.ms += ms;
+    });
   }
 
   /** Sends once, and once more after a reset or timeout when the request is idempotent. */

@@ -23,3 +23,4 @@ import "./run-lanes.part.test.ts";
 import "./schedule.part.test.ts";
 import "./structured-fields-library.part.test.ts";
 import "./structured-fields.part.test.ts";
+import "./working-time.part.test.ts";

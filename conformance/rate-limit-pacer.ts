@@ -48,6 +48,7 @@ export interface Wait {
 export class RateLimitPacer {
   private readonly windows = new Map<string, WindowState[]>();
   private waited = 0;
+  private longest = 0;
   /** The end of the latest wait admitted (the pacer's clock): waits side by side overlap. */
   private waitingUntil = 0;
 
@@ -59,6 +60,11 @@ export class RateLimitPacer {
   /** Milliseconds spent waiting so far. */
   get waitedMs(): number {
     return this.waited;
+  }
+
+  /** The longest single wait admitted so far, in ms (0 before the first). */
+  get longestWaitMs(): number {
+    return this.longest;
   }
 
   /** Records the windows a response reports; a missing or malformed header changes nothing. */
@@ -127,6 +133,7 @@ export class RateLimitPacer {
       return `${wait.reason}; waiting ${Math.round(wait.ms / 1000)} s more would exceed the run's rate-limit budget of ${Math.ceil(this.options.budgetMs / 1000)} s`;
     }
     this.waited += added;
+    this.longest = Math.max(this.longest, wait.ms);
     this.waitingUntil = Math.max(this.waitingUntil, now + wait.ms);
     return undefined;
   }

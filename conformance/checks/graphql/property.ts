@@ -13,6 +13,7 @@ import type { CheckContext, CheckOutcome, FailureInput } from "../../check.ts";
 import { withGraphqlCaptures } from "./captures.ts";
 import { throwIfOnlyInterrupted } from "../support/interrupted.ts";
 import { realtimeBounds } from "../../check-context.ts";
+import { interruptAfterWorkingTime, workingNow } from "../../working-time.ts";
 
 export interface PropertyOptions {
   readonly numRuns: number;
@@ -50,12 +51,14 @@ export async function checkProperty<T>(
   let inconclusive: string | undefined;
   const budget = opts.shrinkBudget ?? 10;
   const longer = opts.waitsForRunning === true && !ctx.controlApi;
-  const started = Date.now();
+  // Working time: the requests' waits for rate-limit quota do not count (working-time.ts).
+  const now = workingNow(ctx.client);
+  const started = now();
   // The run's bounds, times the factor measured on the target (check-context.ts, target-timing.ts).
   const bounds = realtimeBounds(ctx.options);
   const property = fc.asyncProperty(arb, async (value) => {
     if (thrown || (last && afterFailure++ >= budget)) return true;
-    if (longer && !last && judged > 0 && Date.now() - started >= bounds.propertyMs) return true;
+    if (longer && !last && judged > 0 && now() - started >= bounds.propertyMs) return true;
     try {
       const result = await probe(value);
       if (result instanceof Inconclusive) {
@@ -71,9 +74,8 @@ export async function checkProperty<T>(
       return true;
     }
   });
-  const limit = Math.max(1, Math.min(bounds.runningPropertyMs, ctx.deadline - Date.now()));
   const numRuns = longer && !ctx.options.runsGiven ? 1 : opts.numRuns;
-  const details = await fc.check(property, { ...ctx.fc, numRuns, ...(longer ? { plugins: [fc.interruptAfterTimeLimit(limit)] } : {}) });
+  const details = await fc.check(property, { ...ctx.fc, numRuns, ...(longer ? { plugins: [interruptAfterWorkingTime(bounds.runningPropertyMs, now, ctx.deadline)] } : {}) });
   if (thrown) throw thrown.error;
   if (details.failed) {
     throwIfOnlyInterrupted(details, last !== undefined);

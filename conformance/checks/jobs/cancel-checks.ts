@@ -24,6 +24,7 @@ import { START_BUDGET_MS } from "./support/budgets.ts";
 import { targetClock } from "./support/target-clock.ts";
 import { withSession } from "./support/with-session.ts";
 import { showsBy, watchCancelled, type Watched } from "./cancel-watch.ts";
+import { pacingGapMs } from "../../working-time.ts";
 
 export const CANCEL_QUEUED = "jobs.cancel.queued";
 export const CANCEL_RUNNING = "jobs.cancel.running";
@@ -133,7 +134,8 @@ async function judgeResponse(session: JobSession, v: Verdicts, id: string, state
 async function setUp(session: JobSession, v: Verdicts): Promise<SetUp[]> {
   const jobs: SetUp[] = [];
   if (v.wants(CANCEL_RUNNING, CANCEL_NEVER_COMPLETES, CANCEL_RESPONSE)) {
-    const handlerMs = session.virtual ? 60_000 : 15_000;
+    // In real time it outlasts the longest wait for rate-limit quota seen, so a read lands while it runs.
+    const handlerMs = session.virtual ? 60_000 : 15_000 + pacingGapMs(session.ctx.client);
     const running = await submitRunningAt(session, handlerMs);
     if (running) jobs.push({ id: running.id, kind: "IN_PROGRESS", seenAt: running.seenAt, handlerMs });
     else v.unjudged(CANCEL_RUNNING, `${SETUP_NOT_REACHED}: could not observe a job IN_PROGRESS within ${session.bound(START_BUDGET_MS)} (the wait's bound)`);

@@ -24,6 +24,7 @@ import { scenario, violated, withSession } from "./support/with-session.ts";
 import { chunkLimit, outputBytes, readStream, streamShapeText } from "./support/stream-chunks.ts";
 import { targetClock } from "./support/target-clock.ts";
 import { SETUP_NOT_REACHED } from "../../../reports/conformance-report.ts";
+import { pacingGapMs } from "../../working-time.ts";
 
 interface Drained {
   readonly chunks: readonly unknown[];
@@ -126,7 +127,8 @@ export async function checkStreamIncremental(ctx: CheckContext): Promise<CheckOu
   return scenario(ctx, async (session) => {
     const tries = 3;
     for (let attempt = 0; attempt < tries; attempt++) {
-      const gapMs = (session.virtual ? 3_000 : Math.round(3_000 * clock.rate)) * 2 ** attempt;
+      // In real time each gap is at least half the longest wait for rate-limit quota seen: the job's three gaps outlast it.
+      const gapMs = (session.virtual ? 3_000 : Math.round(Math.max(3_000, pacingGapMs(ctx.client) / 2) * clock.rate)) * 2 ** attempt;
       if (await streamReadWhileRunning(session, gapMs, session.virtual ? gapMs : clock.wallFor(gapMs))) return undefined;
     }
     return ctx.skip(`${SETUP_NOT_REACHED} in ${tries} tries: could not read the stream while the job was running long enough to judge`);

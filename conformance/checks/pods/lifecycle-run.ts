@@ -24,6 +24,7 @@ import { throwIfOnlyInterrupted } from "../support/interrupted.ts";
 import { realtimeBounds } from "../../check-context.ts";
 import { SETUP_NOT_REACHED } from "../../../reports/conformance-report.ts";
 import { describeWait } from "../support/poll.ts";
+import { interruptAfterWorkingTime, workingNow } from "../../working-time.ts";
 
 /** Runs of the shared model at the embedded default --runs, and commands per run, by kind of target. */
 export const MODEL_RUNS = 40;
@@ -73,7 +74,9 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
   // The first property's bound, as ctx.fc's time limit sets it (check-context.ts).
   // The run's bounds, times the factor measured on the target (check-context.ts, target-timing.ts).
   const bounds = realtimeBounds(ctx.options);
-  const runUntil = ctx.controlApi ? ctx.deadline : Math.min(ctx.deadline, Date.now() + bounds.propertyMs);
+  // In working time: the requests' waits for rate-limit quota do not count (working-time.ts).
+  const working = workingNow(ctx.client);
+  const runUntil = ctx.controlApi ? Number.POSITIVE_INFINITY : working() + bounds.propertyMs;
   const env: LifecycleEnv = { ctx, target, checkers: rules, support: { action: true, unservedActions: new Set(inexpressibleActions(ctx.facts)), delete: true, patch: true, list: true }, seenStatuses: new Set(), runUntil };
   // A target error (or a bug of the check) is no verdict: it stops the runs and is rethrown as it is.
   let fatal: unknown;
@@ -131,9 +134,9 @@ export async function runLifecycleModel(members: ReadonlyMap<string, ModelMember
     const unjudged = () => rules.some((rc) => rc.checker[flag] === true && unseen(rc) && rc.violation === undefined);
     if (arb === undefined || fatal !== undefined || details.failed || !unjudged() || Date.now() >= ctx.deadline) continue;
     ctx.log(`the pod lifecycle: runs whose first pod ${what}`);
-    const limit = Math.max(1, Math.min(ctx.controlApi ? bounds.virtualPropertyMs : realtimeMs, ctx.deadline - Date.now()));
-    env.runUntil = Date.now() + limit;
-    const extra = await fc.check(property(arb, () => !unjudged()), { seed: ctx.seed, numRuns: FOCUSED_RUNS, plugins: [fc.interruptAfterTimeLimit(limit)] });
+    const limit = ctx.controlApi ? bounds.virtualPropertyMs : realtimeMs;
+    env.runUntil = working() + limit;
+    const extra = await fc.check(property(arb, () => !unjudged()), { seed: ctx.seed, numRuns: FOCUSED_RUNS, plugins: [interruptAfterWorkingTime(limit, working, ctx.deadline)] });
     // Cut short by its bound before the run ended: what it observed counts, it gives no verdict.
     if (!(extra.failed && extra.interrupted && !(extra.errorInstance instanceof LifecycleViolation))) details = extra;
     if (!extra.interrupted) tried.set(flag, what);

@@ -16,6 +16,7 @@ import { getPod, jsonObject, terminatePod } from "./lifecycle-pods.ts";
 import type { CheckerEnv, InvariantChecker, Observation, TrackedPod } from "./lifecycle-observation.ts";
 import { exchangeOf } from "./lifecycle-observation.ts";
 import type { TargetCatalog } from "./lifecycle-target.ts";
+import { workingNow, type WorkingNow } from "../../working-time.ts";
 
 /** What the runs of one check learn of the target's routes: an answer 404/405 on a live pod turns one off. */
 export interface RouteSupport {
@@ -52,7 +53,8 @@ export interface LifecycleEnv {
   /** Every pod status a record was observed in, over all runs: a rule on EXITED pods knows whether one was seen. */
   readonly seenStatuses: Set<string>;
   /**
-   * When the property in progress must stop (a Date.now() value): its time bound. fast-check
+   * When the property in progress must stop, in working time (working-time.ts: the requests'
+   * waits for rate-limit quota not counted), or Infinity; --max-duration (ctx.deadline) stops it too. fast-check
    * leaves a run it cut going, unawaited; that run's next commands are skipped (`over`) and it
    * goes straight to its clean-up, so it never overlaps the next property's runs.
    */
@@ -85,11 +87,13 @@ export class LifecycleSession {
   /** The platform model's pods beside the target's: each command the target accepted is sent to them, each state read is adopted. */
   private readonly shadow: ShadowPlatform;
 
-  /** The bound of the property this run belongs to (env.runUntil when it began). */
+  /** The bound of the property this run belongs to (env.runUntil when it began), and the clock it is read on. */
   private readonly runUntil: number;
+  private readonly working: WorkingNow;
 
   constructor(readonly env: LifecycleEnv) {
     this.runUntil = env.runUntil;
+    this.working = workingNow(env.ctx.client);
     const volumes = new Map((env.target.volumes ?? []).map((v) => [v.id, v.dataCenterId]));
     this.checkerEnv = {
       profile: env.ctx.options.profile,
@@ -115,7 +119,7 @@ export class LifecycleSession {
 
   /** Whether the run must end now: the check is over, or the time bound of its property is spent. */
   over(): boolean {
-    return this.ctx.signal.aborted || Date.now() >= this.runUntil;
+    return this.ctx.signal.aborted || Date.now() >= this.ctx.deadline || this.working() >= this.runUntil;
   }
 
   live(): TrackedPod[] {

@@ -10,11 +10,12 @@
  *    "429 exactly when a window is spent". A target seen giving quota back before t (r rising,
  *    gives-back.ts), or a sliding window whose t names the whole quota's return (t back at w with
  *    every request), may give a request's room back before t: a 2xx there that shows the window
- *    in its RateLimit is sent on from, and only no 429 within the bound breaks the rule. A window with more than BOUND requests left is not spent: the three
- *    rules are skipped, saying so.
+ *    in its RateLimit is sent on from, and only no 429 within the bound breaks the rule. A window
+ *    with more than BOUND requests left is not spent: the three rules are skipped, saying so.
  * 3. At the 429: Retry-After in integer seconds, with RateLimit and RateLimit-Policy (the spec
- *    does not tie Retry-After to t: a sliding window's room comes back before its whole quota). Then a REST 429 (the probe's own, or a createPod when the
- *    probe was a job endpoint) must be problem+json whose detail names the spent window.
+ *    does not tie Retry-After to t: a sliding window's room comes back before its whole quota).
+ *    Then a REST 429 (the probe's own, or a createPod when the probe was a job endpoint) must be
+ *    problem+json whose detail names the spent window.
  * 4. Wait Retry-After (virtual time through the control API; real time, up to two minutes,
  *    elsewhere) and send the probe again: a 429 then means Retry-After came before the reset.
  *    This also leaves the other key usable for whatever runs next.

@@ -1,8 +1,9 @@
 /**
  * Whether this run has seen the target give rate-limit quota back before a window's `t` ran out
- * (`r` rising, or one window staying while another counts, while no reset was possible), as a sliding window does whose `t` names the whole
- * quota's return, or one that counts the previous window at a falling weight. Windows are the
- * target's, one algorithm for every user: a rise seen with one key stands for the other too.
+ * (`r` rising, or one window staying while another counts, while no reset was possible), as a
+ * sliding window does whose `t` names the whole quota's return, or one that counts the previous
+ * window at a falling weight. Windows are the target's, one algorithm for every user: a rise seen
+ * with one key stands for the other too.
  */
 import type { CheckContext } from "../../../check.ts";
 import type { WindowStep } from "./window-steps.ts";

@@ -8,8 +8,9 @@
  * (a sliding window whose t names the whole quota's return does so before t) and is left out; one
  * that stayed while the others fell by one may have given one back as the request counted, so the
  * same request is sent once more at once, and only a second such pair breaks the rule. And some
- * request must count: remaining counts that never move over the whole run break it too. Nothing else uses the key meanwhile (checks
- * run one at a time); the jobs run makes are cancelled after each run, outside the comparisons.
+ * request must count: remaining counts that never move over the whole run break it too. Nothing
+ * else uses the key meanwhile (checks run one at a time); the jobs run makes are cancelled after
+ * each run, outside the comparisons.
  */
 import * as fc from "fast-check";
 import type { CheckContext, CheckOutcome, FailureInput } from "../../../check.ts";
@@ -100,18 +101,11 @@ async function remainingDecreases(ctx: CheckContext): Promise<CheckOutcome> {
                 prev = undefined;
                 continue;
               }
-              const second = stepsOf({ res, at }, { res: again, at: againAt });
-              const secondPair = comparePair(second);
-              if (secondPair === "windows-disagree" || secondPair === "fell-by-more") {
-                steps = second;
-                pair = secondPair;
-                sequence = [prev.res.exchange, res.exchange];
-                res = again;
-              } else {
-                pair = secondPair;
-                at = againAt;
-                res = again;
-              }
+              steps = stepsOf({ res, at }, { res: again, at: againAt });
+              pair = comparePair(steps);
+              sequence = [prev.res.exchange, res.exchange];
+              res = again;
+              at = againAt;
             }
             if (pair === "windows-disagree" || pair === "fell-by-more") {
               return {

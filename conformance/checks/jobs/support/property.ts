@@ -14,6 +14,7 @@ import { describeWait } from "../../support/poll.ts";
 import { FINISH_BUDGET_MS } from "./budgets.ts";
 import { throwIfOnlyInterrupted } from "../../support/interrupted.ts";
 import { RouteMissing } from "../../../route-evidence.ts";
+import { interruptAfterWorkingTime, workingNow } from "../../../working-time.ts";
 
 export class Violation extends Error {
   override readonly name = "Violation";
@@ -91,7 +92,8 @@ export async function property<T>(
     ...(options.examples ? { examples: options.examples.map((e) => [e] as [T]) } : {}),
     maxSkipsPerRun: options.maxSkipsPerRun ?? 1,
     // Bounded like every property of the run (45 s in real time, never past --max-duration), or by the check's own limit.
-    plugins: [fc.interruptAfterTimeLimit(propertyBoundMs(ctx, options))],
+    // Its requests' waits for rate-limit quota do not count (working-time.ts).
+    plugins: [interruptAfterWorkingTime(propertyBoundMs(ctx, options), workingNow(ctx.client), ctx.deadline)],
   });
   if (targetError) throw targetError;
   if (!details.failed) return undefined;
