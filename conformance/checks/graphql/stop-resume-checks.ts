@@ -5,8 +5,9 @@
  * resumes only the pod it just stopped, after letting time pass.
  *
  * A resume refused because the pod's host has no free GPU any more is the real platform's
- * documented behaviour (choices.md: a stopped pod stays tied to its host), so such a refusal
- * leaves the run unjudged rather than failed.
+ * documented behaviour (choices.md: a stopped pod stays tied to its host), so such a refusal is
+ * tried again twice, 5 s apart (pods of the rules beside this one may have freed the GPUs), and a
+ * third refusal leaves the run unjudged rather than failed.
  */
 import { registerCheck } from "../../check-registry.ts";
 import type { CheckContext } from "../../check.ts";
@@ -24,6 +25,9 @@ import { speaksOfCapacity } from "./refusal.ts";
 import { missingSelections } from "./selection-check.ts";
 
 const STOP_SELECTION = "id desiredStatus";
+/** Resumes sent when the first is refused for capacity, and the time let pass before each retry. */
+const RESUME_TRIES = 3;
+const RESUME_RETRY_MS = 5_000;
 const RESUME_SELECTION = "id desiredStatus imageName";
 
 export const stopDocument = (podId: string): string => `mutation { podStop(input: {podId: ${gqlString(podId)}}) { ${STOP_SELECTION} } }`;
@@ -49,9 +53,15 @@ async function tell(ctx: CheckContext, pod: Deployed, withResume: boolean, judge
   // Time passes between stop and resume; then, bounded, until the pod shows stopped.
   await advance(ctx, 5_000);
   await waitForPod(ctx, podId, (p) => p.runtime === null, false, "id runtime { uptimeInSeconds }");
-  const resume = await gql(ctx, resumeDocument(podId, pod.fields.gpuCount));
+  // A refusal for capacity (the host's GPUs taken meanwhile, by rules running beside this one) is
+  // tried again later, as the refusal itself may advise, RESUME_TRIES times in all.
+  let resume = await gql(ctx, resumeDocument(podId, pod.fields.gpuCount));
+  for (let tries = 1; tries < RESUME_TRIES && speaksOfCapacity(resume); tries++) {
+    await advance(ctx, RESUME_RETRY_MS);
+    resume = await gql(ctx, resumeDocument(podId, pod.fields.gpuCount));
+  }
   if (rootObject(resume, "podResume")?.desiredStatus === "RUNNING") ctx.exercised("graphql-pod", "EXITED", "RUNNING");
-  if (speaksOfCapacity(resume)) return new Inconclusive(`podResume was refused for capacity: ${errorText(resume).slice(0, 200)}`);
+  if (speaksOfCapacity(resume)) return new Inconclusive(`podResume was refused for capacity ${RESUME_TRIES} times, ${RESUME_RETRY_MS / 1000} s apart: ${errorText(resume).slice(0, 200)}`);
   return judge({ pod: { ...pod, podId }, stop, resume });
 }
 
