@@ -38,7 +38,8 @@ t.test("the README's load quick start with CPSIM_API_KEY exported: no 429, the e
   const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (out += s) };
   const options = optionsFromFlags({ scenario: ["run-small"], "max-requests": 150, quiet: true }, { CPSIM_API_KEY: limitedKey });
   const result = await load(
-    { ...options, durationS: 2, seed: 5, reportDir: t.testdir() },
+    // Bounded by the count: two minutes is far more than 150 requests take, however busy the machine.
+    { ...options, durationS: 120, seed: 5, reportDir: t.testdir() },
     { io, startEmulator: async () => ({ baseUrl: emulator.baseUrl, serverlessUrl: emulator.serverlessUrl, apiKeys: emulator.apiKeys, pid: process.pid, stop: async () => {} }) },
   );
   const s = result.report!.scenarios[0];
@@ -49,7 +50,7 @@ t.test("the README's load quick start with CPSIM_API_KEY exported: no 429, the e
 
   // Against a target with the exported key: the reproduce line names the variable.
   const failed = await load(
-    { ...optionsFromFlags({ target: emulator.baseUrl, scenario: ["run-small"], "max-requests": 120, quiet: true }, { CPSIM_API_KEY: limitedKey }), durationS: 2, seed: 6, reportDir: t.testdir() },
+    { ...optionsFromFlags({ target: emulator.baseUrl, scenario: ["run-small"], "max-requests": 120, quiet: true }, { CPSIM_API_KEY: limitedKey }), durationS: 120, seed: 6, reportDir: t.testdir() },
     { io: { stdout: () => {}, stderr: () => {} } },
   );
   t.match(failed.report!.reproduce, /^npx cpsim load --target \S+ --api-key "\$CPSIM_API_KEY" --scenario run-small/);

@@ -19,7 +19,7 @@ import { FINISH_BUDGET_MS, START_BUDGET_MS } from "./support/budgets.ts";
 import { ACTIVE_STATUSES, asJob, isFinal, isObject, show } from "./support/job-body.ts";
 import { is2xx, type JobSession } from "./support/job-session.ts";
 import { sleep } from "./support/inputs.ts";
-import { holdMs, submitQueued, submitRunning } from "./support/job-states.ts";
+import { holdMs, submitQueued, submitRunningAt } from "./support/job-states.ts";
 import { typicalReadMs } from "./support/target-timings.ts";
 import { scenario, violated } from "./support/with-session.ts";
 
@@ -40,31 +40,45 @@ function statusOf(res: ClientResponse): string | undefined {
 /** Tries to set the scene up to three times; the reason the last try failed, when none came about. */
 async function purgeScene(session: JobSession): Promise<PurgeScene | string> {
   let why = "";
+  let runningMs = session.virtual ? holdMs(session) : primaryMs(session);
   for (let attempt = 0; attempt < (session.virtual ? 1 : 3); attempt++) {
-    const scene = await purgeSceneOnce(session, attempt);
-    if (typeof scene !== "string") return scene;
-    why = scene;
+    const scene = await purgeSceneOnce(session, runningMs);
+    if (!("why" in scene)) return scene;
+    why = scene.why;
     // What this try left running or queued goes before the next one.
     for (const id of session.jobIds) if (!isFinal(session.trace.last(id))) await session.cancel(id);
+    runningMs = nextPrimaryMs(runningMs, scene.tookMs);
   }
   return `${SETUP_NOT_REACHED}${session.virtual ? "" : " in 3 tries"}: ${why}`;
 }
 
+/** The longest the job followed to its end runs in real time. */
+const PRIMARY_CAP_MS = 60_000;
+
 /**
- * How long the job followed to its end runs, in real time: long enough to stay IN_PROGRESS
- * through the scene's requests (about twenty round trips at a typical read of this run, and
- * the pick-up of the holders), at least 4 s, doubled on each new try.
+ * How long the job followed to its end runs, in real time, on the first try: long enough to stay
+ * IN_PROGRESS through the scene's requests (about twenty round trips at a typical read of this
+ * run, and the pick-up of the holders), at least 4 s.
  */
-function primaryMs(session: JobSession, attempt: number): number {
-  const scene = 20 * typicalReadMs(session.ctx) + 2_000;
-  return Math.min(60_000, Math.max(4_000, scene) * 2 ** attempt);
+function primaryMs(session: JobSession): number {
+  return Math.min(PRIMARY_CAP_MS, Math.max(4_000, 20 * typicalReadMs(session.ctx) + 2_000));
 }
 
-async function purgeSceneOnce(session: JobSession, attempt: number): Promise<PurgeScene | string> {
-  const runningMs = session.virtual ? holdMs(session) : primaryMs(session, attempt);
-  const primary = await submitRunning(session, runningMs);
-  if (primary === undefined) return `could not observe a job IN_PROGRESS within ${session.bound(START_BUDGET_MS)} (the wait's bound)`;
-  if ((await submitQueued(session)) === undefined) return "could not get a job to stay IN_QUEUE (every submission was taken by a worker at once)";
+/**
+ * The next try's: twice the last, and at least twice what the last try's scene took from the job
+ * seen running to the reads before the purge (a slow or busy target takes longer than the typical
+ * read foretold: the try measured it).
+ */
+export function nextPrimaryMs(lastMs: number, sceneTookMs: number): number {
+  return Math.min(PRIMARY_CAP_MS, Math.max(2 * lastMs, 2 * sceneTookMs + 2_000));
+}
+
+async function purgeSceneOnce(session: JobSession, runningMs: number): Promise<PurgeScene | { why: string; tookMs: number }> {
+  const seen = await submitRunningAt(session, runningMs);
+  if (seen === undefined) return { why: `could not observe a job IN_PROGRESS within ${session.bound(START_BUDGET_MS)} (the wait's bound)`, tookMs: 0 };
+  const primary = seen.id;
+  const took = (): number => session.now() - seen.seenAt;
+  if ((await submitQueued(session)) === undefined) return { why: "could not get a job to stay IN_QUEUE (every submission was taken by a worker at once)", tookMs: took() };
   await session.run(sleep(holdMs(session)));
   const running: string[] = [];
   const queued: string[] = [];
@@ -74,8 +88,13 @@ async function purgeSceneOnce(session: JobSession, attempt: number): Promise<Pur
     if (status === "IN_PROGRESS") running.push(id);
     if (status === "IN_QUEUE") queued.push(id);
   }
-  if (running.length === 0 || queued.length === 0) return "the jobs moved before the purge: no job both IN_PROGRESS and IN_QUEUE to purge around";
-  if (!running.includes(primary)) return `the job to follow to its end (a ${runningMs} ms sleep) was no longer IN_PROGRESS just before the purge`;
+  if (running.length === 0 || queued.length === 0) {
+    const none = running.length === 0 ? "no job IN_PROGRESS" : "no job IN_QUEUE";
+    return { why: `the jobs moved before the purge: ${none} just before it (the job to follow to its end slept ${runningMs} ms; the scene took ${took()} ms from seeing it run)`, tookMs: took() };
+  }
+  if (!running.includes(primary)) {
+    return { why: `the job to follow to its end (a ${runningMs} ms sleep) was no longer IN_PROGRESS just before the purge, ${took()} ms after it was seen running`, tookMs: took() };
+  }
   const health = await session.health();
   const purge = await session.purge();
   const after = new Map<string, ClientResponse>();

@@ -12,6 +12,7 @@ import type { ApiResponse } from "../../../sim/api/types.ts";
 import { mapAnswer, type Breakage } from "../../test-support/jobs/test-target.ts";
 import { realTimeWorkersTarget, twoWorkerTarget } from "../../test-support/jobs/two-worker-target.ts";
 import "./index.ts";
+import { nextPrimaryMs } from "./purge-checks.ts";
 
 /**
  * A cancel that answers CANCELLED and does nothing: the job reads CANCELLED while it is still
@@ -93,4 +94,10 @@ t.test("eight idle workers by health: the queued set-ups hold them all, and the 
   t.teardown(() => broken.stop());
   const caught = (await broken.run(["jobs.retry.output-removed"])).report.rules[0]!;
   t.equal(caught.status, "fail", `retry-keeps-output caught behind eight held workers: ${caught.reason ?? ""}`);
+});
+
+t.test("the purge scene's next try: the job to follow sleeps twice as long, and at least twice what the failed scene took", async (t) => {
+  t.equal(nextPrimaryMs(4_000, 1_000), 8_000, "a quick scene: doubled");
+  t.equal(nextPrimaryMs(4_000, 9_000), 20_000, "a scene slower than the sleep (a busy target): twice its length and 2 s");
+  t.equal(nextPrimaryMs(40_000, 50_000), 60_000, "capped at a minute");
 });
