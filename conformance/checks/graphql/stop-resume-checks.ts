@@ -6,8 +6,8 @@
  *
  * A resume refused because the pod's host has no free GPU any more is the real platform's
  * documented behaviour (choices.md: a stopped pod stays tied to its host), so such a refusal is
- * tried again twice, 5 s apart (pods of the rules beside this one may have freed the GPUs), and a
- * third refusal leaves the run unjudged rather than failed.
+ * tried again three times, after 5, 10 and 20 s (pods of the rules beside this one may have freed
+ * the GPUs), and a fourth refusal leaves the run unjudged rather than failed.
  */
 import { registerCheck } from "../../check-registry.ts";
 import type { CheckContext } from "../../check.ts";
@@ -25,9 +25,8 @@ import { speaksOfCapacity } from "./refusal.ts";
 import { missingSelections } from "./selection-check.ts";
 
 const STOP_SELECTION = "id desiredStatus";
-/** Resumes sent when the first is refused for capacity, and the time let pass before each retry. */
-const RESUME_TRIES = 3;
-const RESUME_RETRY_MS = 5_000;
+/** The time let pass before each resume sent again after a refusal for capacity (doubling: 35 s in all). */
+const RESUME_RETRY_MS = [5_000, 10_000, 20_000] as const;
 const RESUME_SELECTION = "id desiredStatus imageName";
 
 export const stopDocument = (podId: string): string => `mutation { podStop(input: {podId: ${gqlString(podId)}}) { ${STOP_SELECTION} } }`;
@@ -54,14 +53,18 @@ async function tell(ctx: CheckContext, pod: Deployed, withResume: boolean, judge
   await advance(ctx, 5_000);
   await waitForPod(ctx, podId, (p) => p.runtime === null, false, "id runtime { uptimeInSeconds }");
   // A refusal for capacity (the host's GPUs taken meanwhile, by rules running beside this one) is
-  // tried again later, as the refusal itself may advise, RESUME_TRIES times in all.
+  // tried again later, as the refusal itself may advise, each time after twice as long.
   let resume = await gql(ctx, resumeDocument(podId, pod.fields.gpuCount));
-  for (let tries = 1; tries < RESUME_TRIES && speaksOfCapacity(resume); tries++) {
-    await advance(ctx, RESUME_RETRY_MS);
+  for (const gapMs of RESUME_RETRY_MS) {
+    if (!speaksOfCapacity(resume)) break;
+    await advance(ctx, gapMs);
     resume = await gql(ctx, resumeDocument(podId, pod.fields.gpuCount));
   }
   if (rootObject(resume, "podResume")?.desiredStatus === "RUNNING") ctx.exercised("graphql-pod", "EXITED", "RUNNING");
-  if (speaksOfCapacity(resume)) return new Inconclusive(`podResume was refused for capacity ${RESUME_TRIES} times, ${RESUME_RETRY_MS / 1000} s apart: ${errorText(resume).slice(0, 200)}`);
+  if (speaksOfCapacity(resume)) {
+    const waited = RESUME_RETRY_MS.reduce((a, b) => a + b, 0) / 1000;
+    return new Inconclusive(`podResume was refused for capacity ${RESUME_RETRY_MS.length + 1} times over ${waited} s: ${errorText(resume).slice(0, 200)}`);
+  }
   return judge({ pod: { ...pod, podId }, stop, resume });
 }
 
