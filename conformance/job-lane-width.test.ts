@@ -2,7 +2,9 @@
  * Issue 32: the jobs lane is as wide as the endpoint's workers allow. Against the emulator on the
  * wall clock whose conformance endpoint keeps three workers up, the run's first read of health
  * reports them, the lane runs six job rules at a time, and the schedule in report.json says why;
- * an endpoint scaled to zero gets the floor.
+ * an endpoint scaled to zero gets the floor. The workers start cold, each after its own drawn
+ * start-up time, so the run begins once health reports them all up (on a busy machine the first
+ * read came while two were still initializing, and the lane was four wide).
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,11 +17,22 @@ import { embeddedCatalog, embeddedKeys } from "./embedded.ts";
 import { JOB_LANE_WIDTH } from "./schedule.ts";
 import "./checks/jobs/index.ts";
 
+/** Reads health until idle + running reaches `want`: at most 1,200 reads, 50 ms apart; the last counts if never. */
+async function waitForWorkers(serverlessUrl: string, apiKey: string | undefined, want: number): Promise<void> {
+  for (let i = 0; i < 1_200; i++) {
+    const res = await fetch(`${serverlessUrl}/v2/conformance/health`, { headers: { authorization: `Bearer ${apiKey ?? ""}` } });
+    const body = (await res.json()) as { workers?: { idle?: number; running?: number } };
+    if ((body.workers?.idle ?? 0) + (body.workers?.running ?? 0) >= want) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function scheduleWith(workersMin: number, workersMax: number): Promise<readonly string[]> {
   const base = embeddedCatalog();
   const catalog = { ...base, endpoints: base.endpoints.map((e) => (e.id === "conformance" ? { ...e, workersMin, workersMax } : e)) };
   const emulator = await startEmulator({ host: "127.0.0.1", port: 0, seed: 1, clock: "real", speed: 15, control: false, createBackend: (o) => new PlatformBackend({ ...o, catalog }) });
   try {
+    await waitForWorkers(emulator.serverlessUrl, embeddedKeys(catalog).api, workersMin);
     const { report } = await conform({
       target: emulator.baseUrl,
       serverlessUrl: emulator.serverlessUrl,
