@@ -3,8 +3,8 @@
  * wall clock whose conformance endpoint keeps three workers up, the run's first read of health
  * reports them, the lane runs six job rules at a time, and the schedule in report.json says why;
  * an endpoint scaled to zero gets the floor. The workers start cold, each after its own drawn
- * start-up time, so the run begins once health reports them all up (on a busy machine the first
- * read came while two were still initializing, and the lane was four wide).
+ * start-up time, so the run begins once health reports them all up (on CI's machine, faster than
+ * a busy one, the first read came while two were still initializing, and the lane was four wide).
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
